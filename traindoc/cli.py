@@ -1,0 +1,121 @@
+"""The command line: parse, call the library, render, exit code (spec/cli-contract.md).
+
+Bad input is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable
+
+from .errors import UserError
+
+# Subcommands that live in their own packages register themselves here:
+# each module has ``add_parser(subparsers)`` that sets ``func`` on its parser.
+EXTRA_COMMANDS: list[str] = []
+
+
+def _cmd_run(a: argparse.Namespace) -> int:
+    from .monitor.monitor import Monitor
+    from .monitor.runner import run_script
+    from .report.terminal import console
+    from .report.summary import print_diagnosis
+
+    mon = Monitor(out=a.out, sample_every=a.sample_every,
+                  command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
+    outcome = run_script(a.script, a.args, mon, module=a.module)
+    if outcome.tb:
+        sys.stderr.write(outcome.tb)
+    err = console(sys.stderr)
+    try:
+        from .diagnose import diagnose
+
+        print_diagnosis(err, diagnose(mon.out), short=True)
+    except UserError as exc:
+        err.print(f"traindoc: could not diagnose the run: {exc}")
+    if outcome.status == "interrupted" and isinstance(outcome.exc, KeyboardInterrupt):
+        raise outcome.exc
+    return outcome.exit_code
+
+
+def _cmd_diagnose(a: argparse.Namespace) -> int:
+    from .importers import load_any
+    from .diagnose import diagnose
+    from .report.json_out import dumps
+    from .report.summary import print_diagnosis
+    from .report.terminal import console
+
+    d = diagnose(load_any(a.run))
+    if a.json:
+        print(dumps(d.to_json()))
+    else:
+        print_diagnosis(console(), d)
+    return d.exit_code
+
+
+def _cmd_explain(a: argparse.Namespace) -> int:
+    from .explain import explain, listing
+
+    if a.list or not a.name:
+        sys.stdout.write(listing())
+    else:
+        sys.stdout.write(explain(a.name))
+    return 0
+
+
+def _cmd_demo(a: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(out=a.out)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="traindoc", description="Find why a training run went NaN, spiked or would not converge.")
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"traindoc {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    r = sub.add_parser("run", help="run a training script under monitoring")
+    r.add_argument("--out", help="run folder (default: a new folder under ./traindoc-runs/)")
+    r.add_argument("--sample-every", type=int, default=None,
+                   help="sample the expensive measurements every N steps (default: adaptive, ~1%% of step time)")
+    r.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
+    r.add_argument("script", help="the training script (or module with -m)")
+    r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
+    r.set_defaults(func=_cmd_run)
+
+    d = sub.add_parser("diagnose", help="rank the causes for a recorded run or another tool's logs")
+    d.add_argument("run", help="a traindoc run folder, TensorBoard logs, trainer_state.json, metrics.csv, CSV/JSONL")
+    d.add_argument("--json", action="store_true", help="print the JSON document of the contract on stdout")
+    d.set_defaults(func=_cmd_diagnose)
+
+    e = sub.add_parser("explain", help="what a cause or check name means, how to confirm and fix it")
+    e.add_argument("name", nargs="?")
+    e.add_argument("--list", action="store_true", help="list every name")
+    e.set_defaults(func=_cmd_explain)
+
+    dm = sub.add_parser("demo", help="the built-in end-to-end example on bundled data")
+    dm.add_argument("--out", help="run folder for the demo run")
+    dm.set_defaults(func=_cmd_demo)
+
+    for modname in EXTRA_COMMANDS:
+        mod = importlib.import_module(modname)
+        adder: Callable = mod.add_parser
+        adder(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"traindoc: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,603 @@
+"""The monitor: turns what the hooks see into per-step series in the run store.
+
+Layers (design.md): this module only measures and writes series; rules read them later.
+
+Step model. A *step* is one call of the primary optimizer's ``step`` (the first optimizer
+seen to step, or the first of ``optimizers=``), including a step that a GradScaler
+skipped. Everything between two primary steps belongs to the later one: the losses
+``backward`` was called on (summed, so gradient accumulation over micro-batches of a
+mean loss gives the mean), the batches drawn, the time. Other optimizers' gradients are
+recorded under their own names, tagged with the current step.
+
+Cost on an unsampled step: one fused norm over the gradients, one device-to-host copy
+of a small vector (the one sync), a few dozen Python operations and a queue put.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import traceback
+import warnings
+import weakref
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import numpy as np
+import torch
+
+from ..store.writer import RunWriter, write_marker
+from . import context
+from .patches import Patches
+from .quantities import activation_stats, gather, grad_norms, underflow_fraction
+from .sampling import Sampler
+
+_ACTIVE: "Monitor | None" = None
+
+
+class TraindocWarning(UserWarning):
+    """A problem inside traindoc. Training goes on; the run records it as ``monitor-error``."""
+
+
+def active() -> "Monitor | None":
+    return _ACTIVE
+
+
+def default_run_dir(base: str | Path = "traindoc-runs") -> Path:
+    """A new folder name under ``base``; every rank of one torchrun job picks the same one."""
+    info = context.dist_info()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    if info["world_size"] > 1:
+        import os
+
+        # torchrun starts all local ranks from one agent: its pid and start time name the job.
+        ppid = os.getppid()
+        try:
+            start = Path(f"/proc/{ppid}/stat").read_text().split()[21]
+        except OSError:
+            start = "0"
+        return Path(base) / f"run-{ppid}-{start}"
+    base = Path(base)
+    path = base / f"run-{stamp}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = base / f"run-{stamp}-{n}"
+    return path
+
+
+class _OptState:
+    __slots__ = ("index", "ref", "described", "fired", "params_named")
+
+    def __init__(self, index: int, opt: torch.optim.Optimizer) -> None:
+        self.index = index
+        self.ref = weakref.ref(opt)
+        self.described = False
+        self.fired = False
+
+
+class Monitor:
+    """Record a training run into a run folder. Use :func:`traindoc.watch` or ``traindoc run``."""
+
+    def __init__(
+        self,
+        out: str | Path | None = None,
+        models: Iterable[torch.nn.Module] | torch.nn.Module | None = None,
+        optimizers: Iterable[torch.optim.Optimizer] | torch.optim.Optimizer | None = None,
+        sample_every: int | None = None,
+        sample_budget: float = 0.01,
+        flush_interval: float = 0.25,
+        command: list[str] | None = None,
+        per_param: bool = True,
+    ) -> None:
+        self.out = Path(out) if out is not None else default_run_dir()
+        info = context.dist_info()
+        self.rank = info["rank"]
+        self.world_size = info["world_size"]
+        self.command = command
+        self.per_param = per_param
+        self.sampler = Sampler(every=sample_every, budget=sample_budget)
+        self._clock = time.perf_counter
+        self._flush_interval = flush_interval
+        if isinstance(models, torch.nn.Module):
+            models = [models]
+        if isinstance(optimizers, torch.optim.Optimizer):
+            optimizers = [optimizers]
+        self._only_models = list(models) if models is not None else None
+        self._only_opts = {id(o) for o in optimizers} if optimizers is not None else None
+        self._opts: dict[int, _OptState] = {}
+        self._primary: int | None = None
+        self.step = 0
+        self.errors: dict[str, str] = {}
+        self.writer: RunWriter | None = None
+        self._patches: Patches | None = None
+        self._closed = False
+        self._reset_step_state()
+        self._last_loss: torch.Tensor | None = None
+        self._backward_since_step = False
+        self._scaled: dict[int, tuple[weakref.ref, torch.Tensor]] = {}
+        self._scalers: list[weakref.ref] = []
+        self._t_last: float | None = None
+        self._deferred: list[tuple[int, list[str], list[torch.Tensor]]] = []
+        self._eval: list[torch.Tensor] = []
+        self._label_counts: torch.Tensor | None = None
+        # model discovery (names of modules and parameters)
+        self._roots: list[weakref.ref] = []
+        self._mod_names: "weakref.WeakKeyDictionary[torch.nn.Module, str]" = weakref.WeakKeyDictionary()
+        self._param_names: dict[int, str] = {}
+        self._summarised: set[int] = set()
+        self._depth = 0
+        self._hook_handles: list[Any] = []
+        self._compiled = False
+        self._loaders_seen: set[int] = set()
+        self._pending_idx: np.ndarray | None = None
+        self.last_batch: Any = None
+        self._anomalies = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> "Monitor":
+        global _ACTIVE
+        if _ACTIVE is not None:
+            raise RuntimeError("a traindoc monitor is already active in this process")
+        self.writer = RunWriter(self.out, rank=self.rank, flush_interval=self._flush_interval,
+                                on_error=self._on_store_error)
+        if self.rank == 0:
+            write_marker(self.out, {"world_size": self.world_size, "created": time.time()})
+        self.writer.meta("environment", context.environment())
+        self.writer.meta("command", self.command or [])
+        self.writer.meta("rank", {"rank": self.rank, "world_size": self.world_size})
+        self.writer.meta("status", "running")
+        if self._only_models:
+            for m in self._only_models:
+                self._note_root(m)
+        self._patches = Patches(self)
+        self._patches.install()
+        _ACTIVE = self
+        self._begin_step()
+        return self
+
+    def close(self, status: str = "finished", exit_code: int | None = None, error: str | None = None) -> None:
+        global _ACTIVE
+        if self._closed:
+            return
+        self._closed = True
+        self._remove_forward_hooks()
+        if self._patches is not None:
+            self._patches.remove()
+        if _ACTIVE is self:
+            _ACTIVE = None
+        w = self.writer
+        if w is None:
+            return
+        try:
+            self._flush_deferred()
+        except Exception as exc:  # noqa: BLE001
+            self._record_error("close", exc)
+        w.meta("status", status)
+        w.meta("exit_code", exit_code)
+        w.meta("steps", self.step)
+        w.meta("ended", time.time())
+        w.meta("compiled", self._compiled)
+        w.meta("sampling", {"interval": self.sampler.interval, "fixed": self.sampler.fixed,
+                            "budget": self.sampler.budget})
+        if error:
+            w.event(self.step, "exception", error.splitlines()[-1] if error.strip() else error, {"traceback": error})
+        w.close()
+
+    def __enter__(self) -> "Monitor":
+        return self.start()
+
+    def __exit__(self, et, ev, tb) -> None:
+        if et is None:
+            self.close("finished", 0)
+        elif issubclass(et, KeyboardInterrupt):
+            self.close("interrupted", 130)
+        else:
+            self.close("crashed", 1, "".join(traceback.format_exception(et, ev, tb)))
+
+    # ------------------------------------------------------------------ safety
+    def _guard(self, where: str, fn: Callable, *args: Any) -> Any:
+        """Call a handler; an exception inside traindoc becomes a warning and an event."""
+        if self._closed:
+            return None
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - never reaches the user's loop
+            self._record_error(where, exc)
+            return None
+
+    def _record_error(self, where: str, exc: BaseException) -> None:
+        msg = f"{type(exc).__name__}: {exc}"
+        if where not in self.errors:
+            self.errors[where] = msg
+            warnings.warn(f"traindoc: {where} failed ({msg}); training continues, "
+                          f"this part is not recorded", TraindocWarning, stacklevel=3)
+            if self.writer is not None:
+                self.writer.event(self.step, "monitor-error", f"{where}: {msg}",
+                                  {"where": where, "traceback": traceback.format_exc()})
+
+    def _on_store_error(self, msg: str) -> None:
+        # Called from the writer thread: warn, keep training; nothing more can be stored.
+        self.errors.setdefault("store", msg)
+        warnings.warn(f"traindoc: the run store stopped recording ({msg}); training continues",
+                      TraindocWarning, stacklevel=2)
+
+    # ------------------------------------------------------------------ model discovery
+    def _note_root(self, module: torch.nn.Module) -> None:
+        if any(r() is module for r in self._roots):
+            return
+        if type(module).__name__ == "OptimizedModule":
+            self._compiled = True
+            self._remove_forward_hooks()
+            inner = getattr(module, "_orig_mod", None)
+            if isinstance(inner, torch.nn.Module):
+                module = inner
+        prefix = "" if not self._roots else f"{type(module).__name__.lower()}{len(self._roots)}."
+        self._roots.append(weakref.ref(module))
+        for name, m in module.named_modules():
+            self._mod_names.setdefault(m, prefix + name if name else (prefix.rstrip(".") or "model"))
+        for name, p in module.named_parameters():
+            self._param_names.setdefault(id(p), prefix + name)
+
+    def _describe_models(self) -> None:
+        for r in self._roots:
+            m = r()
+            if m is not None and id(m) not in self._summarised:
+                self._summarised.add(id(m))
+                name = self._mod_names.get(m, "model")
+                self.writer.meta(f"model/{name}", context.model_summary(name, m))
+
+    def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:
+        if self._depth == 0 and torch.is_grad_enabled():
+            from torch.nn.modules.loss import _Loss
+
+            if not isinstance(module, _Loss) and (self._only_models is None) and next(module.parameters(), None) is not None:
+                self._note_root(module)
+        self._depth += 1
+
+    def _fwd_post(self, module: torch.nn.Module, args: Any, out: Any) -> None:
+        self._depth = max(0, self._depth - 1)
+        if not (self._sampled and torch.is_grad_enabled()) or self._compiled:
+            return
+        if next(module.children(), None) is not None:
+            return  # leaves only: a parent's output is its last child's
+        name = self._mod_names.get(module)
+        if name is None:
+            return
+        y = out[0] if isinstance(out, (tuple, list)) and out else out
+        if not isinstance(y, torch.Tensor) or not y.is_floating_point() or y.numel() == 0:
+            return
+        t0 = self._clock()
+        for k, v in activation_stats(module, y).items():
+            self._act_names.append(f"act/{name}/{k}")
+            self._act_vals.append(v)
+        self._extra_time += self._clock() - t0
+
+    def _add_forward_hooks(self) -> None:
+        if self._hook_handles or self._compiled:
+            return
+        from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+
+        self._depth = 0
+        self._hook_handles = [
+            register_module_forward_pre_hook(lambda m, a: self._guard("forward-hook", self._fwd_pre, m, a)),
+            register_module_forward_hook(lambda m, a, o: self._guard("forward-hook", self._fwd_post, m, a, o),
+                                         always_call=True),
+        ]
+
+    def _remove_forward_hooks(self) -> None:
+        for h in self._hook_handles:
+            h.remove()
+        self._hook_handles = []
+
+    # ------------------------------------------------------------------ step state
+    def _reset_step_state(self) -> None:
+        self._losses: list[torch.Tensor] = []
+        self._indices: list[np.ndarray] = []
+        self._data_time = 0.0
+        self._act_names: list[str] = []
+        self._act_vals: list[torch.Tensor] = []
+        self._extra_time = 0.0
+        self._preclip: list[torch.Tensor] = []
+        self._before: list[torch.Tensor] | None = None
+        self._before_params: list[torch.Tensor] | None = None
+        self._sampled = False
+
+    def _begin_step(self) -> None:
+        self._reset_step_state()
+        self._sampled = self.sampler.want(self.step)
+        if self._sampled:
+            self._add_forward_hooks()
+        else:
+            self._remove_forward_hooks()
+
+    def _opt_state(self, opt: torch.optim.Optimizer) -> _OptState | None:
+        st = self._opts.get(id(opt))
+        if st is None or st.ref() is not opt:
+            if self._only_opts is not None and id(opt) not in self._only_opts:
+                return None
+            st = _OptState(len(self._opts), opt)
+            self._opts[id(opt)] = st
+            if self._primary is None:
+                self._primary = id(opt)
+        return st
+
+    def _param_name(self, p: torch.Tensor, opt_index: int, gi: int, pi: int) -> str:
+        name = self._param_names.get(id(p))
+        if name is None:
+            name = f"opt{opt_index}.group{gi}.param{pi}"
+            self._param_names[id(p)] = name
+        return name
+
+    # ------------------------------------------------------------------ handlers
+    def _on_backward(self, t: torch.Tensor) -> None:
+        if t.numel() != 1 or not t.is_floating_point():
+            return
+        entry = self._scaled.get(id(t))
+        if entry is not None and entry[0]() is t:
+            value = entry[1]
+        else:
+            value = t.detach()
+        self._losses.append(value.reshape(()))
+        self._backward_since_step = True
+        if self._pending_idx is not None:
+            self._indices.append(self._pending_idx)
+            self._pending_idx = None
+
+    def _on_scale(self, scaler: Any, outputs: Any, out: Any) -> None:
+        if not any(r() is scaler for r in self._scalers):
+            self._scalers.append(weakref.ref(scaler))
+        if isinstance(outputs, torch.Tensor) and isinstance(out, torch.Tensor):
+            if len(self._scaled) > 64:
+                self._scaled = {k: v for k, v in self._scaled.items() if v[0]() is not None}
+            self._scaled[id(out)] = (weakref.ref(out), outputs.detach())
+
+    def _on_scaler_step_begin(self, scaler: Any, opt: torch.optim.Optimizer) -> None:
+        st = self._opt_state(opt)
+        if st is not None:
+            st.fired = False
+
+    def _on_scaler_step_end(self, scaler: Any, opt: torch.optim.Optimizer) -> None:
+        st = self._opt_state(opt)
+        if st is not None and not st.fired:
+            # GradScaler found inf/NaN and skipped optimizer.step(): still a step.
+            self._on_opt_pre(opt, skipped=True)
+            self._on_opt_post(opt)
+
+    def _on_clip(self, total: Any) -> None:
+        if isinstance(total, torch.Tensor) and total.numel() == 1:
+            self._preclip.append(total.detach().reshape(()))
+
+    def _on_batch(self, it: Any, batch: Any, idx: Any, dt: float) -> None:
+        if id(it) not in self._loaders_seen:
+            self._loaders_seen.add(id(it))
+            ds = getattr(it, "_dataset", None)
+            info: dict[str, Any] = {"dataset": type(ds).__name__, "num_workers": getattr(it, "_num_workers", None),
+                                    "pin_memory": getattr(it, "_pin_memory", None)}
+            try:
+                info["length"] = len(ds)  # type: ignore[arg-type]
+            except Exception:  # noqa: BLE001 - iterable datasets have no length
+                info["length"] = None
+            self.writer.meta(f"loader/{len(self._loaders_seen) - 1}", info)
+        if not torch.is_grad_enabled():
+            return  # an evaluation loop: not part of the training step
+        self._data_time += dt
+        self.last_batch = batch
+        if idx is not None:
+            arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
+            if arr.dtype.kind in "iu":
+                self._pending_idx = arr.astype(np.int64, copy=False)
+
+    def _on_loss_fn(self, name: str, input: Any, target: Any, out: Any) -> None:
+        if not isinstance(out, torch.Tensor) or out.numel() != 1:
+            return
+        if not torch.is_grad_enabled():
+            self._eval.append(out.detach().float().reshape(()))
+            return
+        if name in ("cross_entropy", "nll_loss") and isinstance(target, torch.Tensor) and not target.is_floating_point():
+            t = target.detach().reshape(-1)
+            counts = torch.bincount(t.clamp(min=0), weights=(t >= 0).float())
+            lc = self._label_counts
+            if lc is None or lc.device != counts.device:
+                self._label_counts = counts
+            else:
+                n = max(len(lc), len(counts))
+                self._label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
+                    counts, (0, n - len(counts)))
+
+    def _on_scheduler(self, sched: Any) -> None:
+        self.writer.event(self.step, "scheduler", type(sched).__name__, context.scheduler_summary(sched))
+
+    def _on_opt_pre(self, opt: torch.optim.Optimizer, skipped: bool = False) -> None:
+        st = self._opt_state(opt)
+        if st is None:
+            return
+        st.fired = True
+        if not st.described:
+            st.described = True
+            self.writer.meta(f"optimizer/{st.index}", context.optimizer_summary(st.index, opt))
+            self._describe_models()
+        primary = id(opt) == self._primary
+        tag = "" if primary else f"/opt{st.index}"
+        names: list[str] = []
+        tensors: list[torch.Tensor] = []
+        # loss: what was backpropagated since this optimizer's last chance to see it
+        if self._losses:
+            loss = torch.stack([l.to(self._losses[0].device).float() for l in self._losses]).sum()
+            self._last_loss = loss
+            self._losses = []
+        elif not self._backward_since_step and self._last_loss is not None:
+            loss = self._last_loss  # a second optimizer stepping on the same backward
+        else:
+            loss = None
+        self._backward_since_step = False
+        if loss is not None:
+            names.append("loss" + tag)
+            tensors.append(loss)
+        # gradients: per-parameter norms in one fused pass
+        params, pnames = [], []
+        for gi, g in enumerate(opt.param_groups):
+            for pi, p in enumerate(g["params"]):
+                if p.grad is not None and not p.grad.is_sparse:
+                    params.append(p)
+                    pnames.append(self._param_name(p, st.index, gi, pi))
+        norms = grad_norms([p.grad for p in params])
+        if norms:
+            tensors.append(torch.stack(norms))
+            names.extend(f"grad_norm/{n}" for n in pnames)
+        if self._preclip:
+            names.append("grad_norm_preclip" + tag)
+            tensors.append(self._preclip[-1])
+            self._preclip = []
+        for i, ref in enumerate(self._scalers):
+            sc = ref()
+            if sc is not None and getattr(sc, "_scale", None) is not None:
+                names.append("scaler/scale" if i == 0 else f"scaler{i}/scale")
+                tensors.append(sc._scale.reshape(-1)[:1])
+        if self._sampled:
+            t0 = self._clock()
+            uf = underflow_fraction([p.grad for p in params])
+            if uf:
+                tensors.append(torch.stack(uf))
+                names.extend(f"grad_underflow/{n}" for n in pnames)
+            self._before_params = [p for p in params]
+            self._before = [p.detach().clone() for p in params]
+            self._extra_time += self._clock() - t0
+        lrs = {}
+        for gi, g in enumerate(opt.param_groups):
+            lr = g.get("lr")
+            if isinstance(lr, torch.Tensor):
+                names.append(f"lr/{st.index}/{gi}")
+                tensors.append(lr.detach().reshape(-1)[:1])
+            elif lr is not None:
+                lrs[f"lr/{st.index}/{gi}"] = float(lr)
+        if not primary:
+            self._deferred.append((self.step, names, tensors))
+            if lrs:
+                self.writer.scalars(self.step, lrs)
+            return
+        # ---- primary optimizer: finish the step's record -------------------------------
+        now = self._clock()
+        step_time = None if self._t_last is None else now - self._t_last
+        self._t_last = now
+        if step_time is not None and not self._sampled:
+            self.sampler.observe(step_time, None)
+        if self._act_vals:
+            names.extend(self._act_names)
+            tensors.append(torch.stack([v.float().reshape(()) for v in self._act_vals]))
+        eval_n = len(self._eval)
+        if eval_n:
+            tensors.append(torch.stack([e.to(self._eval[0].device) for e in self._eval]).mean().reshape(1))
+            names.append("loss/eval")
+            self._eval = []
+        flat = gather(tensors)  # note: the one CPU-GPU sync of the step
+        values = dict(zip(names, flat))
+        self._flush_deferred()
+        values.update(lrs)
+        if norms:
+            g = [values[f"grad_norm/{n}"] for n in pnames]
+            bad = sum(1 for x in g if not math.isfinite(x))
+            values["grad_norm"] = math.sqrt(sum(x * x for x in g)) if not bad else float("nan")
+            values["grad_nonfinite"] = float(bad)
+            if not self.per_param:
+                for n in pnames:
+                    del values[f"grad_norm/{n}"]
+        if skipped:
+            values["scaler/skipped"] = 1.0
+        if step_time is not None:
+            values["time/step"] = step_time
+            values["time/data"] = self._data_time
+        if self._sampled:
+            values["sampled"] = 1.0
+        if eval_n:
+            # evaluation ran after the previous step: it describes the model after it
+            self.writer.scalars(self.step - 1, {"loss/eval": values.pop("loss/eval")})
+        self.writer.scalars(self.step, values)
+        if self._indices:
+            self.writer.indices(self.step, np.concatenate(self._indices))
+        self._check_anomaly(values)
+
+    def _check_anomaly(self, values: dict[str, float]) -> None:
+        loss = values.get("loss")
+        bad_loss = loss is not None and not math.isfinite(loss)
+        bad_grad = values.get("grad_nonfinite", 0.0) > 0
+        if (bad_loss or bad_grad) and not values.get("scaler/skipped"):
+            self._anomalies += 1
+            if self._anomalies <= 20:
+                what = "loss" if bad_loss else "gradient"
+                self.writer.event(self.step, "anomaly", f"non-finite {what} at step {self.step}",
+                                  {"loss": loss, "grad_nonfinite": values.get("grad_nonfinite")})
+            self.sampler.force(self.step + 3)
+
+    def _flush_deferred(self) -> None:
+        if not self._deferred and self._label_counts is None:
+            return
+        tensors = [t for _, _, ts in self._deferred for t in ts]
+        flat = gather(tensors)
+        pos = 0
+        for step, names, ts in self._deferred:
+            n = sum(t.numel() for t in ts)
+            self.writer.scalars(step, dict(zip(names, flat[pos : pos + n])))
+            pos += n
+        self._deferred = []
+        if self._label_counts is not None and (self._sampled or self._closed):
+            counts = self._label_counts.tolist()
+            self.writer.event(self.step, "labels", "label histogram since the previous one",
+                              {"counts": {str(i): c for i, c in enumerate(counts) if c}})
+            self._label_counts = None
+
+    def _on_opt_post(self, opt: torch.optim.Optimizer) -> None:
+        st = self._opts.get(id(opt))
+        if st is None:
+            return
+        if id(opt) != self._primary:
+            return
+        if self._sampled and self._before is not None and self._before_params is not None:
+            t0 = self._clock()
+            after = [p.detach() for p in self._before_params]
+            delta = torch._foreach_sub(after, self._before)
+            dn = grad_norms(delta)
+            pn = grad_norms(after)
+            flat = gather([torch.stack(dn), torch.stack(pn)])  # sampled steps only: a second sync
+            k = len(dn)
+            names = [self._param_names.get(id(p), f"param{i}") for i, p in enumerate(self._before_params)]
+            vals: dict[str, float] = {}
+            tot_d = tot_p = 0.0
+            for i, n in enumerate(names):
+                d, w = flat[i], flat[k + i]
+                vals[f"param_norm/{n}"] = w
+                vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
+                tot_d += d * d
+                tot_p += w * w
+            vals["param_norm"] = math.sqrt(tot_p)
+            vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
+            self._before = None
+            self._before_params = None
+            self._extra_time += self._clock() - t0
+            self.writer.scalars(self.step, vals)
+        if self._sampled:
+            self.sampler.mark_sampled(self.step)
+            self.sampler.observe(0.0, self._extra_time)
+            self._describe_models()
+        self.step += 1
+        self._begin_step()
+
+
+def watch(
+    out: str | Path | None = None,
+    models: Iterable[torch.nn.Module] | torch.nn.Module | None = None,
+    optimizers: Iterable[torch.optim.Optimizer] | torch.optim.Optimizer | None = None,
+    sample_every: int | None = None,
+    **kwargs: Any,
+) -> Monitor:
+    """Monitor the training that runs inside the ``with`` block::
+
+        with traindoc.watch(out="runs/exp1"):
+            for x, y in loader:
+                ...
+
+    ``models``/``optimizers`` restrict what is recorded (default: every model and
+    optimizer that trains). ``sample_every`` fixes the sampling interval of the
+    expensive measurements (default: adaptive, about 1 % of step time).
+    """
+    return Monitor(out=out, models=models, optimizers=optimizers, sample_every=sample_every, **kwargs)

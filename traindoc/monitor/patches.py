@@ -1,0 +1,203 @@
+"""The global hooks and wrappers that let traindoc see a training loop without any change
+to its code. Installed once per monitor, removed on close; each calls the active
+monitor's handler, and each handler call is guarded so that a failure inside traindoc
+never reaches the user's loop (see ``Monitor._guard``).
+
+What is wrapped and why:
+- ``Tensor.backward`` / ``torch.autograd.backward``: the value training minimises.
+- global optimizer step pre/post hooks: the step boundary, gradients, LR.
+- ``GradScaler.scale/step``: unscaled loss, loss scale, skipped steps (a skipped step
+  never calls ``optimizer.step``, so the optimizer hooks alone would miss it).
+- ``clip_grad_norm_``: the pre-clipping norm it returns (after clipping, the optimizer
+  sees clipped gradients).
+- DataLoader iterator ``__next__`` / ``_next_index``: time waiting for data and the
+  dataset indices of each batch (batches come back in sampler order, so a FIFO pairs
+  them even with worker prefetching).
+- the loss functions of ``torch.nn.functional``: evaluation losses (no grad) and the
+  label histogram.
+- ``LRScheduler.__init__``: scheduler config.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import deque
+from typing import Any, Callable
+
+import torch
+import torch.nn.functional as F
+from torch.optim.lr_scheduler import LRScheduler
+from torch.optim.optimizer import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+from torch.utils.data import dataloader as _dl
+
+LOSS_FUNCTIONS = (
+    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+)
+
+_local = threading.local()
+
+
+def _reentrant() -> bool:
+    return getattr(_local, "depth", 0) > 0
+
+
+class _Enter:
+    def __enter__(self):
+        _local.depth = getattr(_local, "depth", 0) + 1
+
+    def __exit__(self, *exc):
+        _local.depth -= 1
+
+
+class Patches:
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self._undo: list[Callable[[], None]] = []
+
+    def _setattr(self, obj: Any, name: str, value: Any) -> None:
+        old = obj.__dict__[name] if name in getattr(obj, "__dict__", {}) else getattr(obj, name)
+        setattr(obj, name, value)
+        self._undo.append(lambda: setattr(obj, name, old))
+
+    def install(self) -> None:
+        mon = self.mon
+        guard = mon._guard
+
+        # -- backward ---------------------------------------------------------------
+        orig_tb = torch.Tensor.backward
+
+        @functools.wraps(orig_tb)
+        def tensor_backward(self_t, *args, **kwargs):
+            if not _reentrant():
+                guard("backward", mon._on_backward, self_t)
+            with _Enter():
+                return orig_tb(self_t, *args, **kwargs)
+
+        self._setattr(torch.Tensor, "backward", tensor_backward)
+
+        orig_ab = torch.autograd.backward
+
+        @functools.wraps(orig_ab)
+        def autograd_backward(tensors, *args, **kwargs):
+            if not _reentrant():
+                first = tensors if isinstance(tensors, torch.Tensor) else (tensors[0] if len(tensors) else None)
+                if isinstance(first, torch.Tensor):
+                    guard("backward", mon._on_backward, first)
+            with _Enter():
+                return orig_ab(tensors, *args, **kwargs)
+
+        self._setattr(torch.autograd, "backward", autograd_backward)
+
+        # -- optimizer ----------------------------------------------------------------
+        h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", mon._on_opt_pre, opt))
+        h2 = register_optimizer_step_post_hook(lambda opt, a, k: guard("optimizer-post", mon._on_opt_post, opt))
+        self._undo.append(h1.remove)
+        self._undo.append(h2.remove)
+
+        # -- GradScaler -----------------------------------------------------------------
+        from torch.amp.grad_scaler import GradScaler
+
+        orig_scale = GradScaler.scale
+
+        @functools.wraps(orig_scale)
+        def scale(self_s, outputs):
+            out = orig_scale(self_s, outputs)
+            guard("grad-scaler", mon._on_scale, self_s, outputs, out)
+            return out
+
+        self._setattr(GradScaler, "scale", scale)
+
+        orig_sstep = GradScaler.step
+
+        @functools.wraps(orig_sstep)
+        def sstep(self_s, optimizer, *args, **kwargs):
+            guard("grad-scaler", mon._on_scaler_step_begin, self_s, optimizer)
+            try:
+                return orig_sstep(self_s, optimizer, *args, **kwargs)
+            finally:
+                guard("grad-scaler", mon._on_scaler_step_end, self_s, optimizer)
+
+        self._setattr(GradScaler, "step", sstep)
+
+        # -- gradient clipping --------------------------------------------------------
+        import torch.nn.utils as nn_utils
+        import torch.nn.utils.clip_grad as clip_mod
+
+        orig_clip = clip_mod.clip_grad_norm_
+
+        @functools.wraps(orig_clip)
+        def clip_grad_norm_(*args, **kwargs):
+            total = orig_clip(*args, **kwargs)
+            guard("clip", mon._on_clip, total)
+            return total
+
+        self._setattr(clip_mod, "clip_grad_norm_", clip_grad_norm_)
+        self._setattr(nn_utils, "clip_grad_norm_", clip_grad_norm_)
+
+        # -- DataLoader ---------------------------------------------------------------
+        base = _dl._BaseDataLoaderIter
+        orig_next_index = base._next_index
+        orig_next = base.__next__
+
+        def _next_index(self_it):
+            idx = orig_next_index(self_it)
+            try:
+                q = self_it.__dict__.get("_traindoc_idx")
+                if q is None:
+                    q = self_it.__dict__["_traindoc_idx"] = deque()
+                q.append(idx)
+            except Exception:  # noqa: BLE001
+                pass
+            return idx
+
+        def __next__(self_it):
+            t0 = mon._clock()
+            batch = orig_next(self_it)
+            dt = mon._clock() - t0
+            q = self_it.__dict__.get("_traindoc_idx")
+            idx = q.popleft() if q else None
+            guard("dataloader", mon._on_batch, self_it, batch, idx, dt)
+            return batch
+
+        self._setattr(base, "_next_index", _next_index)
+        self._setattr(base, "__next__", __next__)
+
+        # -- functional losses ----------------------------------------------------------
+        for name in LOSS_FUNCTIONS:
+            orig_fn = getattr(F, name, None)
+            if orig_fn is None:
+                continue
+            self._setattr(F, name, self._wrap_loss(name, orig_fn))
+
+        # -- schedulers ---------------------------------------------------------------
+        orig_sched_init = LRScheduler.__init__
+
+        @functools.wraps(orig_sched_init)
+        def sched_init(self_s, *args, **kwargs):
+            orig_sched_init(self_s, *args, **kwargs)
+            guard("scheduler", mon._on_scheduler, self_s)
+
+        self._setattr(LRScheduler, "__init__", sched_init)
+
+    def _wrap_loss(self, name: str, orig_fn: Callable) -> Callable:
+        mon = self.mon
+
+        @functools.wraps(orig_fn)
+        def loss_fn(input, target, *args, **kwargs):
+            if _reentrant():
+                return orig_fn(input, target, *args, **kwargs)
+            with _Enter():
+                out = orig_fn(input, target, *args, **kwargs)
+            mon._guard("loss-function", mon._on_loss_fn, name, input, target, out)
+            return out
+
+        return loss_fn
+
+    def remove(self) -> None:
+        while self._undo:
+            try:
+                self._undo.pop()()
+            except Exception:  # noqa: BLE001
+                pass

@@ -1,0 +1,96 @@
+"""Tensor computations of the monitor. Everything here stays on the tensors' device and
+returns tensors; nothing here syncs with the host except :func:`gather`, which is the
+monitor's one sync per step."""
+
+from __future__ import annotations
+
+import torch
+
+FP16_MAX = 65504.0
+FP16_TINY = 2.0**-24  # smallest float16 subnormal: smaller magnitudes flush to zero
+
+_RELU_LIKE = (torch.nn.ReLU, torch.nn.ReLU6)
+_SIGMOID_LIKE = (torch.nn.Sigmoid, torch.nn.Hardsigmoid)
+_TANH_LIKE = (torch.nn.Tanh, torch.nn.Hardtanh)
+
+ACT_STATS = ("mean", "std", "absmax", "zero", "fp16_over")
+
+
+def gather(tensors: list[torch.Tensor]) -> list[float]:
+    """Flatten 0-d/1-d tensors into one list of Python floats.
+
+    Tensors are concatenated per device, so a CUDA run pays one device-to-host copy
+    (note: this is the monitor's CPU-GPU sync point, once per step).
+    """
+    if not tensors:
+        return []
+    by_dev: dict[torch.device, list[int]] = {}
+    for i, t in enumerate(tensors):
+        by_dev.setdefault(t.device, []).append(i)
+    out: list[float] = []
+    parts: dict[int, list[float]] = {}
+    for dev, idx in by_dev.items():
+        flat = torch.cat([tensors[i].detach().reshape(-1).float() for i in idx]).tolist()
+        pos = 0
+        for i in idx:
+            n = tensors[i].numel()
+            parts[i] = flat[pos : pos + n]
+            pos += n
+    for i in range(len(tensors)):
+        out.extend(parts[i])
+    return out
+
+
+def grad_norms(grads: list[torch.Tensor]) -> list[torch.Tensor]:
+    """Per-tensor L2 norms in one fused pass (``torch._foreach_norm``), as float32 0-d tensors.
+
+    Cost: one read of every gradient. A NaN anywhere in a gradient makes its norm NaN,
+    an Inf makes it Inf, so the norms also count the non-finite gradients.
+    """
+    if not grads:
+        return []
+    dense = [g for g in grads if not g.is_sparse]
+    norms = list(torch._foreach_norm(dense)) if dense else []
+    return [n.float() for n in norms]
+
+
+def underflow_fraction(grads: list[torch.Tensor]) -> list[torch.Tensor]:
+    """Per tensor, the fraction of non-zero values whose magnitude float16 cannot hold."""
+    out = []
+    for g in grads:
+        a = g.detach().abs()
+        out.append(((a > 0) & (a < FP16_TINY)).float().mean())
+    return out
+
+
+def _unit_dim(y: torch.Tensor) -> int | None:
+    """The dimension that indexes units: features of (B, F) and (B, T, F), channels of
+    (B, C, H, W) and (B, C, D, H, W)."""
+    return {2: 1, 3: 2, 4: 1, 5: 1}.get(y.dim())
+
+
+def activation_stats(module: torch.nn.Module, y: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Statistics of one module output: mean, std, max |x|, fraction exactly zero, fraction
+    beyond the float16 range; ``dead`` (fraction of units never positive in the batch)
+    for ReLU-like modules; ``saturated`` for sigmoid/tanh. Several reads of ``y``: only
+    on sampled steps."""
+    y = y.detach()
+    yf = y.float()
+    a = yf.abs()
+    st = {
+        "mean": yf.mean(),
+        "std": yf.std() if yf.numel() > 1 else torch.zeros((), device=y.device),
+        "absmax": a.max(),
+        "zero": (y == 0).float().mean(),
+        "fp16_over": (a > FP16_MAX).float().mean(),
+    }
+    if isinstance(module, _RELU_LIKE):
+        d = _unit_dim(y)
+        if d is not None:
+            alive = (y > 0).movedim(d, -1).reshape(-1, y.shape[d]).any(0)
+            st["dead"] = 1.0 - alive.float().mean()
+    elif isinstance(module, _SIGMOID_LIKE):
+        st["saturated"] = ((yf < 0.01) | (yf > 0.99)).float().mean()
+    elif isinstance(module, _TANH_LIKE):
+        st["saturated"] = (a > 0.99).float().mean()
+    return st

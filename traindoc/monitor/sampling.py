@@ -1,0 +1,53 @@
+"""Which steps pay for the expensive measurements (activation statistics, update ratios,
+parameter norms, float16 underflow).
+
+The first steps are always sampled (they discover the model and show initialisation);
+after that every ``interval`` steps, where the interval grows until the measured extra
+cost of a sampled step, spread over the interval, stays under ``budget`` of step time.
+Steps right after an anomaly are always sampled.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from statistics import median
+
+
+class Sampler:
+    def __init__(self, every: int | None = None, budget: float = 0.01, warmup: int = 3,
+                 min_interval: int = 10, max_interval: int = 1000) -> None:
+        self.fixed = every
+        self.budget = budget
+        self.warmup = warmup
+        self.interval = every or min_interval
+        self.min_interval = min_interval
+        self.max_interval = max_interval
+        self._force_until = -1
+        self._last_sampled = -(10**9)
+        self._step_times: deque[float] = deque(maxlen=50)
+        self._extra: deque[float] = deque(maxlen=10)
+
+    def want(self, step: int) -> bool:
+        if self.fixed is not None:
+            return step % self.fixed == 0 or step <= self._force_until
+        return step < self.warmup or step <= self._force_until or step - self._last_sampled >= self.interval
+
+    def mark_sampled(self, step: int) -> None:
+        self._last_sampled = step
+
+    def force(self, until_step: int) -> None:
+        """Sample every step up to ``until_step`` (used around an anomaly)."""
+        self._force_until = max(self._force_until, until_step)
+
+    def observe(self, step_time: float, extra: float | None) -> None:
+        """Feed the time of an unsampled step, or the extra seconds a sampled step paid."""
+        if extra is None:
+            self._step_times.append(step_time)
+        else:
+            self._extra.append(extra)
+        if self.fixed is None and self._step_times and self._extra:
+            t = median(self._step_times)
+            if t > 0:
+                need = math.ceil(median(self._extra) / (self.budget * t))
+                self.interval = int(min(self.max_interval, max(self.min_interval, need)))

@@ -1,0 +1,1 @@
+"""Presentation only: findings (and series) to terminal text, JSON and HTML."""

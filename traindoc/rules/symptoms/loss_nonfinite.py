@@ -1,0 +1,61 @@
+"""loss-nonfinite (TD101)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...findings import Finding
+from .. import rule
+
+
+@rule("loss-nonfinite", needs=("loss",))
+def loss_nonfinite(run) -> list[Finding]:
+    """What it detects: the training loss (the value ``backward()`` was called on) became
+    NaN or Inf. Reported at the first such step, per rank, with how many steps followed.
+
+    Why it happens: an operation overflowed or was undefined (exp of a large logit, log
+    of zero, 0/0, a fully masked softmax row), the input batch held NaN/Inf, the learning
+    rate or the gradients blew the weights up, or float16 overflowed under autocast.
+
+    How to confirm: replay the step (``traindoc replay``) to find the first non-finite op
+    and the samples that caused it; check whether the gradients or parameters went
+    non-finite first (``grad-nonfinite``).
+
+    How to fix: follow the cause that traindoc ranks first; the symptom itself is not
+    fixed by lowering the learning rate unless the cause is ``lr-too-high``.
+    """
+    out = []
+    for rank in run.ranks:
+        s = run.series("loss", rank)
+        if s.empty:
+            continue
+        skipped = run.series("scaler/skipped", rank)
+        skipped_steps = set(skipped.steps[skipped.values > 0].tolist()) if not skipped.empty else set()
+        bad = ~np.isfinite(s.values)
+        if not bad.any():
+            continue
+        bad_steps = s.steps[bad]
+        real = [int(x) for x in bad_steps if int(x) not in skipped_steps]
+        first = int(bad_steps[0])
+        val = float(s.values[bad][0])
+        n_after = int(np.sum(s.steps >= first))
+        recovered = bool(np.isfinite(s.values[-1]))
+        if not real:
+            sev = "warning"
+            msg = (f"loss was non-finite at {len(bad_steps)} step(s) from step {first}; the GradScaler "
+                   f"skipped those steps")
+        else:
+            first = real[0]
+            sev = "error" if not recovered or len(real) > 1 else "warning"
+            msg = (f"loss became {'NaN' if val != val else val} at step {first}"
+                   + (f" on rank {rank}" if len(run.ranks) > 1 else "")
+                   + (f" and stayed non-finite for the remaining {n_after - 1} step(s)" if not recovered else
+                      f"; {len(real)} non-finite step(s) in all"))
+        out.append(Finding(
+            "loss-nonfinite", sev, msg,
+            location={"step": first, "rank": rank},
+            evidence=[{"series": "loss", "step": first, "value": val},
+                      {"series": "loss", "steps_nonfinite": len(bad_steps)}],
+            confirm=f"traindoc diagnose {run.folder} (and the replay of step {first} when a bundle exists)",
+        ))
+    return out

@@ -1,0 +1,156 @@
+"""Background writer: the training thread only appends to a queue; a daemon thread
+commits everything queued every ``flush_interval`` seconds in one transaction.
+
+Cost on the training thread: one ``queue.put`` per record batch (a few microseconds).
+A failed write (disk full, read-only folder, file size limit) stops recording, never
+training: the writer drops what it has, remembers the reason and reports it once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .schema import DDL, FORMAT, MARKER, rank_file
+
+def _dumps(value: Any) -> str:
+    from ..findings import jsonable
+
+    return json.dumps(jsonable(value), default=str)
+
+
+def write_marker(folder: Path, data: dict[str, Any]) -> None:
+    """Write the run marker atomically (write a temp file, then rename)."""
+    path = folder / MARKER
+    tmp = folder / f".{MARKER}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps({"format": FORMAT, **data}, indent=1))
+    os.replace(tmp, path)
+
+
+class RunWriter:
+    def __init__(
+        self,
+        folder: str | os.PathLike,
+        rank: int = 0,
+        flush_interval: float = 0.25,
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.folder = Path(folder)
+        self.rank = rank
+        self.path = self.folder / rank_file(rank)
+        self.flush_interval = flush_interval
+        self.failed: str | None = None
+        self._on_error = on_error
+        self._q: queue.SimpleQueue = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._series: dict[str, int] = {}
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # Open in the caller so that a bad folder fails here, loudly, before training.
+        conn = sqlite3.connect(self.path)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(DDL)
+        conn.commit()
+        conn.close()
+        self._thread = threading.Thread(target=self._loop, name="traindoc-writer", daemon=True)
+        self._thread.start()
+
+    # -- the training thread's side: cheap, never raises --------------------------------
+    def scalars(self, step: int, values: dict[str, float]) -> None:
+        self._q.put(("p", step, values))
+
+    def meta(self, key: str, value: Any) -> None:
+        self._q.put(("m", key, value))
+
+    def event(self, step: int | None, kind: str, message: str, data: Any = None) -> None:
+        self._q.put(("e", step, time.time(), kind, message, data))
+
+    def indices(self, step: int, idx: np.ndarray) -> None:
+        self._q.put(("b", step, np.ascontiguousarray(idx, dtype="<i8").tobytes()))
+
+    def close(self, timeout: float = 10.0) -> None:
+        self._wake.set()
+        self._thread.join(timeout)
+
+    # -- the writer thread --------------------------------------------------------------
+    def _loop(self) -> None:
+        conn = None
+        try:
+            conn = sqlite3.connect(self.path)
+            # NORMAL is durable against a crash of this process in WAL mode (not a power cut).
+            conn.execute("PRAGMA synchronous=NORMAL")
+            for name, sid in conn.execute("SELECT name, id FROM series"):
+                self._series[name] = sid
+        except Exception as exc:  # noqa: BLE001 - never reaches training
+            self._fail(exc)
+        stop = False
+        while not stop:
+            # Batch: one transaction per interval, however many steps were queued.
+            stop = self._wake.wait(self.flush_interval)
+            batch = []
+            try:
+                while True:
+                    batch.append(self._q.get_nowait())
+            except queue.Empty:
+                pass
+            if batch and self.failed is None and conn is not None:
+                try:
+                    self._write(conn, batch)
+                except Exception as exc:  # noqa: BLE001
+                    self._fail(exc)
+        if conn is not None:
+            try:
+                conn.execute("CREATE INDEX IF NOT EXISTS points_by_series ON points(series, step)")
+                conn.commit()
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except Exception:  # noqa: BLE001 - a full disk may refuse the index; data is there
+                pass
+            conn.close()
+
+    def _sid(self, conn: sqlite3.Connection, name: str) -> int:
+        sid = self._series.get(name)
+        if sid is None:
+            sid = conn.execute("INSERT INTO series(name) VALUES (?)", (name,)).lastrowid
+            self._series[name] = sid
+        return sid
+
+    def _write(self, conn: sqlite3.Connection, batch: list) -> None:
+        points, metas, events, batches = [], [], [], []
+        for item in batch:
+            tag = item[0]
+            if tag == "p":
+                _, step, values = item
+                for name, v in values.items():
+                    points.append((self._sid(conn, name), step, None if v != v else v))
+            elif tag == "m":
+                metas.append((item[1], _dumps(item[2])))
+            elif tag == "e":
+                _, step, wall, kind, msg, data = item
+                events.append((step, wall, kind, msg, None if data is None else _dumps(data)))
+            elif tag == "b":
+                batches.append((item[1], item[2]))
+        with conn:
+            if points:
+                conn.executemany("INSERT INTO points VALUES (?,?,?)", points)
+            if metas:
+                conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", metas)
+            if events:
+                conn.executemany("INSERT INTO events VALUES (?,?,?,?,?)", events)
+            if batches:
+                conn.executemany("INSERT INTO batches VALUES (?,?)", batches)
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.failed is None:
+            self.failed = f"{type(exc).__name__}: {exc}"
+            if self._on_error is not None:
+                try:
+                    self._on_error(self.failed)
+                except Exception:  # noqa: BLE001
+                    pass
