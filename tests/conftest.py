@@ -1,0 +1,33 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+
+
+def _env():
+    env = dict(os.environ)
+    env["OMP_WAIT_POLICY"] = "PASSIVE"  # speed only
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def run_cli(*args, cwd=None, timeout=600, input=None):
+    """Run ``python -m traindoc ARGS`` in a subprocess; returns CompletedProcess (text)."""
+    return subprocess.run([sys.executable, "-m", "traindoc", *map(str, args)], cwd=cwd, env=_env(),
+                          capture_output=True, text=True, timeout=timeout, input=input)
+
+
+def run_python(*args, cwd=None, timeout=600):
+    return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, env=_env(),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def scripts():
+    return SCRIPTS

@@ -1,0 +1,149 @@
+"""`traindoc run` behaves like `python SCRIPT`: output, exit codes, exceptions; and the
+run folder is finalized whatever happened."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import traindoc
+from conftest import SCRIPTS, _env, run_cli, run_python
+
+
+def test_observer_effect_bit_for_bit(tmp_path):
+    """No observer effect: the monitored run computes the same losses, bit for bit."""
+    args = [SCRIPTS / "mlp_basic.py", "--steps", "80", "--eval", "--print-losses"]
+    plain = run_python(*args)
+    mon = run_cli("run", "--out", tmp_path / "r", "--sample-every", "3", *args)
+    assert plain.returncode == 0 and mon.returncode == 0, mon.stderr
+    assert plain.stdout == mon.stdout  # repr() of every float loss, identical
+    run = traindoc.open_run(tmp_path / "r")
+    recorded = run.series("loss").values
+    printed = np.array([float(x) for x in plain.stdout.split("\n")[0].split()])
+    assert len(recorded) == 80
+    np.testing.assert_array_equal(recorded.astype(np.float32), printed.astype(np.float32))
+
+
+def test_exit_code_and_stdout_pass_through(tmp_path):
+    script = tmp_path / "exit3.py"
+    script.write_text("import sys\nprint('hello', sys.argv[1:], __name__)\nsys.exit(3)\n")
+    r = run_cli("run", "--out", tmp_path / "r", script, "--flag", "x")
+    assert r.returncode == 3
+    assert r.stdout == "hello ['--flag', 'x'] __main__\n"
+    assert traindoc.open_run(tmp_path / "r").meta["exit_code"] == 3
+
+
+def test_exception_passes_through_and_is_recorded(tmp_path):
+    script = tmp_path / "boom.py"
+    script.write_text("def f():\n    raise ValueError('bad thing')\nf()\n")
+    r = run_cli("run", "--out", tmp_path / "r", script)
+    assert r.returncode == 1
+    assert "Traceback (most recent call last)" in r.stderr
+    assert "ValueError: bad thing" in r.stderr
+    assert "traindoc/monitor" not in r.stderr.split("ValueError")[0]  # user frames only
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["status"] == "crashed"
+    ev = [e for e in run.events() if e["kind"] == "exception"]
+    assert ev and "ValueError: bad thing" in ev[0]["message"]
+
+
+def test_ctrl_c_finalizes_and_exits_like_python(tmp_path):
+    script = tmp_path / "loop.py"
+    script.write_text(
+        "import torch, time\n"
+        "m = torch.nn.Linear(4, 1); o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
+        "print('ready', flush=True)\n"
+        "while True:\n"
+        "    o.zero_grad(); m(torch.randn(8, 4)).pow(2).mean().backward(); o.step(); time.sleep(0.01)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
+                         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode in (130, -signal.SIGINT)  # what python itself does on Ctrl-C
+    assert "KeyboardInterrupt" in err
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["status"] == "interrupted"
+    assert len(run.series("loss")) > 5
+
+
+def test_kill_9_keeps_all_but_the_last_second(tmp_path):
+    script = tmp_path / "forever.py"
+    script.write_text(
+        "import torch, time\n"
+        "m = torch.nn.Linear(4, 1); o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
+        "i = 0\n"
+        "while True:\n"
+        "    o.zero_grad(); m(torch.randn(8, 4)).pow(2).mean().backward(); o.step(); i += 1\n"
+        "    if i % 50 == 0: print(i, time.time(), flush=True)\n"
+        "    time.sleep(0.002)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
+                         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    t_end = time.time() + 3.0
+    while time.time() < t_end:
+        lines.append(p.stdout.readline())
+    kill_t = time.time()
+    p.send_signal(signal.SIGKILL)
+    p.wait(timeout=30)
+    reported = [(int(a), float(b)) for a, b in (l.split() for l in lines if l.strip())]
+    must = max(i for i, wall in reported if wall <= kill_t - 1.0)
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["status"] == "running"  # never finalized: killed
+    # every step done a second before the kill is in the store (step i-1 ends the i-th step)
+    assert run.series("loss").steps.max() >= must - 1
+    d = run_cli("diagnose", tmp_path / "r", "--json")
+    assert d.returncode == 0, d.stderr
+    assert json.loads(d.stdout)["version"] == 1
+
+
+def test_bad_input_exit_2(tmp_path):
+    r = run_cli("run", "--out", tmp_path / "r", tmp_path / "missing.py")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no such script" in r.stderr
+    r = run_cli("diagnose", tmp_path / "nope")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    (tmp_path / "empty").mkdir()
+    r = run_cli("diagnose", tmp_path / "empty")
+    assert r.returncode == 2 and "not a traindoc run folder" in r.stderr
+    bad = tmp_path / "corrupt"
+    bad.mkdir()
+    (bad / "rank0.sqlite").write_bytes(b"this is not sqlite at all" * 100)
+    r = run_cli("diagnose", bad)
+    assert r.returncode == 2 and "corrupt" in r.stderr and "Traceback" not in r.stderr
+    r = run_cli("explain", "no-such-name")
+    assert r.returncode == 2
+
+
+def test_nan_run_is_diagnosed(tmp_path):
+    r = run_cli("run", "--out", tmp_path / "r", SCRIPTS / "mlp_basic.py", "--steps", "60", "--nan-at", "0")
+    assert r.returncode == 0
+    assert "loss-nonfinite" in r.stderr
+    d = run_cli("diagnose", tmp_path / "r", "--json")
+    doc = json.loads(d.stdout)
+    names = [s["name"] for s in doc["symptoms"]]
+    assert "loss-nonfinite" in names and "grad-nonfinite" in names
+    first = [s for s in doc["symptoms"] if s["name"] == "loss-nonfinite"][0]
+    run = traindoc.open_run(tmp_path / "r")
+    # the step that drew sample 300 (the poisoned one) is the first non-finite step
+    step = first["step"]
+    assert 300 in run.batch_indices(step).tolist()
+    for s in range(step):
+        assert 300 not in run.batch_indices(s).tolist()
+
+
+def test_python_m_traindoc_module_mode(tmp_path):
+    pkg = tmp_path / "mypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "train.py").write_text("import sys\nprint('mod', __name__, sys.argv[1:])\n")
+    r = run_cli("run", "--out", tmp_path / "r", "-m", "mypkg.train", "a", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "mod __main__ ['a']"
