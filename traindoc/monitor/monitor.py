@@ -130,6 +130,7 @@ class Monitor:
         self._hook_handles: list[Any] = []
         self._compiled = False
         self._loaders_seen: set[int] = set()
+        self._schedulers_seen: set[int] = set()
         self._pending_idx: np.ndarray | None = None
         self.last_batch: Any = None
         self._anomalies = 0
@@ -150,6 +151,9 @@ class Monitor:
         if self._only_models:
             for m in self._only_models:
                 self._note_root(m)
+        # Our global forward hooks make torch.compile warn that hooks fire on the wrapper;
+        # we drop them as soon as a compiled module shows up, so the warning is noise.
+        warnings.filterwarnings("ignore", message=r"Using `torch.compile\(module\)` when there are global hooks")
         self._patches = Patches(self)
         self._patches.install()
         _ACTIVE = self
@@ -171,6 +175,10 @@ class Monitor:
             return
         try:
             self._flush_deferred()
+            if self._eval:  # evaluation after the last step
+                ev = gather([torch.stack([e.to(self._eval[0].device) for e in self._eval]).mean().reshape(1)])
+                w.scalars(self.step - 1, {"loss/eval": ev[0]})
+                self._eval = []
         except Exception as exc:  # noqa: BLE001
             self._record_error("close", exc)
         w.meta("status", status)
@@ -406,7 +414,24 @@ class Monitor:
                     counts, (0, n - len(counts)))
 
     def _on_scheduler(self, sched: Any) -> None:
+        if id(sched) in self._schedulers_seen:
+            return
+        self._schedulers_seen.add(id(sched))
         self.writer.event(self.step, "scheduler", type(sched).__name__, context.scheduler_summary(sched))
+
+    def _find_schedulers(self, opt: torch.optim.Optimizer) -> None:
+        """Schedulers made before the monitor started (``watch()`` around the loop only):
+        found once per optimizer among the objects that refer to it."""
+        import gc
+
+        from torch.optim.lr_scheduler import LRScheduler
+
+        for ref in gc.get_referrers(opt):
+            cands = [ref] if isinstance(ref, LRScheduler) else (
+                [o for o in gc.get_referrers(ref) if isinstance(o, LRScheduler)] if isinstance(ref, dict) else [])
+            for sched in cands:
+                if getattr(sched, "optimizer", None) is opt:
+                    self._on_scheduler(sched)
 
     def _on_opt_pre(self, opt: torch.optim.Optimizer, skipped: bool = False) -> None:
         st = self._opt_state(opt)
@@ -416,6 +441,7 @@ class Monitor:
         if not st.described:
             st.described = True
             self.writer.meta(f"optimizer/{st.index}", context.optimizer_summary(st.index, opt))
+            self._find_schedulers(opt)
             self._describe_models()
         primary = id(opt) == self._primary
         tag = "" if primary else f"/opt{st.index}"

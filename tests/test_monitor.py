@@ -1,0 +1,222 @@
+"""The monitor records what the issue lists, on the loop shapes users write."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+import traindoc
+from traindoc.monitor import TraindocWarning
+
+
+def _data(n=64, d=6, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, d, generator=g)
+    y = (x.sum(1) > 0).long()
+    return x, y
+
+
+def test_plain_loop_records_core_series(tmp_path):
+    torch.manual_seed(0)
+    x, y = _data()
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=8, shuffle=True)
+    model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    with traindoc.watch(out=tmp_path / "r", sample_every=4):
+        for _ in range(2):
+            for xb, yb in loader:
+                opt.zero_grad()
+                loss = nn.functional.cross_entropy(model(xb), yb)
+                loss.backward()
+                opt.step()
+                losses.append(loss.item())
+    run = traindoc.open_run(tmp_path / "r")
+    s = run.series("loss")
+    assert list(s.steps) == list(range(16))
+    np.testing.assert_allclose(s.values, losses, rtol=1e-6)
+    # per-parameter gradient norms agree with torch
+    assert {"grad_norm/0.weight", "grad_norm/0.bias", "grad_norm/2.weight", "grad_norm/2.bias"} <= set(run.names())
+    assert run.series("grad_nonfinite").values.max() == 0
+    assert np.allclose(run.series("lr/0/0").values, 0.1)
+    assert (run.series("time/data").values >= 0).all()
+    # sampled steps: 0, 4, 8, 12
+    assert list(run.series("sampled").steps) == [0, 4, 8, 12]
+    assert list(run.series("update_ratio").steps) == [0, 4, 8, 12]
+    assert "act/1/dead" in run.names() and "act/0/std" in run.names()
+    # every step's batch indices, each sample exactly once per epoch
+    idx = np.concatenate([run.batch_indices(i) for i in range(8)])
+    assert sorted(idx.tolist()) == list(range(64))
+    labels = [e for e in run.events() if e["kind"] == "labels"]
+    assert labels and sum(labels[0]["data"]["counts"].values()) > 0
+    assert run.meta["model/model"]["parameters"] == sum(p.numel() for p in model.parameters())
+    assert run.meta["loader/0"]["length"] == 64
+    assert run.meta["status"] == "finished"
+
+
+def test_grad_norms_match_torch(tmp_path):
+    torch.manual_seed(0)
+    model = nn.Linear(5, 3)
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    x = torch.randn(4, 5)
+    with traindoc.watch(out=tmp_path / "r"):
+        opt.zero_grad()
+        model(x).pow(2).sum().backward()
+        expect = {n: p.grad.norm().item() for n, p in model.named_parameters()}
+        total = math.sqrt(sum(v * v for v in expect.values()))
+        opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    for n, v in expect.items():
+        assert run.series(f"grad_norm/{n}").values[0] == pytest.approx(v, rel=1e-6)
+    assert run.series("grad_norm").values[0] == pytest.approx(total, rel=1e-6)
+
+
+def test_gradient_accumulation_sums_micro_losses(tmp_path):
+    torch.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    accum = 4
+    expected = []
+    with traindoc.watch(out=tmp_path / "r"):
+        for step in range(5):
+            tot = 0.0
+            for micro in range(accum):
+                loss = model(torch.randn(2, 3)).pow(2).mean() / accum
+                loss.backward()
+                tot += loss.item()
+            opt.step()
+            opt.zero_grad()
+            expected.append(tot)
+    s = traindoc.open_run(tmp_path / "r").series("loss")
+    assert len(s) == 5
+    np.testing.assert_allclose(s.values, expected, rtol=1e-5)
+
+
+def test_several_optimizers_and_param_groups(tmp_path):
+    torch.manual_seed(0)
+    enc, head = nn.Linear(4, 8), nn.Linear(8, 1)
+    model = nn.Sequential(enc, nn.Tanh(), head)
+    opt_a = torch.optim.AdamW([{"params": enc.weight, "lr": 1e-3}, {"params": enc.bias, "lr": 1e-2}])
+    opt_b = torch.optim.SGD(head.parameters(), lr=0.05, momentum=0.9)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(6):
+            opt_a.zero_grad(); opt_b.zero_grad()
+            loss = model(torch.randn(8, 4)).pow(2).mean()
+            loss.backward()
+            opt_a.step(); opt_b.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert len(run.series("loss")) == 6
+    assert np.allclose(run.series("lr/0/0").values, 1e-3) and np.allclose(run.series("lr/0/1").values, 1e-2)
+    assert np.allclose(run.series("lr/1/0").values, 0.05)
+    assert len(run.series("grad_norm/2.weight")) == 6  # the second optimizer's parameter
+    assert run.series("loss/opt1").values == pytest.approx(run.series("loss").values)
+    assert run.meta["optimizer/1"]["class"] == "SGD" and len(run.meta["optimizer/0"]["groups"]) == 2
+
+
+def test_scheduler_changes_are_recorded(tmp_path):
+    model = nn.Linear(2, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=1.0)
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(6):
+            opt.zero_grad(); model(torch.randn(3, 2)).sum().backward(); opt.step(); sched.step()
+    run = traindoc.open_run(tmp_path / "r")
+    np.testing.assert_allclose(run.series("lr/0/0").values, [1, 1, 0.1, 0.1, 0.01, 0.01], rtol=1e-6)
+    assert any(e["kind"] == "scheduler" and e["message"] == "StepLR" for e in run.events())
+
+
+def test_grad_scaler_with_bf16_autocast_and_skipped_steps(tmp_path):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    scaler = torch.amp.GradScaler("cpu", init_scale=2.0**10)
+    losses = []
+    with traindoc.watch(out=tmp_path / "r"):
+        for step in range(8):
+            opt.zero_grad()
+            x = torch.randn(8, 4)
+            if step == 3:
+                x[0, 0] = float("inf")  # this step's gradients are non-finite: the scaler skips it
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                loss = model(x).float().pow(2).mean()
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+            losses.append(loss.item())
+    run = traindoc.open_run(tmp_path / "r")
+    s = run.series("loss")
+    assert list(s.steps) == list(range(8))  # the skipped step is a step too
+    finite = np.isfinite(losses)
+    np.testing.assert_allclose(s.values[finite], np.array(losses)[finite], rtol=1e-6)  # unscaled
+    skipped = run.series("scaler/skipped")
+    assert list(skipped.steps) == [3]
+    scale = run.series("scaler/scale")
+    assert scale.values[0] == 2.0**10 and scale.values[4] == 2.0**9  # halved after the skip
+
+
+def test_eval_loss_is_tagged(tmp_path):
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    xv, yv = torch.randn(16, 3), torch.randn(16, 1)
+    with traindoc.watch(out=tmp_path / "r"):
+        for step in range(10):
+            opt.zero_grad(); nn.functional.mse_loss(model(torch.randn(4, 3)), torch.randn(4, 1)).backward(); opt.step()
+            if step % 5 == 4:
+                model.eval()
+                with torch.no_grad():
+                    ev = nn.MSELoss()(model(xv), yv).item()
+                model.train()
+    run = traindoc.open_run(tmp_path / "r")
+    e = run.series("loss/eval")
+    assert list(e.steps) == [4, 9]
+    assert e.values[-1] == pytest.approx(ev, rel=1e-6)
+
+
+def test_failure_inside_traindoc_never_reaches_the_loop(tmp_path, monkeypatch):
+    from traindoc.monitor import monitor as mon_mod
+
+    def broken(grads):
+        raise RuntimeError("simulated bug in traindoc")
+
+    monkeypatch.setattr(mon_mod, "grad_norms", broken)
+    model = nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with traindoc.watch(out=tmp_path / "r"):
+            for _ in range(5):
+                opt.zero_grad(); model(torch.randn(4, 3)).sum().backward(); opt.step()
+    assert sum(issubclass(w.category, TraindocWarning) for w in caught) == 1  # once, not per step
+    run = traindoc.open_run(tmp_path / "r")
+    errs = [e for e in run.events() if e["kind"] == "monitor-error"]
+    assert errs and "simulated bug" in errs[0]["message"]
+    d = traindoc.diagnose(run)
+    assert any(f.name == "monitor-error" for f in d.internal)
+
+
+def test_hooks_removed_after_close(tmp_path):
+    orig_backward = torch.Tensor.backward
+    from torch.nn import functional as F
+
+    orig_ce = F.cross_entropy
+    with traindoc.watch(out=tmp_path / "r"):
+        assert torch.Tensor.backward is not orig_backward
+    assert torch.Tensor.backward is orig_backward and F.cross_entropy is orig_ce
+
+
+def test_compiled_model(tmp_path):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+    cmodel = torch.compile(model, backend="aot_eager")
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(4):
+            opt.zero_grad(); cmodel(torch.randn(8, 4)).pow(2).mean().backward(); opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert len(run.series("loss")) == 4
+    assert "grad_norm/0.weight" in run.names()  # names resolved through the compiled wrapper
+    assert run.meta["compiled"] is True
+    assert not any(n.startswith("act/") for n in run.names())  # said, not recorded
