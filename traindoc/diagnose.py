@@ -14,6 +14,7 @@ from typing import Any
 from .findings import ERROR, Finding
 from .rules import RULES, load_all
 from .store.reader import Run, open_run
+from .taxonomy import TAXONOMY
 
 
 @dataclass
@@ -74,5 +75,6 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
             d.internal.append(Finding("monitor-error", "warning", f"rank {ev['rank']}: {ev['message']}",
                                       location={"step": ev["step"], "rank": ev["rank"]}))
     d.causes.sort(key=Finding.sort_key)
-    d.symptoms.sort(key=lambda f: (f.location.get("step") or 0, f.name))
+    order = {n: i for i, n in enumerate(TAXONOMY)}
+    d.symptoms.sort(key=lambda f: (f.location.get("step") or 0, order[f.name], f.location.get("rank") or 0))
     return d

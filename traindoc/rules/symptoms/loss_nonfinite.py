@@ -49,13 +49,19 @@ def loss_nonfinite(run) -> list[Finding]:
             sev = "error" if not recovered or len(real) > 1 else "warning"
             msg = (f"loss became {'NaN' if val != val else val} at step {first}"
                    + (f" on rank {rank}" if len(run.ranks) > 1 else "")
-                   + (f" and stayed non-finite for the remaining {n_after - 1} step(s)" if not recovered else
+                   + ((", the last recorded step" if n_after == 1 else
+                       f" and stayed non-finite for the remaining {n_after - 1} step(s)") if not recovered else
                       f"; {len(real)} non-finite step(s) in all"))
+        idx = run.batch_indices(first, rank)
+        evidence = [{"series": "loss", "step": first, "value": val},
+                    {"series": "loss", "steps_nonfinite": len(bad_steps)}]
+        if idx is not None:
+            evidence.append({"batch": f"{len(idx)} dataset indices recorded for step {first}",
+                             "first": idx[:8].tolist()})
         out.append(Finding(
             "loss-nonfinite", sev, msg,
             location={"step": first, "rank": rank},
-            evidence=[{"series": "loss", "step": first, "value": val},
-                      {"series": "loss", "steps_nonfinite": len(bad_steps)}],
+            evidence=evidence,
             confirm=f"traindoc diagnose {run.folder} (and the replay of step {first} when a bundle exists)",
         ))
     return out
