@@ -14,7 +14,9 @@ from .errors import UserError
 
 # Subcommands that live in their own packages register themselves here:
 # each module has ``add_parser(subparsers)`` that sets ``func`` on its parser.
-EXTRA_COMMANDS: list[str] = []
+EXTRA_COMMANDS: list[str] = [
+    "traindoc.report.cli",
+]
 
 
 def _cmd_run(a: argparse.Namespace) -> int:
