@@ -87,7 +87,9 @@ def test_kill_9_keeps_all_but_the_last_second(tmp_path):
     )
     p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
                          env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = []
+    # start-up (imports) can take many seconds on a loaded machine: wait for the first
+    # report, then let it train for 3 s more
+    lines = [p.stdout.readline()]
     t_end = time.time() + 3.0
     while time.time() < t_end:
         lines.append(p.stdout.readline())
