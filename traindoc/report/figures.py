@@ -10,8 +10,8 @@ import numpy as np
 from ..diagnose import Diagnosis
 from ..store.reader import Run, Series
 from .downsample import bucket_mean, minmax_indices, step_edges
-from .plotkit import (LINE_POINTS, SEVERITY_COLOR, Plot, esc, figure, fmt, log_floor, mark,
-                      overlay_axis, scale_buttons, thin, wants_log)
+from .plotkit import (LINE_POINTS, SEVERITY_COLOR, Plot, figure, fmt, label, log_floor, mark,
+                      overlay_axis, scale_buttons, thin, wants_log, wrap)
 
 PALETTE = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 
@@ -46,7 +46,7 @@ def anomaly_marks(fig, run: Run, d: Diagnosis, rank: int, bad: list[int], bad_la
     if bad:
         shown = thin(bad)
         mark(fig, shown, 0.97, bad_label, SEVERITY_COLOR["error"], "x",
-             [f"step {x}: {esc(bad_label)}" for x in shown])
+             [f"step {x}: {label(bad_label)}" for x in shown])
         cap.append(f"{bad_label}: {len(bad)} step(s), first at step {bad[0]}"
                    + (f" ({len(shown)} marked)" if len(shown) < len(bad) else ""))
     for kind, findings, y, symbol in (("symptom", d.symptoms, 0.91, "triangle-down"),
@@ -60,7 +60,7 @@ def anomaly_marks(fig, run: Run, d: Diagnosis, rank: int, bad: list[int], bad_la
             fs = fs[:500]
             color = SEVERITY_COLOR[min((f.severity for f in fs), key=["error", "warning", "info"].index)]
             mark(fig, [int(f.location["step"]) for f in fs], y, f"{kind}: {name}", color, symbol,
-                 [f"step {f.location['step']}: <b>{esc(f.name)}</b> {esc(f.code)}<br>{esc(f.message)}" for f in fs])
+                 [f"step {f.location['step']}: <b>{label(f.name)}</b> {label(f.code)}<br>{wrap(f.message)}" for f in fs])
     sampled = sampled_steps(run, rank)
     if sampled:
         mark(fig, thin(sampled), 0.02, "sampled step", "#9e9e9e", "line-ns-open", None, size=8)
@@ -83,7 +83,7 @@ def loss_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     for name, extra in sorted(run.matching("loss/", rank).items()):
         if name == "eval":
             continue
-        _line(fig, extra, esc("loss/" + name), None, width=1, opacity=0.7)
+        _line(fig, extra, label("loss/" + name), None, width=1, opacity=0.7)
     ev = run.series("loss/eval", rank)
     if not ev.empty:
         import plotly.graph_objects as go
@@ -117,8 +117,8 @@ def lr_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     fig = figure("learning rate", height=300, log_y=wants_log(allv, 10))
     for j, (name, s) in enumerate(sorted(lrs.items())):
         opt, _, group = name.partition("/")
-        label = f"optimizer {opt}, group {group}" if group else name
-        _line(fig, s, esc(label), PALETTE[j % len(PALETTE)], shape="hv")
+        text = f"optimizer {opt}, group {group}" if group else name
+        _line(fig, s, label(text), PALETTE[j % len(PALETTE)], shape="hv")
     fin = allv[np.isfinite(allv)]
     if len(fin):
         p.caption.append(f"{len(lrs)} param group(s); learning rate from {fmt(fin.min())} to {fmt(fin.max())}.")
@@ -162,7 +162,7 @@ def scaler_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
         return p
     fig = figure("loss scale", height=280, log_y=True)
     for j, (k, s) in enumerate(sorted(scales.items())):
-        _line(fig, s, esc("scaler" + k), PALETTE[j % len(PALETTE)], shape="hv")
+        _line(fig, s, label("scaler" + k), PALETTE[j % len(PALETTE)], shape="hv")
     skipped = _positive_steps(run.series("scaler/skipped", rank))
     overlay_axis(fig)
     if skipped:

@@ -107,11 +107,11 @@ def header(d: Diagnosis, rank: int) -> str:
     return _kv(rows)
 
 
-def _where(f: Finding) -> str:
+def _where(f: Finding, skip: tuple[str, ...] = ()) -> str:
     loc = f.location
     parts = []
     for k, v in loc.items():
-        if v is None or v == [] or v == "":
+        if v is None or v == [] or v == "" or k in skip:
             continue
         if isinstance(v, (list, tuple)):
             v = ", ".join(map(str, v[:20])) + (f" … ({len(v)} in all)" if len(v) > 20 else "")
@@ -157,7 +157,9 @@ def cause_card(i: int, f: Finding, docs: dict[str, list[tuple[str, str]]]) -> st
 def _findings_table(items: list[Finding], limit: int) -> str:
     rows = "".join(
         f"<tr><td>{esc(f.location.get('step', ''))}</td><td>{esc(f.name)} <span class=muted>{esc(f.code)}</span></td>"
-        f"<td><span class='sev {esc(f.severity)}'>{esc(f.severity)}</span></td><td>{esc(f.message)}</td></tr>"
+        f"<td><span class='sev {esc(f.severity)}'>{esc(f.severity)}</span></td><td>{esc(f.message)}"
+        + (f"<br><span class=muted>{where}</span>" if (where := _where(f, skip=("step", "rank"))) else "")
+        + "</td></tr>"
         for f in items[:limit])
     more = f"<p class=muted>… and {len(items) - limit} more (see <code>traindoc diagnose --json</code>).</p>" if len(items) > limit else ""
     return f"<table class=grid><tr><th>step</th><th>name</th><th>severity</th><th>message</th></tr>{rows}</table>{more}"

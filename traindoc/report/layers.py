@@ -11,10 +11,11 @@ from ..diagnose import Diagnosis
 from ..store.reader import Run, Series
 from .downsample import bucket_max, spread, step_edges
 from .figures import PALETTE, nonfinite_steps, sampled_steps
-from .order import module_order, sort_modules, sort_params
-from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, esc, figure, fmt, log_floor
+from .order import module_classes, module_order, sort_modules, sort_params
+from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, figure, fmt, label, log_floor
 
 TICK_LABELS_MAX = 80       # rows/columns beyond this: labels only on hover
+TICK_LABEL_CHARS = 40      # longer names are shortened on the axis, full on hover
 LINES_MAX = 16             # update ratios: lines up to this many parameters, a heatmap beyond
 STEPS_SHOWN = 10           # activation profiles drawn (of the sampled steps)
 ACT_STATS = {              # stat -> (label, log axis when positive)
@@ -41,15 +42,23 @@ def _log10_with_floor(z: np.ndarray) -> tuple[np.ndarray, float | None]:
     return out, floor
 
 
-def _heatmap(fig, x, labels: list[str], z: np.ndarray, title: str, hover_x: str) -> None:
+def category_ticks(names: list[str], limit: int = TICK_LABEL_CHARS) -> dict:
+    """Axis settings for categories named by full (escaped, unique) labels but shown
+    shortened: two long names with one prefix stay two rows."""
+    return dict(type="category", tickmode="array", tickvals=[label(n) for n in names],
+                ticktext=[label(n, limit) for n in names], showticklabels=len(names) <= TICK_LABELS_MAX,
+                tickfont=dict(size=10))
+
+
+def _heatmap(fig, x, names: list[str], z: np.ndarray, title: str, hover_x: str) -> None:
     import plotly.graph_objects as go
 
     fig.add_trace(go.Heatmap(
-        x=x, y=labels, z=z, colorscale="Viridis", colorbar=dict(title=dict(text=title, side="right")),
+        x=x, y=[label(n) for n in names], z=z, colorscale="Viridis",
+        colorbar=dict(title=dict(text=title, side="right")),
         hovertemplate="%{y}<br>" + hover_x + "<br>" + title + " = %{z:.2f}<extra></extra>",
     ))
-    fig.update_yaxes(autorange="reversed", type="category", title=None,
-                     showticklabels=len(labels) <= TICK_LABELS_MAX, tickfont=dict(size=10))
+    fig.update_yaxes(autorange="reversed", title=None, **category_ticks(names))
 
 
 def grad_heatmap(run: Run, d: Diagnosis, rank: int) -> Plot:
@@ -71,10 +80,10 @@ def grad_heatmap(run: Run, d: Diagnosis, rank: int) -> Plot:
     for i, n in enumerate(names):
         z[i], bad[i] = bucket_max(per[n].steps, per[n].values, edges)
     zz, floor = _log10_with_floor(z)
-    labels = [esc(n) for n in names]
+    labels = [label(n) for n in names]
     fig = figure("", height=_rows_height(len(names)))
     centers = (edges[:-1] + edges[1:] - 1) / 2
-    _heatmap(fig, centers, labels, zz, "log10 ‖g‖", "step ≈ %{x:.0f}")
+    _heatmap(fig, centers, names, zz, "log10 ‖g‖", "step ≈ %{x:.0f}")
     r, c = np.nonzero(bad)
     if len(r):
         keep = np.arange(len(r))[:5000]
@@ -115,7 +124,8 @@ def update_ratio_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
         for j, n in enumerate(names):
             y = per[n].values
             y = np.where(np.isfinite(y), np.where(y > 0, y, floor or 0), np.nan)
-            fig.add_trace(go.Scatter(x=per[n].steps, y=y, name=esc(n), mode="lines+markers",
+            fig.add_trace(go.Scatter(x=per[n].steps, y=y, name=label(n, TICK_LABEL_CHARS), mode="lines+markers",
+                                     hovertemplate=label(n) + "<br>step %{x}<br>ratio %{y:.3g}<extra></extra>",
                                      line=dict(width=1.2, color=PALETTE[j % len(PALETTE)] if j < len(PALETTE) else None),
                                      marker=dict(size=6)))
         fig.add_trace(go.Scatter(x=[steps[0], steps[-1]], y=[1e-3, 1e-3], mode="lines", name="1e-3 (typical)",
@@ -126,7 +136,7 @@ def update_ratio_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
         zz, floor = _log10_with_floor(z)
         fig = figure("", height=_rows_height(len(names)))
         fig.update_xaxes(type="category", title="sampled step")
-        _heatmap(fig, [str(s) for s in steps], [esc(n) for n in names], zz, "log10 ‖Δw‖/‖w‖", "step %{x}")
+        _heatmap(fig, [str(s) for s in steps], names, zz, "log10 ‖Δw‖/‖w‖", "step %{x}")
         if floor is not None and np.any(z == 0):
             p.caption.append(f"A ratio of 0 (the parameter did not move) is drawn at 10^{np.log10(floor):.0f}.")
     fin = z[np.isfinite(z) & (z > 0)]
@@ -158,7 +168,9 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     must = [next((s for s in steps if s >= bad[0]), steps[-1])] if bad else []
     shown = spread(steps, STEPS_SHOWN, must)
     colors = sample_colorscale("Viridis", [i / max(1, len(shown) - 1) * 0.9 for i in range(len(shown))])
-    labels = [esc(m) for m in modules]
+    classes = module_classes(run.meta_for(rank))
+    names = [f"{m} · {classes[m]}" if m in classes else m for m in modules]
+    labels = [label(n) for n in names]
     fig = figure("", height=420)
     for stat in stats:
         per = acts[stat]
@@ -172,10 +184,10 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
             ))
 
     def axis(stat: str) -> dict:
-        label, log = ACT_STATS[stat]
-        vals = np.array([v for s in acts[stat].values() for v in s.values])
-        use_log = log and bool(len(vals)) and bool(np.all(vals[np.isfinite(vals)] > 0))
-        return {"yaxis.type": "log" if use_log else "linear", "yaxis.title.text": label}
+        title, log = ACT_STATS[stat]
+        vals = np.concatenate([s.values for s in acts[stat].values()])
+        use_log = log and bool(np.isfinite(vals).any()) and bool(np.all(vals[np.isfinite(vals)] > 0))
+        return {"yaxis.type": "log" if use_log else "linear", "yaxis.title.text": title}
 
     n = len(shown)
     buttons = [dict(label=stat, method="update",
@@ -184,11 +196,12 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     first = axis(stats[0])
     fig.update_layout(
         yaxis=dict(type=first["yaxis.type"], title=dict(text=first["yaxis.title.text"])),
-        xaxis=dict(title="module, input to output", type="category", categoryorder="array", categoryarray=labels,
-                   showticklabels=len(labels) <= TICK_LABELS_MAX, tickangle=-40, tickfont=dict(size=10)),
-        updatemenus=[dict(type="dropdown", x=1.0, xanchor="right", y=1.12, yanchor="bottom", buttons=buttons,
+        xaxis=dict(title="module, input to output", categoryorder="array", categoryarray=labels,
+                   tickangle=-35 if len(labels) > 6 else 0, **category_ticks(names, 28)),
+        legend=dict(orientation="v", x=1.01, y=1, yanchor="top", xanchor="left", font=dict(size=11)),
+        updatemenus=[dict(type="dropdown", x=0, xanchor="left", y=1.02, yanchor="bottom", buttons=buttons,
                           showactive=True, font=dict(size=11))],
-        margin=dict(b=110),
+        margin=dict(t=50, b=120 if len(labels) > 6 else 50, r=110),
     )
     p.caption.append(f"{len(modules)} leaf modules; {len(shown)} of the {len(steps)} sampled steps drawn "
                      f"({', '.join(map(str, shown))}), dark = early, yellow = late. Choose the statistic in the menu "

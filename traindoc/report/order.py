@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 
-def module_order(meta: dict[str, Any]) -> list[str]:
-    """Full module names of every recorded model, in model order."""
-    order: list[str] = []
+def _modules(meta: dict[str, Any]) -> list[tuple[str, str]]:
+    """(full module name, class name) of every recorded model, in model order."""
+    out: list[tuple[str, str]] = []
     first = True
     for key in sorted((k for k in meta if k.startswith("model/")), key=lambda k: (k != "model/model", k)):
         info = meta.get(key) or {}
@@ -23,8 +23,23 @@ def module_order(meta: dict[str, Any]) -> list[str]:
         first = False
         for row in info.get("modules") or []:
             mod = str(row[0]) if row else ""
-            order.append(prefix + mod if mod else name)
-    return order
+            cls = str(row[1]) if row and len(row) > 1 else ""
+            out.append((prefix + mod if mod else name, cls))
+    return out
+
+
+def module_order(meta: dict[str, Any]) -> list[str]:
+    """Full module names of every recorded model, in model order."""
+    return [m for m, _ in _modules(meta)]
+
+
+def module_classes(meta: dict[str, Any]) -> dict[str, str]:
+    """Full module name -> its class name, for labels like ``encoder.0 · Linear``."""
+    out: dict[str, str] = {}
+    for m, cls in _modules(meta):
+        if cls:
+            out.setdefault(m, cls)
+    return out
 
 
 def _index(order: list[str]) -> dict[str, int]:

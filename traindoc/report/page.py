@@ -18,7 +18,7 @@ body { font: 14px/1.5 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial
 main { max-width: 1180px; margin: 0 auto; padding: 18px 24px 60px; }
 h1 { font-size: 22px; margin: 6px 0 2px; } h1 small { color: var(--mut); font-weight: normal; font-size: 14px; }
 h2 { font-size: 18px; margin: 30px 0 10px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
-h3 { font-size: 15px; margin: 0 0 4px; }
+h3 { font-size: 15px; margin: 14px 0 4px; } .card h3 { margin-top: 0; }
 nav { font-size: 13px; margin: 6px 0 14px; } nav a { margin-right: 14px; color: var(--info); text-decoration: none; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; vertical-align: top; padding: 3px 10px 3px 0; }

@@ -23,7 +23,18 @@ HEAT_COLUMNS = 600     # step buckets of a heatmap
 
 
 def esc(value: Any) -> str:
+    """For the page's HTML: escapes & < > " '."""
     return html.escape(str(value), quote=True)
+
+
+def label(value: Any, limit: int | None = None) -> str:
+    """For plotly text (names, ticks, hover): escapes & < > only, because plotly.js
+    decodes ``&lt; &gt; &amp;`` and numeric entities but shows ``&quot;`` as is; a quote
+    cannot start a tag. ``limit`` shortens the text (before escaping) with an ellipsis."""
+    text = str(value)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return html.escape(text, quote=False)
 
 
 @dataclass
@@ -99,11 +110,19 @@ def wants_log(values: np.ndarray, ratio: float = 1e3) -> bool:
 def scale_buttons(fig, log_first: bool) -> None:
     """Linear/log switch for the main y axis."""
     order = ["log", "linear"] if log_first else ["linear", "log"]
+    # Bottom right, under the x axis: the top right belongs to plotly's mode bar.
     fig.update_layout(updatemenus=[dict(
-        type="buttons", direction="right", x=1.0, xanchor="right", y=1.0, yanchor="bottom",
-        pad=dict(t=0, r=0), showactive=True, font=dict(size=10),
+        type="buttons", direction="right", x=1.0, xanchor="right", y=0, yanchor="top",
+        pad=dict(t=28, r=0), showactive=True, font=dict(size=10),
         buttons=[dict(label=t, method="relayout", args=[{"yaxis.type": t}]) for t in order],
     )])
+
+
+def wrap(text: Any, width: int = 90) -> str:
+    """Plotly text for a long message: escaped, broken into lines of ``width``."""
+    import textwrap
+
+    return "<br>".join(label(line) for line in textwrap.wrap(str(text), width) or [""])
 
 
 def fmt(v: float) -> str:
