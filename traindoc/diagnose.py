@@ -42,6 +42,29 @@ class Diagnosis:
         )
 
 
+# The diagnostic order experience teaches: when two causes explain the evidence equally
+# well, the one earlier in this order is the more common culprit and the cheaper check.
+FAMILY_ORDER = ("data", "loss", "optimization", "architecture", "numerics", "generalization", "system")
+
+
+def rank(causes: list[Finding]) -> list[Finding]:
+    """Order causes by the strength of their evidence: calibrated confidence first (a
+    rule's confidence is the share of the benchmark's runs where a finding of that
+    strength named the right cause, see bench/faults/score.py), then the diagnostic
+    order, then the earliest step. One finding per name and location is kept."""
+    fam = {n: FAMILY_ORDER.index(e.family) if e.family in FAMILY_ORDER else len(FAMILY_ORDER)
+           for n, e in TAXONOMY.items()}
+    seen, out = set(), []
+    for f in sorted(causes, key=lambda f: (-(f.confidence if f.confidence is not None else 0.5),
+                                           fam.get(f.name, 99), f.location.get("step") or 0, f.name)):
+        key = (f.name, f.location.get("step"), f.location.get("module"), f.location.get("rank"))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out
+
+
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     missing = []
     for n in needs:
@@ -70,11 +93,16 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
             continue
         for f in found:
             (d.symptoms if f.is_symptom else d.causes if f.is_cause else d.internal).append(f)
+    if getattr(run, "folder", None) is not None:  # replays of the run's bundles (traindoc replay)
+        from .forensics.findings import load_findings
+
+        for f in load_findings(run.folder):
+            (d.causes if f.is_cause else d.symptoms if f.is_symptom else d.internal).append(f)
     for ev in run.events():
         if ev["kind"] == "monitor-error":
             d.internal.append(Finding("monitor-error", "warning", f"rank {ev['rank']}: {ev['message']}",
                                       location={"step": ev["step"], "rank": ev["rank"]}))
-    d.causes.sort(key=Finding.sort_key)
+    d.causes = rank(d.causes)
     order = {n: i for i, n in enumerate(TAXONOMY)}
     d.symptoms.sort(key=lambda f: (f.location.get("step") or 0, order[f.name], f.location.get("rank") or 0))
     return d

@@ -89,6 +89,9 @@ class Monitor:
         flush_interval: float = 0.25,
         command: list[str] | None = None,
         per_param: bool = True,
+        snapshot_every: int = 100,
+        bundles: bool = True,
+        replay: bool | None = None,
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         info = context.dist_info()
@@ -132,8 +135,16 @@ class Monitor:
         self._loaders_seen: set[int] = set()
         self._schedulers_seen: set[int] = set()
         self._pending_idx: np.ndarray | None = None
+        self._train_loader: dict[str, Any] | None = None
         self.last_batch: Any = None
         self._anomalies = 0
+        # triggers and bundles (capture.py); replay=None: replay after `traindoc run` only
+        from .capture import Capture
+
+        self.capture = Capture(self, snapshot_every=snapshot_every, enabled=bundles)
+        self.replay = replay
+        self.replay_output: str | None = None
+        self._loader_info: dict[int, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> "Monitor":
@@ -191,6 +202,36 @@ class Monitor:
         if error:
             w.event(self.step, "exception", error.splitlines()[-1] if error.strip() else error, {"traceback": error})
         w.close()
+        self.capture.cur = self.capture.prev = []  # drop the batch references
+        if self.capture.bundles and self._want_replay():
+            try:
+                from ..forensics.replay import replay_subprocess
+
+                self.replay_output = replay_subprocess(self.capture.bundles[0])
+            except Exception as exc:  # noqa: BLE001 - the run is recorded; replay is extra
+                self.replay_output = f"traindoc: replay failed ({type(exc).__name__}: {exc})\n"
+            if self.replay is None and self.replay_output:  # `traindoc run`: show it with the diagnosis
+                import sys
+
+                sys.stderr.write(self.replay_output)
+
+    def _want_replay(self) -> bool:
+        import os
+
+        if self.world_size > 1 or os.environ.get("TRAINDOC_REPLAY", "1") == "0":
+            return False
+        if self.replay is not None:
+            return self.replay
+        return list(self.command or [])[:2] == ["traindoc", "run"]
+
+    def _live_roots(self) -> list[tuple[str, torch.nn.Module]]:
+        """The models being trained, with the prefix of their parameter names."""
+        out = []
+        for i, r in enumerate(self._roots):
+            m = r()
+            if m is not None:
+                out.append(("" if i == 0 else f"{type(m).__name__.lower()}{i}.", m))
+        return out
 
     def __enter__(self) -> "Monitor":
         return self.start()
@@ -387,6 +428,8 @@ class Monitor:
             except Exception:  # noqa: BLE001 - iterable datasets have no length
                 info["length"] = None
             self.writer.meta(f"loader/{len(self._loaders_seen) - 1}", info)
+            info["batch_size"] = getattr(getattr(it, "_index_sampler", None), "batch_size", None)
+            self._loader_info[id(it)] = info
         if not torch.is_grad_enabled():
             return  # an evaluation loop: not part of the training step
         self._data_time += dt
@@ -395,6 +438,8 @@ class Monitor:
             arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
             if arr.dtype.kind in "iu":
                 self._pending_idx = arr.astype(np.int64, copy=False)
+        self._train_loader = self._loader_info.get(id(it))
+        self.capture.on_batch(batch, self._pending_idx)  # references and RNG state, no copy
 
     def _on_loss_fn(self, name: str, input: Any, target: Any, out: Any) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
@@ -542,6 +587,9 @@ class Monitor:
         if self._indices:
             self.writer.indices(self.step, np.concatenate(self._indices))
         self._check_anomaly(values)
+        # triggers on the host floats above (no sync); a bundle is written before the step
+        self._guard("bundle", self.capture.check, self.step, values, bool(skipped))
+        self._guard("snapshot", self.capture.maybe_snapshot, self.step)
 
     def _check_anomaly(self, values: dict[str, float]) -> None:
         loss = values.get("loss")
@@ -605,6 +653,7 @@ class Monitor:
             self.sampler.mark_sampled(self.step)
             self.sampler.observe(0.0, self._extra_time)
             self._describe_models()
+        self.capture.end_step(self.step)
         self.step += 1
         self._begin_step()
 

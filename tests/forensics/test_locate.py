@@ -1,0 +1,134 @@
+"""first_nonfinite: the right op, module, phase and rows for each NaN mechanism."""
+
+import json
+
+import pytest
+import torch
+from torch import nn
+
+from traindoc.forensics import examples as E
+from traindoc.forensics.locate import first_nonfinite
+
+MECHANISMS = [E.make_exp_overflow, E.make_log_zero, E.make_masked_row, E.make_nan_input, E.make_fp16_overflow]
+
+
+def locate(ex, **kw):
+    return first_nonfinite(ex.forward_loss, model={"": ex.model, "criterion": ex.loss},
+                           batch_size=len(ex.targets), **kw)
+
+
+@pytest.mark.parametrize("make", MECHANISMS, ids=lambda f: f.__name__[5:])
+def test_names_module_op_and_samples(make):
+    ex = make()
+    r = locate(ex)
+    assert r.kind == ex.kind, r.summary()
+    assert r.culprit.module == ex.module
+    assert r.culprit.short == ex.op and r.culprit.op == f"aten::{ex.op}"
+    assert r.culprit.phase == "forward"
+    assert r.culprit.samples == ex.bad
+    assert r.result_finite is False
+    assert r.backward.startswith("skipped")
+    json.dumps(r.to_dict())  # JSON-safe as is
+
+
+def test_exp_overflow_evidence():
+    r = locate(E.make_exp_overflow())
+    c = r.culprit
+    assert c.module_type == "BehaviourAttention"
+    assert c.inputs[0].max > 88.7 and c.inputs[0].nonfinite == 0  # exp(x > 88.7) = inf in float32
+    assert c.outputs[0].posinf > 0
+    assert r.first_nan.module == "encoder.attn" and r.first_nan.short == "div"  # inf / inf
+    assert "exp" in r.summary() and "encoder.attn" in r.summary()
+
+
+def test_masked_fill_with_minus_inf_is_not_blamed():
+    r = locate(E.make_masked_row())
+    assert r.first_inf is None  # masked_fill(-inf) has a non-finite argument: deliberate
+    assert r.culprit.inputs[0].neginf > 0
+
+
+def test_nan_input_names_the_input_not_an_op():
+    r = locate(E.make_nan_input(bad=(3, 40)))
+    assert r.kind == "nonfinite-input" and r.culprit.source == "input"
+    assert r.culprit.rows == [3, 40]
+
+
+def test_fp16_overflow_is_finite_in_float32():
+    ex = E.make_fp16_overflow()
+    r = locate(ex)
+    assert r.culprit.fp32_finite is True and r.culprit.inputs[1].dtype == "float16"
+    ex.autocast = None  # the same batch in float32 is fine, but fp16_check sees the risk
+    r32 = locate(ex, fp16_check=True)
+    assert r32.kind is None and r32.result_finite is True
+    assert r32.fp16_overflow.module == "net.0" and r32.fp16_overflow.samples == ex.bad
+
+
+def test_nonfinite_parameter_is_bad_state():
+    m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 1))
+    with torch.no_grad():
+        m[2].weight[0, 1] = float("nan")
+    r = first_nonfinite(lambda: m(torch.randn(8, 4)).mean(), model=m)
+    assert r.kind == "nonfinite-state" and r.culprit.source == "parameter 2.weight"
+    assert r.culprit.module == "2"
+
+
+class _Norm(nn.Module):
+    def forward(self, h):
+        return torch.sqrt((h * h).sum(-1))  # finite at 0, but its gradient is 0 / 0
+
+
+class _Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.pool = _Norm()
+
+    def forward(self, x):
+        return self.pool(torch.relu(self.fc(x)))
+
+
+def test_backward_op_is_attributed_to_its_forward_module():
+    torch.manual_seed(0)
+    net = _Net()
+    x = torch.randn(8, 4)
+    with torch.no_grad():
+        net.fc.weight.zero_()
+        net.fc.bias.copy_(torch.tensor([1.0, -1.0, 1.0, -1.0]))
+    x2 = x.clone()
+    net2 = _Net()
+    net2.load_state_dict(net.state_dict())
+    with torch.no_grad():
+        net2.fc.bias.fill_(-1.0)  # every ReLU off: the norm is sqrt(0)
+    r = first_nonfinite(lambda: net2(x2).mean(), model=net2, batch_size=8)
+    assert r.result_finite is True and r.backward == "ran"
+    assert r.kind == "unstable-op" and r.culprit.phase == "backward"
+    assert r.culprit.module == "pool" and r.culprit.node == "SqrtBackward0"
+    assert r.culprit.samples == list(range(8))
+    assert r.backward_ops > 0
+
+
+def test_clean_step_reports_nothing_and_touches_no_grad():
+    torch.manual_seed(0)
+    m = nn.Linear(4, 1)
+    r = first_nonfinite(lambda: m(torch.randn(8, 4)).pow(2).mean())
+    assert r.kind is None and r.culprit is None and not r.found
+    assert r.backward == "ran" and r.result_finite is True
+    assert m.weight.grad is None
+    assert "finite" in r.summary()
+
+
+def test_inplace_op_reports_its_input_before_the_write():
+    def fn():
+        x = torch.tensor([1.0, 100.0, 2.0])
+        return x.exp_().sum()
+    r = first_nonfinite(fn, backward=False)
+    assert r.culprit.short == "exp_" and r.culprit.inputs[0].max == 100.0
+
+
+def test_passes_args_and_leaves_hooks_behind_none():
+    from torch.nn.modules import module as mm
+    before = (len(mm._global_forward_pre_hooks), len(mm._global_forward_hooks))
+    lin = nn.Linear(2, 2)
+    r = first_nonfinite(lambda a, scale=1.0: lin(a * scale).sum(), torch.ones(3, 2), scale=2.0)
+    assert r.kind is None
+    assert (len(mm._global_forward_pre_hooks), len(mm._global_forward_hooks)) == before

@@ -1,0 +1,161 @@
+"""The forensics of one bundle: the tests a replay runs and what they show.
+
+``analyze(bundle)`` replays the step (:mod:`.replay`) through this plan:
+
+1. the step's batch (each micro-batch in turn until one fails), instrumented: the first
+   op that made a non-finite value, its module, inputs and rows;
+2. group testing over that batch (about log2(B) + 2 forward/backward passes for one bad
+   sample): a group "fails" when its loss or a gradient is non-finite, or, for a spike,
+   when its loss (gradient norm) is above the band limit that fired the trigger;
+3. each bad sample alone and, for contrast, up to three good ones: loss and gradient norm;
+4. PaLM's triage: the same batch from the earlier snapshot (bad data fails from there
+   too), and the previous step's batch from this state (a bad state fails on it too).
+
+Then the profiles of the bad samples (:mod:`.samples`) and the findings
+(:mod:`.findings`) go into ``forensics.json`` in the bundle.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import UserError
+from .bisect import find_bad_samples
+from .bundle import Bundle
+from .replay import Result, Test, run_plan, write_json
+from .samples import profile
+
+MAX_BAD = 8
+
+
+def _judge(trigger: dict[str, Any]) -> Callable[[Result], bool]:
+    kind = trigger.get("kind", "")
+    limit = trigger.get("limit")
+    if kind == "loss-spike" and isinstance(limit, (int, float)):
+        return lambda r: r.fails or (bool(r.losses) and max(r.losses) > limit)
+    if kind == "grad-spike" and isinstance(limit, (int, float)):
+        return lambda r: r.fails or (r.grad_norm is not None and r.grad_norm > limit)
+    return lambda r: r.fails
+
+
+def _brief(t: Test, r: Result, fails: bool) -> dict[str, Any]:
+    return {"what": t.what, "micro_batch": t.mb, "source": t.source, "state": t.state,
+            "samples": None if t.positions is None else len(t.positions),
+            "positions": t.positions if t.positions is not None and len(t.positions) <= 8 else None,
+            "fails": fails, "loss": r.losses[0] if r.losses else None, "grad_norm": r.grad_norm}
+
+
+def make_plan(b: Bundle) -> Callable:
+    judge = _judge(b.meta.get("trigger") or {})
+    n_mb = len(b.meta.get("batches") or [])
+
+    def plan(ask: Callable[[Test], Result]) -> dict[str, Any]:
+        out: dict[str, Any] = {"tests": []}
+
+        def run(t: Test) -> tuple[Result, bool]:
+            r = ask(t)
+            f = judge(r)
+            out["tests"].append(_brief(t, r, f))
+            return r, f
+
+        mb, first = 0, None
+        for mb in range(n_mb):
+            r, f = run(Test("batch", None, mb))
+            if first is None or f:
+                first = (mb, r, f)
+            if f:
+                break
+        if first is None:
+            out["reproduced"] = False
+            return out
+        mb, r, failed = first
+        out["micro_batch"] = mb
+        out["reproduced"] = failed
+        out["location"] = r.report.to_dict() if r.report is not None else None
+        out["batch_size"] = r.batch_size
+        if not failed or not r.batch_size:
+            return out
+        cache = {tuple(range(r.batch_size)): True}
+
+        def fails(group: list[int]) -> bool:
+            key = tuple(group)
+            if key not in cache:
+                cache[key] = run(Test("group", list(group), mb))[1]
+            return cache[key]
+
+        t0, n0 = time.perf_counter(), len(out["tests"])
+        found = find_bad_samples(fails, r.batch_size, max_bad=MAX_BAD)
+        out["bisect"] = {**found.to_dict(), "passes": len(out["tests"]) - n0,
+                         "seconds": time.perf_counter() - t0}
+        per = []
+        good = [i for i in range(r.batch_size) if i not in found.bad][:3]
+        for pos in found.bad[:3] + good:
+            rs, fs = run(Test("sample", [pos], mb))
+            per.append({"position": pos, "bad": pos in found.bad, "fails": fs,
+                        "loss": rs.losses[0] if rs.losses else None, "grad_norm": rs.grad_norm,
+                        "op": (rs.report.culprit.op if rs.report is not None and rs.report.culprit else None)})
+        out["per_sample"] = per
+        tri: dict[str, Any] = {}
+        if b.meta.get("earlier_step") is not None:
+            tri["earlier_step"] = b.meta["earlier_step"]
+            tri["batch_fails_from_earlier_state"] = run(Test("earlier-state", None, mb, state="earlier"))[1]
+        if b.meta.get("prev_batches"):
+            tri["other_step"] = b.meta.get("prev_step")
+            tri["other_batch_fails_from_this_state"] = run(Test("other-batch", None, 0, source="prev_batch"))[1]
+        tri["verdict"] = _verdict(tri)
+        out["triage"] = tri
+        return out
+
+    return plan
+
+
+def _verdict(t: dict[str, Any]) -> str:
+    early = t.get("batch_fails_from_earlier_state")
+    other = t.get("other_batch_fails_from_this_state")
+    if other is True:
+        return "bad-state"  # a normal batch fails too: the weights/optimizer state broke
+    if early is True:
+        return "bad-data"  # this batch fails from an older, healthy state as well
+    if early is False and other is False:
+        return "data-and-state"  # only this batch, only from this state
+    if other is False:
+        return "bad-data"  # other batches are fine from this state
+    return "unknown"
+
+
+def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
+    """Replay the bundle at ``path``; returns (and writes to ``forensics.json``) the results."""
+    from .findings import build_findings
+
+    b = Bundle(path)
+    if not b.meta.get("batches"):
+        raise UserError(f"{path}: the step's batch was not recorded (it did not come from a "
+                        f"DataLoader), so the step cannot be replayed")
+    log = io.StringIO()
+    t0 = time.perf_counter()
+    res, drv, endings = run_plan(b, make_plan(b), log)
+    res = res or {"tests": []}
+    res.update({"bundle": str(b.path), "step": b.step, "trigger": b.meta.get("trigger"),
+                "script_runs": endings, "seconds": time.perf_counter() - t0})
+    if drv.served == 0:
+        want = (b.meta.get("loader") or {}).get("dataset")
+        res["error"] = (f"the script did not iterate a DataLoader over {want} with gradients on "
+                        f"(ended: {'; '.join(endings) or 'not run'})")
+    bad = (res.get("bisect") or {}).get("bad") or []
+    if bad:
+        batch, indices = b.batches("batch")[res.get("micro_batch", 0)]
+        ds = getattr(drv.loader, "dataset", None)
+        try:
+            res["profiles"] = profile(batch, indices, bad, ds)
+        except Exception as exc:  # noqa: BLE001 - a dataset that cannot be profiled
+            res["profiles"] = {"error": f"{type(exc).__name__}: {exc}", "samples": []}
+        res["bad_indices"] = [indices[p] if indices is not None else None for p in bad]
+    res["findings"] = [f.to_dict() for f in build_findings(res, b)]
+    if write:
+        write_json(b.path / "forensics.json", res)
+        (b.path / "replay.log").write_text(log.getvalue())
+    return res

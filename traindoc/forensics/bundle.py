@@ -1,0 +1,228 @@
+"""The bundle: one bad step, stored so that it can be replayed, and opened without running code.
+
+Layout of ``RUN/bundles/step-NNNNNN-rR/`` (written to ``.tmp-*`` then renamed: atomic):
+
+- ``meta.json``: step, rank, trigger, how to re-run the script (script, args, cwd),
+  the structure of each batch (JSON), dataset indices, the previous step's indices, the
+  root models' classes and parameter names, GradScaler scale, autocast state at the step
+  boundary, versions;
+- ``batch.pt``: the step's batches as the DataLoader gave them to the loop (tensor leaves);
+  ``prev_batch.pt``: the previous step's (the "another batch" of the triage);
+- ``model.pt``: parameters and buffers before the step; ``earlier.pt``: the last rolling
+  snapshot before it (when ``snapshot_every`` > 0); ``optim.pt``: optimizer state dicts;
+- ``rng.pt``: RNG states when each batch was handed over (torch, CUDA, NumPy, ``random``).
+
+Every ``.pt`` holds only tensors, numbers, strings, lists and dicts and is read back with
+``torch.load(weights_only=True)``: opening a bundle runs no code from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from ..errors import UserError
+from ..findings import jsonable
+
+FORMAT = 1
+
+
+class Unsupported(TypeError):
+    """A batch holds a type we cannot store as tensors + JSON (namedtuple, custom class)."""
+
+
+# ---------------------------------------------------------------- batch structure <-> JSON
+def flatten(obj: Any, leaves: list[torch.Tensor]) -> Any:
+    """JSON spec of ``obj``; its tensors (CPU copies) go to ``leaves``."""
+    if isinstance(obj, torch.Tensor):
+        leaves.append(obj.detach().to("cpu", copy=True))
+        return {"t": len(leaves) - 1}
+    if isinstance(obj, np.ndarray):
+        if obj.dtype == object:
+            raise Unsupported("object array")
+        leaves.append(torch.from_numpy(np.ascontiguousarray(obj).copy()))
+        return {"np": len(leaves) - 1}
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return {"v": jsonable(obj) if isinstance(obj, float) else obj, "type": type(obj).__name__}
+    if isinstance(obj, tuple) and not hasattr(obj, "_fields") and type(obj) is tuple:
+        return {"tuple": [flatten(x, leaves) for x in obj]}
+    if type(obj) is list:
+        return {"list": [flatten(x, leaves) for x in obj]}
+    if type(obj) is dict and all(isinstance(k, str) for k in obj):
+        return {"dict": [[k, flatten(v, leaves)] for k, v in obj.items()]}
+    raise Unsupported(type(obj).__name__)
+
+
+def unflatten(spec: Any, leaves: list[torch.Tensor]) -> Any:
+    if "t" in spec:
+        return leaves[spec["t"]].clone()
+    if "np" in spec:
+        return leaves[spec["np"]].numpy().copy()
+    if "v" in spec:
+        v = spec["v"]
+        return float(v) if spec.get("type") == "float" else v
+    if "tuple" in spec:
+        return tuple(unflatten(s, leaves) for s in spec["tuple"])
+    if "list" in spec:
+        return [unflatten(s, leaves) for s in spec["list"]]
+    if "dict" in spec:
+        return {k: unflatten(s, leaves) for k, s in spec["dict"]}
+    raise UserError(f"bundle: unknown batch spec {str(spec)[:80]}")
+
+
+def _store_batches(entries: list, name: str, folder: Path) -> list[dict[str, Any]]:
+    out, leaves = [], []
+    for batch, idx, _rng in entries:
+        d: dict[str, Any] = {"indices": idx.tolist() if idx is not None else None}
+        try:
+            d["spec"] = flatten(batch, leaves)
+        except Unsupported as exc:
+            d["spec"] = None
+            d["unsupported"] = f"batch type {exc} is not stored; replay rebuilds it from the indices"
+        out.append(d)
+    torch.save({f"t{i}": t for i, t in enumerate(leaves)}, folder / f"{name}.pt")
+    return out
+
+
+def _rng_plain(st: dict[str, Any]) -> dict[str, Any]:
+    np_state = st["numpy"]
+    py = st["python"]
+    return {
+        "torch": st["torch"].clone(),
+        "cuda": [t.clone() for t in st.get("cuda", [])],
+        "numpy": {"name": np_state[0], "key": torch.from_numpy(np_state[1].astype(np.int64)),
+                  "pos": int(np_state[2]), "has_gauss": int(np_state[3]), "gauss": float(np_state[4])},
+        "python": {"version": py[0], "state": torch.tensor(py[1], dtype=torch.int64),
+                   "gauss": None if py[2] is None else float(py[2])},
+    }
+
+
+def _cpu_state(roots: list[tuple[str, torch.nn.Module]]) -> dict[str, torch.Tensor]:
+    out = {}
+    for prefix, m in roots:
+        for k, t in m.state_dict().items():
+            out[prefix + k] = t.detach().to("cpu", copy=True)
+    return out
+
+
+def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
+    """Write the bundle of ``step`` (called by the monitor before ``optimizer.step``)."""
+    mon = cap.mon
+    base = Path(mon.out) / "bundles"
+    final = base / f"step-{step:06d}-r{mon.rank}"
+    if final.exists():
+        return None
+    tmp = base / f".tmp-{final.name}-{os.getpid()}"
+    base.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        roots = mon._live_roots()
+        meta: dict[str, Any] = {
+            "format": FORMAT, "step": step, "rank": mon.rank, "world_size": mon.world_size,
+            "trigger": jsonable(trigger), "created": time.time(), "command": cap.command(),
+            "torch": torch.__version__,
+            "roots": [{"prefix": p, "class": type(m).__name__, "module": type(m).__module__,
+                       "keys": list(m.state_dict().keys())[:100000]} for p, m in roots],
+            "autocast_at_step_boundary": {"cpu": torch.is_autocast_enabled("cpu"),
+                                          "cuda": torch.is_autocast_enabled("cuda")},
+        }
+        meta["batches"] = _store_batches(cap.cur, "batch", tmp)
+        if cap.prev:
+            meta["prev_step"] = cap.prev_step
+            meta["prev_batches"] = _store_batches(cap.prev, "prev_batch", tmp)
+        torch.save([_rng_plain(r) for _b, _i, r in cap.cur], tmp / "rng.pt")
+        torch.save(_cpu_state(roots), tmp / "model.pt")
+        early = cap.earlier_state(step)
+        if early is not None:
+            torch.save({k: t.to("cpu", copy=True) for k, t in early["tensors"].items()}, tmp / "earlier.pt")
+            meta["earlier_step"] = early["step"]
+        opts = []
+        for st in mon._opts.values():
+            opt = st.ref()
+            if opt is not None:
+                try:
+                    opts.append(opt.state_dict())
+                except Exception:  # noqa: BLE001 - an exotic optimizer: the bundle goes on without it
+                    pass
+        torch.save(opts, tmp / "optim.pt")
+        scales = []
+        for ref in mon._scalers:
+            sc = ref()
+            if sc is not None and getattr(sc, "_scale", None) is not None:
+                scales.append(float(sc._scale.reshape(-1)[0]))  # trigger only: a sync
+        meta["scaler_scales"] = scales
+        meta["loader"] = mon._train_loader  # dataset class and length: replay finds the loader by them
+        (tmp / "meta.json").write_text(json.dumps(jsonable(meta), indent=1))
+        os.replace(tmp, final)  # atomic: a reader sees the whole bundle or none
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+# ---------------------------------------------------------------- reading
+class Bundle:
+    """A bundle folder, opened safely (JSON and ``weights_only`` tensor files)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        mp = self.path / "meta.json"
+        if not mp.is_file():
+            raise UserError(f"{path}: not a traindoc bundle (no meta.json)")
+        try:
+            self.meta = json.loads(mp.read_text())
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{mp}: unreadable ({exc})") from None
+        if self.meta.get("format") != FORMAT:
+            raise UserError(f"{path}: bundle format {self.meta.get('format')!r}, this traindoc reads {FORMAT}")
+
+    @property
+    def step(self) -> int:
+        return int(self.meta["step"])
+
+    def load(self, name: str) -> Any:
+        p = self.path / name
+        if not p.is_file():
+            return None
+        try:
+            return torch.load(p, map_location="cpu", weights_only=True)
+        except Exception as exc:  # noqa: BLE001
+            raise UserError(f"{p}: unreadable tensor file ({type(exc).__name__}: {exc})") from None
+
+    def batches(self, which: str = "batch") -> list[tuple[Any, list[int] | None]]:
+        """[(batch or None when not stored, dataset indices)] of the step (or ``prev_batch``)."""
+        entries = self.meta.get("batches" if which == "batch" else "prev_batches") or []
+        tensors = self.load(f"{which}.pt") or {}
+        leaves = [tensors[f"t{i}"] for i in range(len(tensors))]
+        return [(unflatten(e["spec"], leaves) if e.get("spec") is not None else None, e.get("indices"))
+                for e in entries]
+
+    def rng(self) -> list[dict[str, Any]]:
+        return self.load("rng.pt") or []
+
+
+def restore_rng(st: dict[str, Any]) -> None:
+    import random
+
+    torch.set_rng_state(st["torch"])
+    if st.get("cuda") and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(st["cuda"])
+    n = st["numpy"]
+    np.random.set_state((n["name"], n["key"].numpy().astype(np.uint32), n["pos"], n["has_gauss"], n["gauss"]))
+    p = st["python"]
+    random.setstate((p["version"], tuple(int(x) for x in p["state"].tolist()), p["gauss"]))
+
+
+def find_bundles(run_folder: str | Path) -> list[Path]:
+    base = Path(run_folder) / "bundles"
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))

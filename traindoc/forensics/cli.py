@@ -1,0 +1,94 @@
+"""``traindoc replay BUNDLE|RUN [--json]``: re-execute a bad step and say where it broke.
+
+Exit code: 0 when the replay ran and found no cause of severity error, 1 when it found
+one, 2 for bad input (not a bundle, the script is gone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ..findings import jsonable
+
+
+def _pick(path: str) -> Path:
+    p = Path(path)
+    if (p / "meta.json").is_file():
+        return p
+    from .bundle import find_bundles
+
+    found = find_bundles(p)
+    if found:
+        return found[0]
+    if not p.exists():
+        raise UserError(f"{path}: no such bundle or run folder")
+    raise UserError(f"{path}: neither a bundle nor a run folder with bundles/")
+
+
+def render(res: dict[str, Any], out: Any = None) -> None:
+    """The replay in a few lines (plain text: it also goes into ``traindoc run``'s stderr)."""
+    w = (out or sys.stdout).write
+    trig = res.get("trigger") or {}
+    w(f"traindoc replay: step {res.get('step')} ({trig.get('kind')}), bundle {res.get('bundle')}\n")
+    if res.get("error"):
+        w(f"  could not replay: {res['error']}\n")
+        return
+    w(f"  reproduced: {'yes' if res.get('reproduced') else 'no'} "
+      f"({len(res.get('tests', []))} replays of the step, {res.get('seconds', 0):.1f} s)\n")
+    c = (res.get("location") or {}).get("culprit")
+    if c:
+        from .findings import _brief, _where
+
+        w(f"  first non-finite: {c['op']} in {_where(c)} [{c.get('module_type')}] ({c['phase']} pass)\n")
+        for s in c.get("inputs", [])[:3]:
+            w(f"    input  {_brief(s)}\n")
+        for s in c.get("outputs", [])[:1]:
+            w(f"    output {_brief(s)}\n")
+        if c.get("code"):
+            w(f"    code   {c['code']}\n")
+    b = res.get("bisect")
+    if b:
+        w(f"  offending samples (group testing, {b['passes']} passes): dataset indices "
+          f"{res.get('bad_indices')}, fail alone: {b.get('verified')}\n")
+    for p in res.get("per_sample", []):
+        tag = "bad " if p["bad"] else "good"
+        w(f"    {tag} position {p['position']:>4}: loss {p['loss']}, grad norm {p['grad_norm']}\n")
+    for p in (res.get("profiles") or {}).get("samples", []):
+        for f in p["fields"]:
+            if f["extreme"]:
+                w(f"    sample {p['index']} field {f['field']}: {', '.join(f['extreme'])} (length {f['length']}, "
+                  f"run median {f['run_p50_length']}, P99.9 {f['run_p999_length']}; |x| max {f['absmax']})\n")
+    t = res.get("triage")
+    if t:
+        w(f"  triage: {t.get('verdict')} (same batch from step {t.get('earlier_step')}: "
+          f"{'fails' if t.get('batch_fails_from_earlier_state') else 'passes' if 'batch_fails_from_earlier_state' in t else 'n/a'}; "
+          f"step {t.get('other_step')}'s batch from this state: "
+          f"{'fails' if t.get('other_batch_fails_from_this_state') else 'passes' if 'other_batch_fails_from_this_state' in t else 'n/a'})\n")
+    for f in res.get("findings", []):
+        w(f"  {f['severity'].upper()} {f['name']} ({f['code']}): {f['message']}\n")
+        if f.get("fix"):
+            w(f"    fix: {f['fix']}\n")
+    w(f"  details: {Path(res.get('bundle', '')) / 'forensics.json'}\n")
+
+
+def _cmd_replay(a: argparse.Namespace) -> int:
+    from .analyze import analyze
+
+    res = analyze(_pick(a.bundle))
+    if a.json:
+        print(json.dumps(jsonable(res)))
+    else:
+        render(res)
+    return 1 if any(f["severity"] == "error" for f in res.get("findings", [])) else 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("replay", help="re-execute a bad step from its bundle: first non-finite op, samples, triage")
+    p.add_argument("bundle", help="a bundle folder (RUN/bundles/step-...) or a run folder (its first bundle)")
+    p.add_argument("--json", action="store_true", help="print the forensics document (also in forensics.json)")
+    p.set_defaults(func=_cmd_replay)

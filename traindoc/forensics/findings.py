@@ -1,0 +1,154 @@
+"""Forensics results as taxonomy findings, and the loader ``traindoc diagnose`` calls.
+
+``build_findings(result, bundle)``: ``unstable-op`` / ``fp16-overflow`` with module and op,
+``data-nonfinite`` / ``data-outlier`` with ``location.samples`` (dataset indices), each with
+evidence, a fix and a confirm command (the replay). ``load_findings(run_folder)`` reads them
+back from every ``bundles/*/forensics.json`` of a run (plain JSON, nothing executed).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..findings import ERROR, WARNING, Finding
+
+_OP_FIX = {
+    "exp": "subtract the row max before exp (x - x.amax(dim, keepdim=True)), or use torch.softmax / "
+           "torch.log_softmax, which do",
+    "log": "take logs of logits with torch.log_softmax / F.cross_entropy instead of log(softmax(x)); "
+           "if a log of a probability is unavoidable, clamp it: torch.log(p.clamp_min(1e-12))",
+    "_softmax": "mask fully padded rows safely: give rows without any valid key a zero weight "
+                "(torch.where(row_has_key, softmax, 0)) or fill masked scores with "
+                "torch.finfo(dtype).min instead of -inf",
+    "div": "guard the denominator: x / d.clamp_min(eps); a softmax written by hand: use torch.softmax",
+    "sqrt": "clamp the argument: torch.sqrt(x.clamp_min(eps))",
+    "rsqrt": "add eps inside: torch.rsqrt(x + eps)",
+    "pow": "clamp the base or the exponent to a safe range",
+}
+_OP_FIX["softmax"] = _OP_FIX["_softmax"]
+_OP_FIX["_log_softmax"] = _OP_FIX["_softmax"]
+
+
+def _where(c: dict[str, Any]) -> str:
+    if c.get("module") is None:
+        return "outside any module"
+    return c["module"] or f"<{c.get('module_type')} (top level)>"
+
+
+def _brief(s: dict[str, Any]) -> str:
+    rng = "no finite values" if s.get("min") is None else f"in [{s['min']:.4g}, {s['max']:.4g}]"
+    bad = [f"{s[k]} {w}" for k, w in (("nan", "nan"), ("posinf", "+inf"), ("neginf", "-inf")) if s.get(k)]
+    return f"{s['shape']} {s['dtype']} {rng}" + (", " + ", ".join(bad) if bad else "")
+
+
+def _samples(res: dict[str, Any], culprit: dict[str, Any] | None, b: Any) -> list[int]:
+    if res.get("bad_indices"):
+        return [i for i in res["bad_indices"] if i is not None]
+    pos = (culprit or {}).get("samples") or []
+    batches = b.meta.get("batches") or []
+    idx = batches[res.get("micro_batch", 0)].get("indices") if batches else None
+    return [idx[p] for p in pos if idx is not None and p < len(idx)]
+
+
+def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
+    step = res.get("step")
+    confirm = f"traindoc replay {b.path}"
+    loc = res.get("location") or {}
+    c = loc.get("culprit")
+    kind = loc.get("kind")
+    samples = _samples(res, c, b)
+    bis = res.get("bisect") or {}
+    tri = (res.get("triage") or {}).get("verdict")
+    common = []
+    if bis:
+        common.append({"replay": f"group testing: {len(bis.get('bad', []))} bad sample(s) in "
+                                 f"{bis.get('passes')} passes, verified alone: {bis.get('verified')}"})
+    if tri and tri != "unknown":
+        common.append({"triage": tri, **{k: v for k, v in (res.get("triage") or {}).items() if k != "verdict"}})
+    out: list[Finding] = []
+    profiles = (res.get("profiles") or {}).get("samples") or []
+    if c and kind in ("unstable-op", "fp16-overflow"):
+        what = "NaN" if any(o.get("nan") for o in c.get("outputs", [])) else "Inf"
+        ins = "; ".join(_brief(s) for s in c.get("inputs", [])[:3])
+        ev = [{"op": c["op"], "phase": c["phase"], "module": _where(c), "inputs": ins,
+               "outputs": "; ".join(_brief(s) for s in c.get("outputs", [])[:2]), "step": step}]
+        if c.get("code"):
+            ev.append({"code": c["code"]})
+        ev += common
+        if kind == "fp16-overflow":
+            msg = (f"{c['op']} in {_where(c)} ({c['phase']}) overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
+                   f"(|x| > 65504) at step {step}; the same op is finite in float32")
+            fix = ("keep this op in float32 (torch.autocast(device_type, enabled=False) around it and .float() "
+                   "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
+                   "reach it")
+        else:
+            msg = f"{c['op']} in {_where(c)} ({c['phase']}) made {what} from finite inputs at step {step}"
+            fix = _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)")
+            if c["short"] in ("exp", "log", "div"):
+                fix += "; clip gradients so one bad batch cannot wreck the weights"
+        if samples:
+            msg += f", on sample(s) {samples[:8]}"
+        msg += f"; inputs {ins}"
+        out.append(Finding(kind, ERROR, msg,
+                           location={"step": step, "module": c.get("module"), "op": c["short"],
+                                     "phase": c["phase"], "samples": samples},
+                           evidence=ev, fix=fix, confirm=confirm, confidence=0.95))
+    # the data side: what is extreme about the samples that make the step fail
+    nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
+    if (c and kind == "nonfinite-input") or nonfin:
+        idx = [p["index"] for p in nonfin] or samples
+        fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
+        msg = f"sample(s) {idx[:8]} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
+        if c and kind == "nonfinite-input":
+            msg += f"; first read by {c['op']} in {_where(c)} at step {step}"
+        out.append(Finding("data-nonfinite", ERROR, msg,
+                           location={"step": step, "samples": idx, "module": (c or {}).get("module"),
+                                     "op": (c or {}).get("short"), "column": fields[0] if fields else None},
+                           evidence=[{"sample": p["index"], "fields": [{k: f[k] for k in ("field", "nonfinite", "length")}
+                                                                      for f in p["fields"] if f["nonfinite"]]}
+                                     for p in nonfin] + common,
+                           fix="drop or repair those samples where the data is loaded (find them all with "
+                               "`traindoc data check`), and make that check a pre-merge CI step",
+                           confirm=confirm, confidence=0.95))
+    outl = [p for p in profiles if {"length", "magnitude"} & set(p["extreme"])]
+    if outl:
+        parts, caps = [], []
+        for p in outl:
+            for f in p["fields"]:
+                if "length" in f["extreme"]:
+                    parts.append(f"sample {p['index']} field {f['field']}: length {f['length']} where the median is "
+                                 f"{f['run_p50_length']:.0f} and P99.9 is {f['run_p999_length']:.0f}")
+                    caps.append(f"cap the length of field {f['field']} at the measured P99.9 "
+                                f"({f['run_p999_length']:.0f}): truncate or drop longer samples")
+                if "magnitude" in f["extreme"]:
+                    parts.append(f"sample {p['index']} field {f['field']}: |x| up to {f['absmax']:.4g} where the "
+                                 f"median is {f['run_p50_absmax']:.4g} and P99.9 is {f['run_p999_absmax']:.4g}")
+                    caps.append(f"normalise or clip field {f['field']} (P99.9 of |x| is {f['run_p999_absmax']:.4g})")
+        reproduced = bool(res.get("reproduced")) and bis.get("verified") is not False
+        out.append(Finding("data-outlier", ERROR if reproduced else WARNING,
+                           f"the step-{step} failure follows {len(outl)} outlier sample(s): " + "; ".join(parts[:4]),
+                           location={"step": step, "samples": [p["index"] for p in outl],
+                                     "column": next((f["field"] for p in outl for f in p["fields"] if f["extreme"]), None)},
+                           evidence=[{"sample": p["index"], "fields": [f for f in p["fields"] if f["extreme"]],
+                                      "reference": (res.get("profiles") or {}).get("reference")} for p in outl] + common,
+                           fix="; ".join(dict.fromkeys(caps)) + "; add `traindoc data check` as a pre-merge step so "
+                               "the next outlier is caught before training",
+                           confirm=confirm, confidence=0.9))
+    return out
+
+
+def load_findings(run_folder: str | Path) -> list[Finding]:
+    """Findings stored by replays of a run's bundles (``traindoc diagnose`` calls this)."""
+    out: list[Finding] = []
+    base = Path(run_folder) / "bundles"
+    if not base.is_dir():
+        return out
+    for p in sorted(base.glob("*/forensics.json")):
+        try:
+            data = json.loads(p.read_text())
+            out.extend(Finding.from_dict(d) for d in data.get("findings", []))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a half-written or foreign file: the run's own rules still speak
+    return out

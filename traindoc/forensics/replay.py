@@ -1,0 +1,401 @@
+"""``traindoc replay BUNDLE``: re-run a bad step with the user's own code, and take it apart.
+
+The bundle holds tensors and JSON only; the model's code is the user's script. So replay
+re-executes the script (same argv and working directory) in *replay mode*:
+
+- ``DataLoader.__iter__`` of the loader the run trained on (matched by dataset class and
+  length) returns an iterator that serves the bundled batch, or a part of it, instead of
+  reading data: the script's dataset may be built, but no training batch is drawn;
+- at each batch handed over, the bundled RNG states are restored and the bundled
+  parameters and buffers are loaded into the model (found at its first forward by class
+  and parameter names), so every test starts from the state before the bad step;
+- the script's own code computes the forward and the loss, and calls ``backward`` (its
+  autocast, hand-written losses and preprocessing included); a ``TorchDispatchMode``
+  (:class:`~traindoc.forensics.locate.Instrument`) watches every op from the batch hand-over
+  to the end of ``backward``; after ``backward`` the loss and gradients are zeroed so the
+  script's own "stop on NaN" checks let the loop go on to the next test;
+- the tests come from a plan that runs in a helper thread: the whole batch, group testing
+  over its samples (:func:`~traindoc.forensics.bisect.find_bad_samples`), each bad sample
+  alone (its loss and gradient norm), then the triage: the batch from the earlier
+  snapshot, and the previous step's batch from this state. When they are done the script
+  is stopped; if it stops by itself first (it exits on a NaN before ``backward``), it is
+  re-run for the remaining tests.
+
+Side effects: the script runs again up to its training loop (files it writes before the
+loop are written again); its output goes to ``replay.log`` in the bundle. Results go to
+``forensics.json`` in the bundle (atomic), which ``traindoc diagnose`` reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import queue
+import runpy
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from ..errors import UserError
+from ..findings import jsonable
+from .bisect import batch_size_of, find_bad_samples, slice_batch
+from .bundle import Bundle, restore_rng
+from .locate import Instrument
+
+MAX_SCRIPT_RUNS = 30
+
+
+class _Done(BaseException):
+    """Raised inside the script when every test has run (BaseException: the script's own
+    ``except Exception`` does not swallow it)."""
+
+
+@dataclass
+class Test:
+    what: str  # "batch", "group", "sample", "earlier-state", "other-batch"
+    positions: list[int] | None = None  # into micro-batch ``mb``; None: all of it
+    mb: int = 0
+    source: str = "batch"  # "batch" | "prev_batch"
+    state: str = "model"  # "model" | "earlier"
+
+
+@dataclass
+class Result:
+    losses: list[float] = field(default_factory=list)
+    grad_norm: float | None = None
+    grads_finite: bool | None = None
+    report: Any = None  # NonfiniteReport
+    batch_size: int | None = None
+    error: str | None = None
+
+    @property
+    def fails(self) -> bool:
+        if any(not math.isfinite(x) for x in self.losses) or self.grads_finite is False:
+            return True
+        if not self.losses and self.report is not None:  # no backward: judge by the ops
+            return self.report.kind is not None and self.report.result_finite is not True
+        return False
+
+
+class _Plan(threading.Thread):
+    """Runs ``plan(ask)`` in a thread; ``ask(test)`` blocks until the script has run it."""
+
+    def __init__(self, plan: Callable[[Callable[[Test], Result]], Any]) -> None:
+        super().__init__(daemon=True)
+        self.plan = plan
+        self.requests: queue.Queue = queue.Queue(maxsize=1)
+        self.results: queue.Queue = queue.Queue(maxsize=1)
+        self.error: BaseException | None = None
+        self.output: Any = None
+
+    def ask(self, test: Test) -> Result:
+        self.requests.put(test)
+        r = self.results.get()
+        if r is None:
+            raise _Done()
+        return r
+
+    def run(self) -> None:
+        try:
+            self.output = self.plan(self.ask)
+        except _Done:
+            pass
+        except BaseException as exc:  # noqa: BLE001 - reported by the driver
+            self.error = exc
+        finally:
+            self.requests.put(None)
+
+
+class Driver:
+    """Replay mode for one script run after another, until the plan has run."""
+
+    def __init__(self, bundle: Bundle) -> None:
+        self.b = bundle
+        self.batches = bundle.batches("batch")
+        self.prev = bundle.batches("prev_batch") if bundle.meta.get("prev_batches") else []
+        self.rngs = bundle.rng()
+        self.states = {"model": bundle.load("model.pt"), "earlier": bundle.load("earlier.pt")}
+        self.scales = bundle.meta.get("scaler_scales") or []
+        self.loader_meta = bundle.meta.get("loader") or {}
+        self.roots_meta = bundle.meta.get("roots") or []
+        self.roots: dict[str, torch.nn.Module] = {}
+        self.loader: Any = None
+        self.test: Test | None = None
+        self.result: Result | None = None
+        self.instrument: Instrument | None = None
+        self.to_load: str | None = None
+        self.served = 0
+        self.plan: _Plan | None = None
+        self.undo: list[Callable[[], None]] = []
+
+    # ---------------------------------------------------------------- serving tests
+    def batch_for(self, t: Test) -> Any:
+        src = self.batches if t.source == "batch" else self.prev
+        batch, indices = src[t.mb]
+        if batch is None:  # a type the bundle could not store: rebuild from the dataset
+            if indices is None or self.loader is None:
+                raise UserError("the bundle holds neither the batch nor its dataset indices")
+            ds, collate = self.loader.dataset, self.loader.collate_fn
+            idx = indices if t.positions is None else [indices[i] for i in t.positions]
+            return collate([ds[i] for i in idx])
+        if t.positions is None:
+            return batch
+        return slice_batch(batch, t.positions)
+
+    def next_batch(self) -> Any:
+        self.finish()
+        test = self.plan.requests.get()
+        if test is None:
+            raise _Done()
+        self.test, self.result = test, Result()
+        self.served += 1
+        batch = self.batch_for(test)
+        self.result.batch_size = batch_size_of(batch)
+        rngs = self.rngs if test.source == "batch" else []
+        if test.mb < len(rngs):
+            restore_rng(rngs[test.mb])
+        self.to_load = test.state
+        if self.roots:
+            self.load_state()
+        self.instrument = Instrument(batch_size=self.result.batch_size)
+        self.instrument.start()
+        return batch
+
+    def load_state(self) -> None:
+        state = self.states.get(self.to_load or "model")
+        self.to_load = None
+        if state is None:
+            return
+        with torch.no_grad():
+            for prefix, m in self.roots.items():
+                sub = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
+                if prefix == "":
+                    keys = set(self.roots_meta[0]["keys"])
+                    sub = {k: v for k, v in sub.items() if k in keys}
+                m.load_state_dict(sub, strict=False)
+        for sc in self._scalers:
+            if self.scales and getattr(sc, "_scale", None) is not None:
+                sc._scale.fill_(self.scales[0])
+
+    def finish(self) -> None:
+        """The current test is over: stop watching, hand its result to the plan."""
+        if self.test is None:
+            return
+        if self.instrument is not None:
+            self.instrument.stop()
+            fin = all(math.isfinite(x) for x in self.result.losses) if self.result.losses else None
+            self.result.report = self.instrument.report(fin)
+            self.instrument = None
+        self.test = None
+        self.plan.results.put(self.result)
+
+    # ---------------------------------------------------------------- hooks in the script
+    def on_forward(self, module: torch.nn.Module, args: Any) -> None:
+        if self.test is None or self.to_load is None or not torch.is_grad_enabled():
+            return
+        if not self.roots:
+            for i, rm in enumerate(self.roots_meta):
+                if rm["class"] == type(module).__name__ and i == 0:
+                    names = set(module.state_dict().keys())
+                    if set(rm["keys"]) <= names | set() and names <= set(rm["keys"]):
+                        self.roots[rm["prefix"]] = module
+            if not self.roots:
+                return
+        busy = self.instrument.tracker if self.instrument else None
+        if busy is not None:
+            busy.busy = True
+        try:
+            self.load_state()
+        finally:
+            if busy is not None:
+                busy.busy = False
+
+    def on_backward(self, loss: torch.Tensor, orig: Callable, *args: Any, **kwargs: Any) -> Any:
+        if self.test is None or self.result is None:
+            return orig(loss, *args, **kwargs)
+        if loss.numel() == 1 and loss.is_floating_point():
+            self.result.losses.append(float(loss.detach()))
+        if self.instrument is not None:
+            self.instrument.backward_phase()
+        try:
+            out = orig(loss, *args, **kwargs)
+        finally:
+            if self.instrument is not None:
+                self.instrument.stop()
+        sq, fin = 0.0, True
+        for m in self.roots.values():
+            for p in m.parameters():
+                if p.grad is not None:
+                    n = float(p.grad.detach().float().norm())
+                    fin = fin and math.isfinite(n)
+                    sq += n * n if math.isfinite(n) else 0.0
+                    p.grad.detach().zero_()  # so the script's own NaN checks let the loop go on
+        self.result.grad_norm = math.sqrt(sq) if fin else float("nan")
+        self.result.grads_finite = fin
+        with torch.no_grad():
+            loss.detach().zero_()
+        return out
+
+    # ---------------------------------------------------------------- patches
+    def install(self) -> None:
+        from torch.amp.grad_scaler import GradScaler
+        from torch.nn.modules.module import register_module_forward_pre_hook
+        from torch.utils.data import DataLoader
+
+        drv = self
+        self._scalers: list[Any] = []
+        orig_iter = DataLoader.__iter__
+
+        def dl_iter(self_dl):
+            if drv.matches(self_dl):
+                drv.loader = self_dl
+                return _FakeIter(drv)
+            return orig_iter(self_dl)
+
+        DataLoader.__iter__ = dl_iter
+        self.undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+        orig_tb = torch.Tensor.backward
+
+        def tensor_backward(self_t, *a, **k):
+            return drv.on_backward(self_t, orig_tb, *a, **k)
+
+        torch.Tensor.backward = tensor_backward
+        self.undo.append(lambda: setattr(torch.Tensor, "backward", orig_tb))
+        orig_scale = GradScaler.scale
+
+        def scale(self_s, outputs):
+            if self_s not in drv._scalers:
+                drv._scalers.append(self_s)
+                if drv.scales and getattr(self_s, "_scale", None) is not None:
+                    self_s._scale.fill_(drv.scales[0])
+            return orig_scale(self_s, outputs)
+
+        GradScaler.scale = scale
+        self.undo.append(lambda: setattr(GradScaler, "scale", orig_scale))
+        h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))
+        self.undo.append(h.remove)
+
+    def matches(self, dl: Any) -> bool:
+        if not torch.is_grad_enabled():
+            return False
+        want = self.loader_meta.get("dataset")
+        if want is not None and type(dl.dataset).__name__ != want:
+            return False
+        try:
+            n = len(dl.dataset)
+        except Exception:  # noqa: BLE001
+            n = None
+        return self.loader_meta.get("length") in (None, n)
+
+    def remove(self) -> None:
+        while self.undo:
+            self.undo.pop()()
+
+
+class _FakeIter:
+    def __init__(self, drv: Driver) -> None:
+        self.drv = drv
+
+    def __iter__(self) -> "_FakeIter":
+        return self
+
+    def __next__(self) -> Any:
+        return self.drv.next_batch()
+
+    def __len__(self) -> int:
+        return 10**6
+
+
+def _run_script(cmd: dict[str, Any]) -> str:
+    """Run the script once in replay mode; returns how it ended."""
+    old_argv, old_path = sys.argv[:], sys.path[:]
+    script = cmd["script"]
+    sys.argv = [script, *cmd.get("args", [])]
+    try:
+        if cmd.get("module"):
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(script, run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, str(Path(script).resolve().parent))
+            runpy.run_path(script, run_name="__main__")
+        return "finished"
+    except _Done:
+        return "done"
+    except SystemExit as e:
+        return f"exit {e.code}"
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - the script's own failure, reported
+        return f"{type(e).__name__}: {e}"
+    finally:
+        sys.argv, sys.path[:] = old_argv, old_path
+
+
+def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], log: io.TextIOBase) -> tuple[Any, Driver, list[str]]:
+    """Drive the script through ``plan``; returns (plan output, driver, how each script run ended)."""
+    cmd = bundle.meta.get("command") or {}
+    if not cmd.get("script"):
+        raise UserError(f"{bundle.path}: the bundle does not say which script to re-run")
+    cwd = cmd.get("cwd")
+    drv = Driver(bundle)
+    drv.plan = _Plan(plan)
+    endings: list[str] = []
+    old_cwd = os.getcwd()
+    drv.install()
+    drv.plan.start()
+    try:
+        if cwd and Path(cwd).is_dir():
+            os.chdir(cwd)
+        if not cmd.get("module") and not Path(cmd["script"]).exists():
+            raise UserError(f"{cmd['script']}: the script of the run is not there any more (cwd {cwd})")
+        for _ in range(MAX_SCRIPT_RUNS):
+            served = drv.served
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                endings.append(_run_script(cmd))
+            if drv.instrument is not None:
+                drv.instrument.stop()
+            if endings[-1] == "done" or not drv.plan.is_alive():
+                break
+            if drv.test is not None:
+                drv.finish()  # the script stopped during a test: its result is what was seen
+            elif drv.served == served:
+                break  # the script ended without drawing a batch: nothing more to learn
+    finally:
+        os.chdir(old_cwd)
+        drv.remove()
+        if drv.plan.is_alive():
+            with contextlib.suppress(queue.Full):
+                drv.plan.results.put_nowait(None)
+            drv.plan.join(timeout=5)
+    if drv.plan.error is not None:
+        raise drv.plan.error
+    return drv.plan.output, drv, endings
+
+
+def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
+    """``traindoc replay BUNDLE`` in a fresh process (what ``traindoc run`` does after a
+    trigger); returns its terminal output."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent.parent)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "traindoc", "replay", str(bundle)], capture_output=True,
+                       text=True, timeout=timeout, env=env)
+    out = r.stdout + r.stderr
+    return out + ("" if r.returncode in (0, 1) else f"traindoc: replay exited {r.returncode}\n") + \
+        f"(replay took {time.perf_counter() - t0:.1f} s)\n"
+
+
+def write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(jsonable(data), indent=1))
+    os.replace(tmp, path)

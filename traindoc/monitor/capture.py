@@ -1,0 +1,189 @@
+"""Triggers and bundles: what the monitor keeps so that a bad step can be replayed.
+
+Triggers (``Capture.check``), evaluated on the host floats the monitor's one sync per step
+already produced, so they add no sync and fire at the step itself (zero steps late):
+
+- ``loss-nonfinite`` / ``grad-nonfinite``: the step's loss or a gradient is NaN/Inf;
+- ``loss-spike`` / ``grad-spike``: the value is above ``median + k * 1.4826 * MAD`` of the
+  last ``window`` finite values *and* ``ratio`` times the median (robust to the normal
+  noise of healthy runs: both conditions must hold, see tests/forensics/test_capture.py).
+
+Per step (cheap): references to the batches the DataLoader gave the training loop (no
+copy) and the RNG states at the moment each batch was handed over (``torch`` CPU generator:
+a 5 KB copy; CUDA: each device's seed and offset, no sync; NumPy, ``random``). Every
+``snapshot_every`` steps (0: never) the parameters and buffers before the step are copied
+into one of two rotating buffers (same device on CPU; pinned host memory with
+``non_blocking`` copies on CUDA, so no sync): the "earlier state" of the bad-data/bad-state
+triage. Memory: 2x the model's parameters+buffers; cost: one copy every N steps.
+
+On a trigger the bundle is written before ``optimizer.step`` runs (the live parameters are
+the state the step's forward used) into ``RUN/bundles/step-NNNNNN-rR`` through a temporary
+folder and one rename (atomic): ``meta.json`` and tensor files read back with
+``torch.load(weights_only=True)`` (no pickle of code). See :mod:`traindoc.forensics.bundle`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+
+class Band:
+    """Robust upper band over a window of recent finite values (median and MAD)."""
+
+    def __init__(self, window: int = 200, k: float = 10.0, ratio: float = 2.0, min_count: int = 30) -> None:
+        self.values: deque[float] = deque(maxlen=window)
+        self.k, self.ratio, self.min_count = k, ratio, min_count
+
+    def limit(self) -> float | None:
+        if len(self.values) < self.min_count:
+            return None
+        a = np.fromiter(self.values, dtype=np.float64, count=len(self.values))
+        med = float(np.median(a))
+        mad = float(np.median(np.abs(a - med))) * 1.4826
+        lim = med + self.k * max(mad, 1e-12 + 1e-3 * abs(med))
+        if med > 0:
+            lim = max(lim, self.ratio * med)
+        return lim
+
+    def push(self, x: float) -> tuple[bool, float | None]:
+        """Add ``x``; True when it is above the band of the values before it."""
+        if not math.isfinite(x):
+            return False, None
+        lim = self.limit()
+        spike = lim is not None and x > lim
+        if not spike:  # a spike does not widen the band it is judged against
+            self.values.append(x)
+        return spike, lim
+
+
+def _rng_state() -> dict[str, Any]:
+    st: dict[str, Any] = {"torch": torch.get_rng_state()}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        st["cuda"] = torch.cuda.get_rng_state_all()  # seed + offset per device: no sync
+    st["numpy"] = np.random.get_state()
+    st["python"] = random.getstate()
+    return st
+
+
+class Capture:
+    """Owned by the monitor. Every method is called through ``Monitor._guard``."""
+
+    def __init__(self, mon: Any, snapshot_every: int = 100, max_bundles: int = 3,
+                 spike_window: int = 200, enabled: bool = True) -> None:
+        self.mon = mon
+        env = os.environ.get("TRAINDOC_SNAPSHOT_EVERY")
+        self.snapshot_every = int(env) if env is not None else snapshot_every
+        self.max_bundles = max_bundles
+        self.enabled = enabled and os.environ.get("TRAINDOC_BUNDLES", "1") != "0"
+        self.loss_band = Band(spike_window, k=10.0, ratio=2.0)
+        self.grad_band = Band(spike_window, k=10.0, ratio=3.0)
+        self.cur: list[tuple[Any, np.ndarray | None, dict[str, Any]]] = []  # (batch, indices, rng)
+        self.prev: list[tuple[Any, np.ndarray | None, dict[str, Any]]] = []
+        self.prev_step: int | None = None
+        self._snaps: list[dict[str, Any]] = []  # up to two: {"step", "tensors": {name: tensor}}
+        self.bundles: list[Path] = []
+        self._nonfinite_done = False
+        self._cool_until = -1
+
+    # ---------------------------------------------------------------- every step
+    def on_batch(self, batch: Any, idx: np.ndarray | None) -> None:
+        if self.enabled:
+            self.cur.append((batch, idx, _rng_state()))
+
+    def end_step(self, step: int) -> None:
+        self.prev, self.prev_step, self.cur = self.cur, step, []
+
+    def maybe_snapshot(self, step: int) -> None:
+        if not self.enabled or self.snapshot_every <= 0 or step % self.snapshot_every:
+            return
+        roots = self.mon._live_roots()
+        if not roots:
+            return
+        # reuse the older of the two buffers: the newer one stays the "earlier state"
+        slot = self._snaps.pop(0) if len(self._snaps) == 2 else {"step": None, "tensors": {}}
+        bufs = slot["tensors"]
+        for prefix, m in roots:
+            for name, t in list(m.state_dict(keep_vars=True).items()):
+                key = prefix + name
+                t = t.detach()
+                b = bufs.get(key)
+                if b is None or b.shape != t.shape or b.dtype != t.dtype:
+                    b = (torch.empty(t.shape, dtype=t.dtype, pin_memory=True) if t.is_cuda
+                         else torch.empty_like(t))
+                    bufs[key] = b
+                b.copy_(t, non_blocking=True)  # CUDA -> pinned host: asynchronous, no sync
+        slot["step"] = step
+        self._snaps.append(slot)
+
+    # ---------------------------------------------------------------- triggers
+    def check(self, step: int, values: dict[str, float], skipped: bool) -> None:
+        if not self.enabled or skipped:
+            return
+        loss = values.get("loss")
+        gn = values.get("grad_norm")
+        trig = None
+        if loss is not None and not math.isfinite(loss):
+            trig = {"kind": "loss-nonfinite", "series": "loss", "value": loss}
+        elif values.get("grad_nonfinite", 0.0) > 0:
+            trig = {"kind": "grad-nonfinite", "series": "grad_norm", "value": gn,
+                    "params_nonfinite": values.get("grad_nonfinite")}
+        spike_l, lim_l = self.loss_band.push(loss) if loss is not None else (False, None)
+        spike_g, lim_g = self.grad_band.push(gn) if gn is not None else (False, None)
+        if trig is None and step > self._cool_until:
+            if spike_l:
+                trig = {"kind": "loss-spike", "series": "loss", "value": loss, "limit": lim_l,
+                        "median": float(np.median(list(self.loss_band.values)))}
+            elif spike_g:
+                trig = {"kind": "grad-spike", "series": "grad_norm", "value": gn, "limit": lim_g,
+                        "median": float(np.median(list(self.grad_band.values)))}
+        if trig is None:
+            return
+        nonfinite = trig["kind"].endswith("nonfinite")
+        if nonfinite:
+            if self._nonfinite_done:
+                return
+            self._nonfinite_done = True
+        else:
+            self._cool_until = step + self.loss_band.values.maxlen // 4
+            if len(self.bundles) >= self.max_bundles - (0 if self._nonfinite_done else 1):
+                return  # keep one slot for the first non-finite step
+        self.mon.writer.event(step, "trigger", f"{trig['kind']} at step {step}", trig)
+        from ..forensics.bundle import write_bundle
+
+        path = write_bundle(self, step, trig)
+        if path is not None:
+            self.bundles.append(path)
+            self.mon.writer.event(step, "bundle", f"bundle for step {step}: {path}", {"path": str(path)})
+
+    # ---------------------------------------------------------------- what a bundle needs
+    def command(self) -> dict[str, Any]:
+        """How to re-run the script: from ``traindoc run``'s command, else ``sys.argv``."""
+        cmd = list(self.mon.command or [])
+        module = False
+        if len(cmd) >= 3 and cmd[0] == "traindoc" and cmd[1] == "run":
+            rest = cmd[2:]
+            if rest and rest[0] == "-m":
+                module, rest = True, rest[1:]
+            script, args = rest[0], rest[1:]
+        else:
+            script, args = (sys.argv[0] if sys.argv else ""), list(sys.argv[1:])
+        return {"script": script, "module": module, "args": args, "cwd": os.getcwd(),
+                "via": "traindoc run" if cmd[:2] == ["traindoc", "run"] else "watch"}
+
+    def earlier_state(self, step: int) -> dict[str, Any] | None:
+        old = [s for s in self._snaps if s["step"] is not None and s["step"] < step]
+        if not old:
+            return None
+        s = max(old, key=lambda s: s["step"])
+        if any(t.is_pinned() for t in s["tensors"].values()):
+            torch.cuda.synchronize()  # trigger only: finish the asynchronous copies
+        return s
