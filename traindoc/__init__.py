@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 
 from .diagnose import Diagnosis, diagnose
 from .findings import Finding
+from .lint import lint
 from .monitor import Monitor, watch
 from .store import Run, open_run
 
@@ -17,6 +18,7 @@ __all__ = [
     "Run",
     "__version__",
     "diagnose",
+    "lint",
     "open_run",
     "watch",
 ]

@@ -16,6 +16,8 @@ from .errors import UserError
 # each module has ``add_parser(subparsers)`` that sets ``func`` on its parser.
 EXTRA_COMMANDS: list[str] = [
     "traindoc.report.cli",
+    "traindoc.lint.cli",
+    "traindoc.forensics.cli",
 ]
 
 

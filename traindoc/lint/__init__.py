@@ -1,0 +1,43 @@
+"""``traindoc lint``: static checks of training code for numerical and training-loop pitfalls.
+
+Source in, :class:`~traindoc.findings.Finding` out, one rule per file under ``rules/``
+(stable kebab-case names, codes TD5xx). Python's :mod:`ast` only: nothing is imported or
+executed from the code being checked.
+
+    >>> import traindoc
+    >>> for f in traindoc.lint(["train.py"]):
+    ...     print(f.location["line"], f.name, f.message)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Union
+
+from ..findings import Finding
+from .engine import LintResult, lint_paths, lint_source
+
+
+def lint(
+    paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+) -> list[Finding]:
+    """Lint files and folders (folders: every ``*.py`` below them); findings ordered by file and line.
+
+    ``select`` / ``ignore``: rule names or TD5xx codes. A missing path raises
+    :class:`~traindoc.errors.UserError`; a file with a syntax error yields one
+    ``unparsable-file`` finding (severity error) and the other files are still checked.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return lint_paths([os.fspath(p) for p in paths], select=select, ignore=ignore).findings
+
+
+__all__ = ["LintResult", "lint", "lint_paths", "lint_source"]
+
+# Register every rule's name (and TD5xx code) in the taxonomy on import, so that
+# `traindoc explain NAME`, Finding() and the JSON know lint names without running lint.
+from .registry import load_all as _load_all  # noqa: E402
+
+_load_all()

@@ -1,0 +1,13 @@
+"""``docs()`` for ``traindoc explain``: each lint rule's docstring, read from its code."""
+
+from __future__ import annotations
+
+from .engine import PARSE_ERROR, PARSE_ERROR_DOC
+from .registry import load_all
+
+
+def docs() -> dict[str, str]:
+    out = {PARSE_ERROR: PARSE_ERROR_DOC}
+    for name, r in load_all().items():
+        out[name] = r.doc
+    return out

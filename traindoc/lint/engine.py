@@ -1,0 +1,197 @@
+"""Files in, findings out: collect paths, parse each file once, run the rules that apply.
+
+Speed (the target is >= 1000 files/s): a file is read as bytes, rules whose needles do
+not occur in the text are skipped, and a file no rule wants is never parsed. A parsed
+file gets one :class:`~traindoc.lint.scope.Walker` pass; rules query kinds lazily. Big
+inputs are spread over processes (``jobs``).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..errors import UserError
+from ..findings import ERROR, Finding
+from ..taxonomy import register
+from .kinds import Module
+from .registry import KIND, LintRule, load_all
+from .suppress import is_suppressed, suppressions
+
+PARSE_ERROR = "unparsable-file"
+PARSE_ERROR_DOC = """\
+What it detects: a file that `traindoc lint` was asked to check but that Python cannot
+parse (a syntax error, a null byte, an undecodable encoding).
+
+Why it breaks training: it does not, by itself; but none of the other rules could look
+at that file, so a clean report would be a false assurance. The finding has severity
+error so that a CI gate fails instead of passing silently.
+
+Example:
+    def f(:                 # -> train.py:1:7 unparsable-file cannot parse: invalid syntax
+
+Instead: fix the syntax error, or leave the file out of the paths given to lint.
+"""
+PARSE_CODE = "TD500"
+register(PARSE_ERROR, PARSE_CODE, "lint", KIND, "a file that could not be parsed, so no rule could check it")
+
+# Folders never worth linting (ruff's defaults, plus caches).
+SKIP_DIRS = frozenset(
+    ".bzr .direnv .eggs .git .git-rewrite .hg .mypy_cache .nox .pants.d .pytype .ruff_cache .svn .tox .venv "
+    "__pypackages__ _build buck-out dist node_modules site-packages venv __pycache__ .pytest_cache "
+    ".ipynb_checkpoints".split()
+)
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(f.severity == ERROR for f in self.findings) else 0
+
+
+def collect(paths: Iterable[str]) -> list[str]:
+    """Files to lint: given files as they are, folders searched for ``*.py`` (sorted)."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isfile(p):
+            out.append(p)
+        elif os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+                out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
+        else:
+            raise UserError(f"{p}: no such file or folder")
+    return out
+
+
+def _loc(path: str, node: ast.AST) -> dict:
+    line = getattr(node, "lineno", 1)
+    col = getattr(node, "col_offset", 0) + 1  # 1-based, as editors and SARIF count
+    loc = {"file": path, "line": line, "column": col}
+    if getattr(node, "end_lineno", None) is not None:
+        loc["end_line"] = node.end_lineno
+        loc["end_column"] = node.end_col_offset + 1
+    return loc
+
+
+def _source_line(source: bytes, line: int) -> str:
+    lines = source.splitlines()
+    return lines[line - 1].decode("utf-8", "replace").strip() if 0 < line <= len(lines) else ""
+
+
+def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, LintRule] | None = None) -> list[Finding]:
+    """Findings for one file's source (suppressions applied), ordered by line and column."""
+    if isinstance(source, str):
+        source = source.encode()
+    rules = load_all() if rules is None else rules
+    active = [r for r in rules.values() if r.wanted(source)]
+    if not active:
+        return []
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", None) or 1
+        col = getattr(exc, "offset", None) or 1
+        msg = getattr(exc, "msg", None) or str(exc)
+        return [Finding(PARSE_ERROR, ERROR, f"cannot parse: {msg}",
+                        location={"file": path, "line": line, "column": col},
+                        fix="fix the syntax error; no other rule could check this file")]
+    mod = Module(path, source, tree)
+    sup = suppressions(source)
+    out: list[Finding] = []
+    seen: set[tuple] = set()
+    for r in active:
+        for h in r.fn(mod):
+            loc = _loc(path, h.node)
+            key = (r.name, loc["line"], loc["column"])
+            if key in seen or is_suppressed(sup, loc["line"], r.name, r.code):
+                continue
+            seen.add(key)
+            out.append(Finding(
+                name=r.name, severity=h.severity or r.severity, message=h.message, location=loc,
+                evidence=[{"file": path, "line": loc["line"], "code": _source_line(source, loc["line"])}],
+                fix=h.fix or r.fix, confirm=r.confirm,
+            ))
+    out.sort(key=lambda f: (f.location["line"], f.location["column"], f.name))
+    return out
+
+
+def lint_file(path: str, rules: dict[str, LintRule] | None = None) -> list[Finding]:
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return lint_source(source, path, rules)
+
+
+def _wanted_names(select: Iterable[str] | None, ignore: Iterable[str] | None) -> set[str]:
+    """Rule names (``unparsable-file`` included) that ``select`` / ``ignore`` leave on."""
+    rules = load_all()
+    by_code = {r.code: n for n, r in rules.items()}
+    by_code[PARSE_CODE] = PARSE_ERROR
+    known = {*rules, PARSE_ERROR}
+
+    def names(items: Iterable[str]) -> set[str]:
+        out = set()
+        for it in items:
+            n = by_code.get(it, it)
+            if n not in known:
+                raise UserError(f"{it}: not a lint rule; `traindoc lint --list-rules` lists them")
+            out.add(n)
+        return out
+
+    keep = names(select) if select else set(known)
+    return keep - names(ignore or ())
+
+
+def select_rules(select: Iterable[str] | None, ignore: Iterable[str] | None) -> dict[str, LintRule]:
+    """The rules that ``select`` / ``ignore`` (names or TD5xx codes) leave on; UserError for an unknown one."""
+    keep = _wanted_names(select, ignore)
+    return {n: r for n, r in load_all().items() if n in keep}
+
+
+def _chunk(args: tuple) -> list[Finding]:
+    paths, names = args
+    rules = {n: r for n, r in load_all().items() if n in names}
+    out: list[Finding] = []
+    for p in paths:
+        out.extend(lint_file(p, rules))
+    return out
+
+
+def lint_paths(
+    paths: Iterable[str],
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    jobs: int | None = None,
+) -> LintResult:
+    """Lint files and folders. ``jobs``: processes (None: one per CPU for big inputs)."""
+    t0 = time.perf_counter()
+    keep = _wanted_names(select, ignore)
+    rules = {n: r for n, r in load_all().items() if n in keep}
+    files = collect(paths)
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if len(files) >= 256 else 1
+    findings: list[Finding] = []
+    if jobs <= 1 or len(files) < 2:
+        for p in files:
+            findings.extend(lint_file(p, rules))
+    else:
+        n = max(1, len(files) // (jobs * 4))
+        chunks = [(files[i : i + n], frozenset(rules)) for i in range(0, len(files), n)]
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            for part in ex.map(_chunk, chunks):
+                findings.extend(part)
+    if PARSE_ERROR not in keep:
+        findings = [f for f in findings if f.name != PARSE_ERROR]
+    return LintResult(findings, len(files), time.perf_counter() - t0)

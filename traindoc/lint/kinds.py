@@ -1,0 +1,392 @@
+"""What an expression provably is: a softmax output, a norm, a count, a loss module, ...
+
+:class:`Module` wraps one parsed file and answers, lazily and memoised:
+
+- :meth:`Module.qualname`: the library name an expression refers to through imports and
+  aliases (``F.softmax`` -> ``torch.nn.functional.softmax``);
+- :meth:`Module.kind`: a tag for tensors (``"softmax"``, ``"log_softmax"``, ``"sigmoid"``,
+  ``"prob"``, ``"exp"``/``"exp0"`` (exp of an unshifted / max-shifted argument),
+  ``"sumexp"``/``"sumexp0"``, ``"norm"``, ``"variance"``, ``"std"``, ``"sumsq"``,
+  ``"sq"``, ``"mask"``, ``"count"``), or a tuple for objects: ``("ref", qualname)`` for a
+  library name, ``("inst", qualname)`` for an instance of a library class,
+  ``("seq", tag)`` for an ``nn.Sequential`` whose last layer returns ``tag``,
+  ``("local", ClassDef)`` for an instance of a class of this file, ``("class", ClassDef)``,
+  ``("func", FunctionDef)``.
+
+A kind is only returned when every assignment that can reach a name agrees: "provably",
+so that the rules stay silent on code they cannot see through.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from . import names as N
+from .scope import UNKNOWN, ImportRef, Scope, Walker
+
+PROBS = frozenset({"softmax", "sigmoid", "prob"})
+_BUSY = object()
+
+
+class Module:
+    def __init__(self, path: str, source: bytes, tree: ast.Module) -> None:
+        self.path = path
+        self.source = source
+        self.tree = tree
+        w = Walker()
+        w.run(tree)
+        self.w = w
+        self._kind: dict[int, Any] = {}
+        self._q: dict[int, str | None] = {}
+
+    # ---- names ---------------------------------------------------------------------
+    def defs(self, name: ast.Name) -> tuple | None:
+        d = self.w.reach.get(id(name))
+        if isinstance(d, Scope):
+            return d.lookup(name.id)
+        return d
+
+    def qualname(self, e: ast.AST) -> str | None:
+        """The canonical library name ``e`` refers to, or None (a local value or unknown)."""
+        k = id(e)
+        if k in self._q:
+            return self._q[k]
+        self._q[k] = None
+        q: str | None = None
+        if isinstance(e, ast.Name):
+            d = self.defs(e)
+            if d and all(isinstance(x, ImportRef) for x in d) and len({x.q for x in d}) == 1:
+                q = d[0].q
+            elif d and len(d) == 1 and isinstance(d[0], ast.expr) and isinstance(d[0], (ast.Name, ast.Attribute)):
+                q = self.qualname(d[0])  # softmax = F.softmax
+        elif isinstance(e, ast.Attribute):
+            base = self.qualname(e.value)
+            if base is not None:
+                q = f"{base}.{e.attr}"
+        q = N.canon(q) if q else None
+        self._q[k] = q
+        return q
+
+    # ---- kinds ---------------------------------------------------------------------
+    def kind(self, e: Any) -> Any:
+        if e is None or e is UNKNOWN:
+            return None
+        k = id(e)
+        got = self._kind.get(k)
+        if got is _BUSY:
+            return None  # a cycle (x = f(x)): not provable
+        if k in self._kind:
+            return got
+        self._kind[k] = _BUSY
+        try:
+            r = self._compute(e)
+        except RecursionError:  # pathological nesting: say nothing rather than fail
+            r = None
+        self._kind[k] = r
+        return r
+
+    def _agree(self, values: Any) -> Any:
+        out = None
+        for i, v in enumerate(values):
+            kv = self.kind(v)
+            if kv is None:
+                return None
+            if i == 0:
+                out = kv
+            elif kv != out:
+                return None
+        return out
+
+    def _compute(self, e: Any) -> Any:  # noqa: C901
+        if isinstance(e, ImportRef):
+            return ("ref", N.canon(e.q))
+        if isinstance(e, tuple) and len(e) == 2 and e[0] == "self":
+            return ("local", e[1])
+        if isinstance(e, ast.ClassDef):
+            return ("class", e)
+        if isinstance(e, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return ("func", e)
+        t = type(e)
+        if t is ast.Name:
+            d = self.defs(e)
+            return self._agree(d) if d else None
+        if t is ast.Attribute:
+            q = self.qualname(e)
+            if q is not None:
+                return ("ref", q)
+            base = self.kind(e.value)
+            if isinstance(base, tuple) and base[0] == "local":
+                return self._attr_of_class(base[1], e.attr)
+            if isinstance(base, str) and e.attr in ("data", "T", "mT"):
+                return base
+            return None
+        if t is ast.Subscript:
+            base = self.kind(e.value)
+            return base if isinstance(base, str) else None
+        if t is ast.Call:
+            return self._call(e)
+        if t is ast.Compare:
+            return "mask"
+        if t is ast.UnaryOp and type(e.op) is ast.Invert:
+            return "mask" if self.kind(e.operand) == "mask" else None
+        if t is ast.IfExp:
+            return self._agree((e.body, e.orelse))
+        if t is ast.BinOp:
+            return self._binop(e)
+        return None
+
+    def _attr_of_class(self, cls: ast.ClassDef, attr: str) -> Any:
+        for c in self._mro(cls):
+            vals = self.w.self_attrs.get((c.name, attr))
+            if vals:
+                return self._agree(vals)
+        return None
+
+    def _mro(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """The class and its bases defined in this file (depth-first, cycle-safe)."""
+        out, todo = [], [cls]
+        while todo and len(out) < 16:
+            c = todo.pop(0)
+            if any(c is o for o in out):
+                continue
+            out.append(c)
+            for b in c.bases:
+                k = self.kind(b)
+                if isinstance(k, tuple) and k[0] == "class":
+                    todo.append(k[1])
+        return out
+
+    def method(self, cls: ast.ClassDef, name: str) -> Any:
+        for c in self._mro(cls):
+            for b in c.body:
+                if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.name == name:
+                    return b
+        return None
+
+    def returns_kind(self, fn: Any) -> Any:
+        rets = self.w.returns.get(id(fn))
+        return self._agree(rets) if rets else None
+
+    def _binop(self, e: ast.BinOp) -> Any:
+        op = type(e.op)
+        if op is ast.Sub and isinstance(e.left, ast.Constant) and e.left.value == 1:
+            return "prob" if self.kind(e.right) in PROBS else None
+        if op is ast.Div:
+            if self.has_kind(e.left, ("exp", "exp0")) and self.has_kind(e.right, ("sumexp", "sumexp0")):
+                return "softmax"  # a hand-written softmax
+            return None
+        if op is ast.Pow and isinstance(e.right, ast.Constant) and e.right.value == 2:
+            return "sq"
+        if op is ast.Mult and _small(e) and ast.dump(e.left) == ast.dump(e.right):
+            return "sq"  # x * x
+        if op in (ast.BitAnd, ast.BitOr):
+            return "mask" if self.kind(e.left) == "mask" and self.kind(e.right) == "mask" else None
+        return None
+
+    def has_kind(self, e: Any, tags: tuple, depth: int = 3) -> bool:
+        """``e`` is of a kind in ``tags``, or combines one with +, -, *, / or a clamp."""
+        k = self.kind(e)
+        if k in tags:
+            return True
+        if depth == 0:
+            return False
+        if isinstance(e, ast.BinOp):
+            return self.has_kind(e.left, tags, depth - 1) or self.has_kind(e.right, tags, depth - 1)
+        if isinstance(e, ast.Name):
+            d = self.defs(e)
+            return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and self.has_kind(d[0], tags, depth - 1)
+        if isinstance(e, ast.Call):
+            c = self.callee(e)
+            if c[0] == "fn" and c[1] in N.CLAMPS or c[0] == "meth" and c[1] in ("clamp", "clip", "clamp_min", "add"):
+                return any(self.has_kind(a, tags, depth - 1) for a in self.operands(e))
+        return False
+
+    # ---- calls ---------------------------------------------------------------------
+    def callee(self, call: ast.Call) -> tuple:
+        """("fn", qualname) | ("meth", name, receiver) | ("obj", kind of the callee) | ("?",)."""
+        f = call.func
+        q = self.qualname(f)
+        if q is not None:
+            return ("fn", q)
+        if isinstance(f, ast.Attribute):
+            rk = self.kind(f.value)
+            if isinstance(rk, tuple) and rk[0] == "local":
+                m = self.method(rk[1], f.attr)
+                if m is not None:
+                    return ("obj", ("func", m))
+                ak = self.kind(f)  # self.criterion = nn.CrossEntropyLoss() ... self.criterion(out, y)
+                if ak is not None:
+                    return ("obj", ak)
+            return ("meth", f.attr, f.value)
+        k = self.kind(f)
+        return ("obj", k) if k is not None else ("?",)
+
+    def operands(self, call: ast.Call) -> list:
+        """The tensor a call works on first: the receiver of a method, else the first argument."""
+        f = call.func
+        out = []
+        if isinstance(f, ast.Attribute) and self.qualname(f) is None:
+            out.append(f.value)
+        out.extend(a for a in call.args if not isinstance(a, ast.Starred))
+        return out
+
+    def first_arg(self, call: ast.Call, keyword: str = "input") -> Any:
+        """The first argument of a function-style call (``F.x(a, ...)``) or ``keyword=``."""
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            return call.args[0]
+        for kw in call.keywords:
+            if kw.arg == keyword:
+                return kw.value
+        return None
+
+    def subject(self, call: ast.Call) -> Any:
+        """The tensor an op applies to: ``x`` in ``torch.log(x)`` and in ``x.log()``."""
+        c = self.callee(call)
+        if c[0] == "meth":
+            return c[2]
+        return self.first_arg(call)
+
+    def _call(self, call: ast.Call) -> Any:  # noqa: C901
+        c = self.callee(call)
+        if c[0] == "fn":
+            q = c[1]
+            return self._fn_kind(q, call, lambda: self.first_arg(call))
+        if c[0] == "meth":
+            name, recv = c[1], c[2]
+            tq = "torch.Tensor." + name
+            if name in ("softmax", "log_softmax", "sigmoid", "exp", "sum", "nansum", "mean", "norm", "var", "std",
+                        "count_nonzero", "square", "pow", "bincount"):
+                return self._fn_kind(_METHOD_AS_FN.get(name, tq), call, lambda: recv)
+            rk = self.kind(recv)
+            if isinstance(rk, tuple) and rk[0] in ("local", "inst", "seq") and name in _MODULE_SELF:
+                return rk  # nn.Module.to/cuda/half/train return the module itself
+            if name in N.M_MASK:
+                return "mask"
+            if name in N.M_PRESERVE and isinstance(rk, str):
+                return "mask" if rk == "mask" and name in ("float", "long", "int", "to", "half", "double", "bool") else rk
+            return None
+        if c[0] == "obj":
+            k = c[1]
+            if k[0] == "inst":
+                return N.MODULE_OUT.get(k[1])
+            if k[0] == "seq":
+                return k[1]
+            if k[0] == "class":
+                return ("local", k[1])
+            if k[0] == "func":
+                return self.returns_kind(k[1])
+            if k[0] == "local":
+                fwd = self.method(k[1], "forward")
+                return self.returns_kind(fwd) if fwd is not None else None
+        return None
+
+    def _fn_kind(self, q: str, call: ast.Call, arg: Any) -> Any:  # noqa: C901
+        if q in N.SOFTMAX:
+            return "softmax"
+        if q in N.LOG_SOFTMAX:
+            return "log_softmax"
+        if q in N.SIGMOID:
+            return "sigmoid"
+        if q in N.EXP:
+            return "exp0" if self.shifted(arg()) else "exp"
+        if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
+            x = arg()
+            a = self.kind(x)
+            mean = q in N.MEAN or q.endswith("mean")
+            if not mean and a not in ("mask", "sq"):
+                # (exp(s) * mask).sum(): the masked sum of exponentials is still a softmax denominator
+                if self.has_kind(x, ("exp",)):
+                    return "sumexp"
+                if self.has_kind(x, ("exp0",)):
+                    return "sumexp0"
+            if a == "mask" and not mean:
+                return "count"
+            if a == "sq":
+                return "sumsq"
+            return None
+        if q in N.NORM or q == "torch.Tensor.norm":
+            return "norm"
+        if q in N.VAR or q == "torch.Tensor.var":
+            return "variance" if q != "torch.var_mean" else None
+        if q in N.STD or q == "torch.Tensor.std":
+            return "std"
+        if q in N.COUNT or q in ("torch.Tensor.count_nonzero", "torch.Tensor.bincount"):
+            return "count"
+        if q in N.SQUARE or q == "torch.Tensor.square":
+            return "sq"
+        if q in N.POW or q == "torch.Tensor.pow":
+            exps = call.args[1:] if q in N.POW else call.args[:1]
+            return "sq" if exps and isinstance(exps[0], ast.Constant) and exps[0].value == 2 else None
+        if q in _WRAPPERS:
+            return self.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
+        if q == "torch.nn.Sequential":
+            layers = [a for a in call.args if not isinstance(a, ast.Starred)]
+            if layers and len(layers) == len(call.args):
+                last = self.kind(layers[-1])
+                if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
+                    return ("seq", N.MODULE_OUT[last[1]])
+            return ("inst", q)
+        last = q.rsplit(".", 1)[-1]
+        if last[:1].isupper():
+            return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
+        return None
+
+    def shifted(self, e: Any, depth: int = 3) -> bool:
+        """exp(e) cannot overflow: ``e`` is ``x - max(x)``, a log-probability, or clamped from above."""
+        if e is None or depth == 0:
+            return False
+        if self.kind(e) in ("log_softmax",):
+            return True
+        if isinstance(e, ast.Name):
+            d = self.defs(e)
+            return bool(d) and all(isinstance(x, ast.expr) and self.shifted(x, depth - 1) for x in d)
+        if isinstance(e, ast.BinOp):
+            if type(e.op) is ast.Sub:
+                return self._mentions_max(e.right, 3)
+            if type(e.op) in (ast.Div, ast.Mult):  # (x - max) / temperature
+                return self.shifted(e.left, depth - 1)
+        if isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub:
+            return False
+        if isinstance(e, ast.Call):
+            c = self.callee(e)
+            name = c[1] if c[0] in ("fn", "meth") else ""
+            if isinstance(name, str) and name.rsplit(".", 1)[-1] in ("clamp", "clip", "clamp_max"):
+                return any(kw.arg == "max" for kw in e.keywords) or name.endswith("clamp_max") or len(e.args) >= (
+                    2 if c[0] == "meth" else 3
+                )
+            if c[0] == "meth" and c[1] in N.M_PRESERVE:
+                return self.shifted(c[2], depth - 1)
+        return False
+
+    def _mentions_max(self, e: Any, depth: int) -> bool:
+        for n in ast.walk(e):
+            if isinstance(n, ast.Call):
+                f = n.func
+                nm = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if nm in ("max", "amax", "logsumexp", "maximum", "cummax"):
+                    return True
+            elif isinstance(n, ast.Name) and depth > 0:
+                d = self.defs(n)
+                if d and len(d) == 1 and isinstance(d[0], ast.expr) and self._mentions_max(d[0], depth - 1):
+                    return True
+        return False
+
+
+def _small(e: ast.BinOp) -> bool:
+    return isinstance(e.left, (ast.Name, ast.Attribute)) and isinstance(e.right, (ast.Name, ast.Attribute))
+
+
+_MODULE_SELF = frozenset("to cuda cpu half float double bfloat16 train eval requires_grad_ type".split())
+_WRAPPERS = frozenset({
+    "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+    "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
+    "torch.compile",
+})
+
+_METHOD_AS_FN = {
+    "softmax": "torch.softmax",
+    "log_softmax": "torch.log_softmax",
+    "sigmoid": "torch.sigmoid",
+    "exp": "torch.exp",
+}

@@ -1,0 +1,58 @@
+"""TD503 softmax-before-cross-entropy: probabilities fed to a loss that expects logits."""
+
+from __future__ import annotations
+
+from ..patterns import describe, loss_call
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "softmax-before-cross-entropy", "TD503", "error",
+    "a softmax or log_softmax output fed to cross_entropy (which applies log_softmax itself), or a softmax fed to nll_loss",
+    needles=[("softmax", "Softmax"), ("cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss")],
+    fix="pass the raw logits to F.cross_entropy / nn.CrossEntropyLoss; apply softmax only for reporting",
+    confirm="with perfect predictions the loss stays far above 0 (about 1.46 for 10 classes after a softmax)",
+)
+def check(m):
+    """What it detects: the output of a softmax (or log_softmax) passed as the input of
+    `F.cross_entropy` / `nn.CrossEntropyLoss`, and a softmax output passed to
+    `F.nll_loss` / `nn.NLLLoss`. The softmax may be a call, a method (`x.softmax(-1)`),
+    an `nn.Softmax` module, the last layer of an `nn.Sequential`, or the return value of
+    the model's `forward` (a class in the same file), through names and `self.` attributes.
+
+    Why it breaks training: cross-entropy applies log_softmax to its input. A softmax
+    before it squashes the logits into [0, 1], so the second softmax sees nearly equal
+    values: the loss can never go below log(C) - 1 + ... (about 1.46 for 10 classes even
+    with perfect predictions) and its gradients shrink by a factor up to C, so training
+    crawls and plateaus (cause `loss-mismatch`). A log_softmax before it is harmless
+    mathematically (log_softmax is idempotent) but doubles the work and usually hides the
+    same confusion. nll_loss expects log-probabilities: on probabilities it minimises -p
+    instead of -log p, which has almost no gradient for wrong predictions.
+
+    Example:
+        self.out = nn.Softmax(dim=-1)                    # in __init__
+        return self.out(self.body(x))                    # in forward
+        loss = nn.CrossEntropyLoss()(model(x), y)        # softmax twice
+
+    Instead:
+        return self.body(x)                              # logits out of forward
+        loss = F.cross_entropy(logits, y)                # probs = logits.softmax(-1) for metrics only
+    """
+    for site in m.w.calls:
+        call = site.node
+        lc = loss_call(m, call)
+        if lc is None or lc[0] not in ("cross_entropy", "nll"):
+            continue
+        which, inp = lc
+        k = m.kind(inp)
+        what = describe(m, inp)
+        if which == "cross_entropy" and k == "softmax":
+            yield Hit(call, f"cross_entropy applies log_softmax itself; its input {what} is already a softmax "
+                            "output, so the loss cannot approach 0 and gradients shrink; pass the logits")
+        elif which == "cross_entropy" and k == "log_softmax":
+            yield Hit(call, f"cross_entropy applies log_softmax itself; its input {what} is already a log_softmax "
+                            "output; pass the logits (or use nll_loss)", severity="warning")
+        elif which == "nll" and k == "softmax":
+            yield Hit(call, f"nll_loss expects log-probabilities; its input {what} is a softmax output, so it "
+                            "minimises -p instead of -log p; use log_softmax (or cross_entropy on the logits)",
+                      fix="use F.log_softmax before nll_loss, or F.cross_entropy on the logits")

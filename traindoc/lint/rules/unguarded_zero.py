@@ -1,0 +1,93 @@
+"""TD505 unguarded-zero: log, division or sqrt of a value that is provably able to be zero."""
+
+from __future__ import annotations
+
+from ..patterns import describe, divisor, op_of
+from ..registry import Hit, lint_rule
+
+# kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
+# from variable names, which is what keeps this rule quiet on ordinary arithmetic).
+WHY = {
+    "prob": "a probability (1 - p is exactly 0 once p rounds to 1)",
+    "softmax": "a softmax output (0 once it underflows)",
+    "sigmoid": "a sigmoid output (0 or 1 once it saturates)",
+    "norm": "a norm (0 for an all-zero vector, e.g. a padded row)",
+    "variance": "a variance (0 for a constant input)",
+    "std": "a standard deviation (0 for a constant input)",
+    "count": "a count (0 when the mask selects nothing, e.g. an all-padding batch)",
+    "sumsq": "a sum of squares (0 for an all-zero vector)",
+    "sq": "a square (0 where its base is 0)",
+}
+# Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
+# (no gradient flows into a count) but its derivative is infinite at 0 for the others.
+FLAG = {
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq"),
+    "sqrt": ("variance", "sumsq", "sq"),
+    "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
+    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid"),
+}
+EFFECT = {
+    "log": "log(0) = -inf, and its gradient 1/0 turns into NaN",
+    "sqrt": "sqrt is finite at 0 but its gradient 1/(2*sqrt(0)) is inf, giving NaN gradients",
+    "rsqrt": "rsqrt(0) = inf",
+    "div": "x/0 = inf and 0/0 = NaN",
+}
+
+
+@lint_rule(
+    "unguarded-zero", "TD505", "warning",
+    "log, division or sqrt of a probability, norm, variance or count that can be zero, without an epsilon",
+    needles=[("log", "sqrt", "/", "div")],
+    fix="add an epsilon or clamp: torch.log(p.clamp_min(1e-12)), x / n.clamp_min(1), torch.sqrt(var + 1e-5), "
+        "or the fused op (F.normalize, F.layer_norm, log_softmax, logsigmoid)",
+    confirm="feed the zero case (an all-padding batch, a constant feature, a zero row) and look for inf/NaN",
+)
+def check(m):
+    """What it detects: `log`, `sqrt`, `rsqrt` or a division whose argument (denominator)
+    is provably a value that can be exactly zero: a probability (`1 - softmax(x)`,
+    `1 - sigmoid(x)`), a norm (`x.norm(dim=-1)`, `torch.linalg.vector_norm`), a variance or
+    standard deviation (`x.var()`, `x.std()`), a count (`mask.sum()` of a comparison,
+    `count_nonzero`, `bincount`) or a sum of squares, with no epsilon or clamp. A value
+    the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
+    quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead.
+
+    Why it breaks training: these values are zero in ordinary data, not only in bugs: a
+    batch whose mask selects no token, a constant feature, a padded all-zero row, a
+    probability that rounds to 1. log(0) = -inf, x/0 = inf, 0/0 = NaN, and the derivative
+    of sqrt at 0 is infinite (so even a finite forward value gives NaN gradients). One such
+    batch can poison every weight (cause `unstable-op`).
+
+    Example:
+        loss = (tok_loss * mask).sum() / mask.sum()      # NaN for an all-padding batch
+        x = x / x.norm(dim=-1, keepdim=True)             # NaN for a zero row
+        y = (x - mu) / torch.sqrt(x.var(-1, keepdim=True))
+
+    Instead:
+        loss = (tok_loss * mask).sum() / mask.sum().clamp_min(1)
+        x = F.normalize(x, dim=-1)                       # eps inside
+        y = (x - mu) * torch.rsqrt(x.var(-1, keepdim=True) + 1e-5)   # or F.layer_norm
+    """
+    for site in m.w.calls:
+        call = site.node
+        op = op_of(m, call)
+        if op is None:
+            continue
+        arg = divisor(m, call) if op == "div" else m.subject(call)
+        hit = _hit(m, op, arg, call)
+        if hit is not None:
+            yield hit
+    for site in m.w.divs:
+        hit = _hit(m, "div", site.node.right, site.node)
+        if hit is not None:
+            yield hit
+
+
+def _hit(m, op: str, arg, node):
+    if arg is None:
+        return None
+    k = m.kind(arg)
+    if not isinstance(k, str) or k not in FLAG[op]:
+        return None
+    role = "denominator" if op == "div" else "argument"
+    return Hit(node, f"{op} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
+                     f"clamp the {role} or add an epsilon")

@@ -1,0 +1,122 @@
+"""TD507 unscaled-fp16: float16 autocast or ``.half()`` training without a GradScaler."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import names as N
+from ..patterns import is_backward, short, text
+from ..registry import Hit, lint_rule
+
+# A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
+_SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss")
+_MODEL_NAMES = frozenset({"model", "net", "module", "network", "generator", "discriminator", "encoder", "decoder"})
+
+
+@lint_rule(
+    "unscaled-fp16", "TD507", "warning",
+    "float16 autocast or .half() training without a GradScaler: small gradients flush to zero, large values overflow",
+    needles=[("autocast", "half", "float16"), ("backward",)],
+    fix="wrap the loss: scaler = torch.amp.GradScaler(); scaler.scale(loss).backward(); scaler.step(opt); "
+        "scaler.update(); or train in bfloat16 (torch.autocast('cuda', dtype=torch.bfloat16)), which needs no scaler",
+    confirm="count the gradients that are exactly 0 in float16 vs float32 for one batch, or watch for inf losses",
+)
+def check(m):
+    """What it detects: a training script (it calls `backward()`) that runs the forward
+    pass in float16, through `torch.autocast("cuda")` / `torch.cuda.amp.autocast()` /
+    `autocast(dtype=torch.float16)` or by converting the model with `model.half()` /
+    `model.to(torch.float16)`, and never creates a `GradScaler` (nor uses apex or DeepSpeed
+    loss scaling). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
+    dtype or device the rule cannot read, and inference scripts are not flagged.
+
+    Why it breaks training: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
+    (cause `fp16-underflow`): with small losses or deep nets most of them do, and the
+    weights stop moving; values above 65504 become inf (cause `fp16-overflow`). A
+    GradScaler multiplies the loss by a large factor before backward, so gradients sit in
+    float16's range, unscales them in float32 before the step, and skips the steps whose
+    gradients overflowed. A `.half()` model also keeps its master weights in float16,
+    where `w + lr * g` rounds away any update smaller than w / 2048.
+
+    Example:
+        with torch.autocast("cuda"):                     # float16 on CUDA by default
+            loss = model(x, y)
+        loss.backward()
+        opt.step()
+
+    Instead:
+        scaler = torch.amp.GradScaler("cuda")
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = model(x, y)
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+        # or dtype=torch.bfloat16 (Ampere and newer), which needs no scaler
+    """
+    if _scales_loss(m):
+        return
+    back = next((s.node for s in m.w.calls if is_backward(m, s.node)), None)
+    if back is None:
+        return
+    for site in m.w.calls:
+        call = site.node
+        how = _fp16(m, call)
+        if how:
+            yield Hit(call, f"{how} in a training script (backward on line {back.lineno}) without a GradScaler: "
+                            "gradients below 6e-8 flush to zero and values above 65504 overflow; "
+                            "scale the loss with torch.amp.GradScaler or use bfloat16")
+
+
+def _fp16(m, call: ast.Call) -> str:
+    c = m.callee(call)
+    if c[0] == "fn" and c[1] in N.AUTOCAST:
+        return _autocast(m, c[1], call)
+    if c[0] != "meth":
+        return ""
+    name, recv = c[1], c[2]
+    if name == "half" and not call.args and _is_model(m, recv):
+        return f"`{short(recv)}.half()` (float16 weights and activations)"
+    if name == "to" and _is_model(m, recv):
+        dt = [kw.value for kw in call.keywords if kw.arg == "dtype"] + list(call.args)
+        if any(m.qualname(a) in N.FP16 for a in dt):
+            return f"`{short(recv)}.to(torch.float16)` (float16 weights and activations)"
+    return ""
+
+
+def _autocast(m, q: str, call: ast.Call) -> str:
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    en = kw.get("enabled")
+    if isinstance(en, ast.Constant) and en.value is False:
+        return ""
+    if "dtype" in kw:
+        return "float16 autocast" if m.qualname(kw["dtype"]) in N.FP16 else ""
+    if q == "torch.cuda.amp.autocast":
+        return "torch.cuda.amp.autocast() (float16 by default)"
+    if q == "torch.cpu.amp.autocast":
+        return ""  # bfloat16 by default
+    dev = call.args[0] if call.args else kw.get("device_type")
+    if len(call.args) >= 2 and m.qualname(call.args[1]) in N.FP16:
+        return "float16 autocast"
+    if isinstance(dev, ast.Constant) and dev.value == "cuda":
+        return 'autocast("cuda") (float16 by default on CUDA)'
+    return ""
+
+
+def _is_model(m, e) -> bool:
+    k = m.kind(e)
+    if isinstance(k, tuple):
+        if k[0] in ("local", "seq"):
+            return True
+        if k[0] == "inst" and k[1].startswith("torch.nn.") and not k[1].endswith("Loss"):
+            return True
+    last = text(e).rsplit(".", 1)[-1].lower()
+    return last in _MODEL_NAMES
+
+
+def _scales_loss(m) -> bool:
+    """A GradScaler (or apex/DeepSpeed loss scaling) is created or used: ``X.scale(loss)`` counts too."""
+    for site in m.w.calls:
+        f = site.node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name in _SCALERS or name == "scale" and "scaler" in text(f.value).lower():
+            return True
+    return False

@@ -1,0 +1,161 @@
+"""TD508 validation-in-train-mode: a validation loop without model.eval() or torch.no_grad()."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .. import names as N
+from ..patterns import decorated_no_grad, enclosing_no_grad, is_backward, is_step, text
+from ..registry import Hit, lint_rule
+
+# Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
+_SPLIT = re.compile(r"[^a-z0-9]+")
+_LOOP_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev", "holdout"})
+_FUNC_WORDS = frozenset({"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation"})
+_MODEL_WORDS = ("model", "net", "module", "network", "encoder", "classifier")
+
+
+@lint_rule(
+    "validation-in-train-mode", "TD508", "warning",
+    "a validation loop that runs the model without model.eval() or without torch.no_grad()",
+    needles=[("val", "eval", "test", "dev")],
+    fix="call model.eval() before the loop (model.train() after it) and run it under torch.no_grad() "
+        "(or torch.inference_mode())",
+    confirm="evaluate the same batch twice: in train mode the outputs differ (dropout) and BatchNorm's running stats move",
+)
+def check(m):
+    """What it detects: a loop over validation or test data (its iterable is named like
+    `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or it sits in a
+    function named like `validate`/`evaluate`) that calls the model and does no
+    `backward()` or optimizer step, when either `model.eval()` (or `.train(False)`) or
+    `torch.no_grad()` / `torch.inference_mode()` is missing. The rule looks for them in
+    the loop's function, around the loop, as a decorator, and in the same-file
+    functions that call it.
+
+    Why it breaks training: in train mode dropout stays on (validation metrics are noisy
+    and pessimistic) and every BatchNorm layer overwrites its running mean and variance
+    with validation batches, so the weights the next training steps and the final
+    checkpoint use are tuned to data they never trained on; the validation loss can look
+    better or worse than the truth, which breaks early stopping and model selection
+    (cause `overfitting` diagnoses lean on it). Without no_grad autograd keeps every
+    activation of the validation pass: roughly twice the memory and a slower loop, and a
+    `loss` accumulated across batches keeps all their graphs alive until an OOM.
+
+    Example:
+        def evaluate(model, val_loader):
+            total = 0.0
+            for x, y in val_loader:                      # dropout on, BN stats updated, graphs kept
+                total += F.cross_entropy(model(x), y)
+            return total / len(val_loader)
+
+    Instead:
+        @torch.no_grad()
+        def evaluate(model, val_loader):
+            model.eval()
+            ...
+            model.train()
+    """
+    evals, no_grads, callers = _index(m)
+    for site in m.w.loops:
+        loop = site.node
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        fn = site.ctx.func
+        fname = getattr(fn, "name", "") or ""
+        if fname.startswith("test_"):
+            continue  # a pytest test: it checks the model, it does not validate a run
+        it = text(loop.iter) or _literal_words(loop.iter)
+        if not (_words(it) & _LOOP_WORDS or _words(fname) & _FUNC_WORDS):
+            continue
+        if not _runs_model(m, loop) or _trains(m, loop):
+            continue
+        chain = [fn, *callers.get(id(fn), ())] if fn is not None else [None]
+        has_eval = any(id(f) in evals for f in chain)
+        has_nograd = (
+            enclosing_no_grad(m, site.ctx.withs)
+            or any(id(f) in no_grads for f in chain)
+            or _body_no_grad(m, loop)
+        )
+        missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
+        if not missing:
+            continue
+        why = []
+        if not has_eval:
+            why.append("dropout stays on and BatchNorm updates its running stats with validation data")
+        if not has_nograd:
+            why.append("autograd keeps every activation (memory, time)")
+        yield Hit(loop, f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
+
+
+def _words(s: str) -> set[str]:
+    return set(_SPLIT.split(s.lower())) if s else set()
+
+
+def _literal_words(e) -> str:
+    """``loaders["val"]`` -> 'loaders val'."""
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and isinstance(e.slice.value, str):
+        return f"{text(e.value)} {e.slice.value}"
+    if isinstance(e, ast.Call) and e.args:  # enumerate(val_loader), tqdm(val_loader)
+        return text(e.args[0]) or _literal_words(e.args[0])
+    return ""
+
+
+def _index(m):
+    """ids of functions (None: module level) that call .eval()/no_grad, and who calls whom."""
+    evals: set[int] = set()
+    no_grads: set[int] = set()
+    callers: dict[int, list] = {}
+    by_name = {}
+    for name, fns in m.w.functions.items():
+        for f in fns:
+            by_name.setdefault(name, []).append(f)
+            if decorated_no_grad(m, f):
+                no_grads.add(id(f))
+    for site in m.w.calls:
+        call, fn = site.node, site.ctx.func
+        f = call.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name == "eval" and not call.args or name == "train" and _false_arg(call):
+            evals.add(id(fn))
+        elif name == "set_grad_enabled" and _false_arg(call):
+            no_grads.add(id(fn))
+        elif name in by_name:
+            if enclosing_no_grad(m, site.ctx.withs):
+                for g in by_name[name]:
+                    no_grads.add(id(g))  # called under no_grad: its body runs without autograd
+            for g in by_name[name]:
+                callers.setdefault(id(g), []).append(fn)
+    return evals, no_grads, callers
+
+
+def _false_arg(call: ast.Call) -> bool:
+    args = list(call.args) + [k.value for k in call.keywords if k.arg in ("mode", "enabled")]
+    return bool(args) and isinstance(args[0], ast.Constant) and args[0].value is False
+
+
+def _runs_model(m, loop) -> bool:
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call):
+            c = m.callee(n)
+            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
+                return True
+            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
+                    and not c[1][1].endswith("Loss"):
+                return True
+            if isinstance(n.func, (ast.Name, ast.Attribute)) and c[0] != "fn":
+                last = text(n.func).rsplit(".", 1)[-1].lower()
+                if any(w in last for w in _MODEL_WORDS) and last not in ("eval", "train"):
+                    return True
+    return False
+
+
+def _trains(m, loop) -> bool:
+    return any(isinstance(n, ast.Call) and (is_backward(m, n) or is_step(m, n)) for n in ast.walk(loop))
+
+
+def _body_no_grad(m, loop) -> bool:
+    for n in ast.walk(loop):
+        if isinstance(n, (ast.With, ast.AsyncWith)) and enclosing_no_grad(m, (n,)):
+            return True
+    return False
