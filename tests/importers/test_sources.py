@@ -1,0 +1,167 @@
+"""Each source end to end through the CLI: real files in, traindoc's names out, the
+rules run on them, and what a source never logs is "cannot tell"."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+from tests.conftest import run_cli
+from traindoc import diagnose
+from traindoc.importers import ImportedRun, load_any
+
+from .conftest import DATA, hf_state, lightning_rows, write_hf, write_lightning
+
+
+def diagnose_json(path) -> tuple[int, dict]:
+    r = run_cli("diagnose", path, "--json")
+    assert r.returncode in (0, 1), r.stderr
+    return r.returncode, json.loads(r.stdout)
+
+
+def symptom_steps(doc: dict, name: str) -> list[int]:
+    return [s["location"]["step"] for s in doc["symptoms"] if s["name"] == name]
+
+
+# --- TensorBoard --------------------------------------------------------------------
+
+def write_tb_run(writer_cls, folder, nan_at=150, steps=200, new_style=False):
+    w = writer_cls(str(folder))
+    for i in range(steps):
+        loss = float("nan") if i >= nan_at else 2.0 * math.exp(-i / 50) + 0.05 * math.sin(i)
+        w.add_scalar("train/loss", loss, i, new_style=new_style)
+        w.add_scalar("train/lr", 1e-3 * 0.5 ** (i // 50), i, new_style=new_style)
+        w.add_scalar("train/grad_norm", 1.0 + 0.1 * math.cos(i), i, new_style=new_style)
+        if i % 20 == 0:
+            w.add_scalars("Loss", {"val": loss + 0.1}, i)   # a sub-folder Loss_val/
+    w.close()
+    return folder
+
+
+def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path):
+    run_dir = write_tb_run(tb_writer, tmp_path / "runs" / "exp1")
+    run = load_any(run_dir)
+    assert isinstance(run, ImportedRun) and run.ranks == [0] and run.batch_indices(0) is None
+    assert {"loss", "lr/0/0", "grad_norm", "loss/eval"} <= set(run.names())
+    loss = run.series("loss")
+    assert loss.steps.tolist() == list(range(200)) and np.isnan(loss.values[150:]).all()
+    assert run.series("lr/0/0").values[-1] == pytest.approx(1.25e-4)
+    assert run.series("loss/eval").steps.tolist() == list(range(0, 200, 20))
+    code, doc = diagnose_json(run_dir)
+    assert symptom_steps(doc, "loss-nonfinite") == [150]
+    assert doc["status"] == "imported" and "grad-nonfinite" in doc["cannot_tell"]
+    # One event file works the same; a folder of two runs is ambiguous.
+    event = next(p for p in run_dir.iterdir() if "tfevents" in p.name)
+    assert load_any(event).series("loss").steps.tolist() == list(range(200))
+    write_tb_run(tb_writer, tmp_path / "runs" / "exp2", steps=10)
+    r = run_cli("diagnose", tmp_path / "runs")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "exp1" in r.stderr and "give one" in r.stderr
+
+
+def test_tensorboard_tensor_scalars_tf2_style(tb_writer, tmp_path):
+    """tf.summary.scalar writes 0-d tensors of the scalars plugin, not simple_value."""
+    run = load_any(write_tb_run(tb_writer, tmp_path / "tf2", nan_at=10_000, steps=50, new_style=True))
+    assert run.series("loss").steps.tolist() == list(range(50))
+    assert run.series("loss").values[0] == pytest.approx(2.0)
+
+
+def test_tensorboard_keeps_every_point_past_the_default_sample(tb_writer, tmp_path):
+    w = tb_writer(str(tmp_path / "long"))
+    for i in range(12_000):   # TensorBoard's own default keeps a 10 000-point reservoir sample
+        w.add_scalar("loss", 1.0 / (i + 1), i)
+    w.close()
+    s = load_any(tmp_path / "long").series("loss")
+    assert len(s) == 12_000 and s.values[11_999] == pytest.approx(1 / 12_000)
+
+
+def test_tensorboard_missing_gives_the_install_line(tmp_path):
+    (tmp_path / "events.out.tfevents.1.host").write_bytes(b"\x00" * 64)
+    code = ("import sys; sys.modules['tensorboard'] = None\n"
+            "from traindoc.cli import main; sys.exit(main(['diagnose', sys.argv[1]]))")
+    from tests.conftest import run_python
+
+    r = run_python("-c", code, tmp_path / "events.out.tfevents.1.host")
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0, r.stderr
+    assert "pip install 'traindoc[tensorboard]'" in r.stderr
+
+
+# --- Hugging Face ---------------------------------------------------------------------
+
+def test_hf_trainer_state_checkpoints_and_the_latest(tmp_path):
+    out = tmp_path / "output_dir"
+    write_hf(out / "checkpoint-100" / "trainer_state.json", hf_state(steps=100))
+    write_hf(out / "checkpoint-300" / "trainer_state.json", hf_state(steps=300, blowup_at=200))
+    run = load_any(out)   # the output_dir: the latest checkpoint's state holds the whole history
+    assert run.folder == out / "checkpoint-300" / "trainer_state.json"
+    assert run.series("loss").steps.tolist() == list(range(10, 301, 10))
+    assert run.series("loss/eval").steps.tolist() == [100, 200, 300]
+    assert {"grad_norm", "lr/0/0", "eval_accuracy", "epoch"} <= set(run.names())
+    assert np.isnan(run.series("grad_norm").values[-1])   # NaN tokens in the JSON
+    assert run.meta["steps"] == 300 and run.meta["trainer"]["summary"]["train_runtime"] == 60.1
+    assert "train_loss" not in run.names()   # the closing summary is not a point at the last step
+    code, doc = diagnose_json(out / "checkpoint-300")
+    assert symptom_steps(doc, "grad-spike") == [210] and "loss-spike" in {s["name"] for s in doc["symptoms"]}
+    assert "slow-step" in doc["cannot_tell"] and "dead-relu" in doc["cannot_tell"]
+    assert load_any(out / "checkpoint-100" / "trainer_state.json").meta["steps"] == 100
+
+
+def test_hf_healthy_run_has_no_symptom(tmp_path):
+    path = write_hf(tmp_path / "trainer_state.json", hf_state())
+    code, doc = diagnose_json(path)
+    assert code == 0 and doc["symptoms"] == [] and doc["causes"] == []
+
+
+# --- Lightning ------------------------------------------------------------------------
+
+def test_lightning_metrics_written_by_lightning(tmp_path):
+    """tests/importers/data/lightning_metrics.csv: Lightning 2.6 CSVLogger with
+    LearningRateMonitor; the loss is NaN from global step 120 (logged at 129)."""
+    version = tmp_path / "lightning_logs" / "version_0"
+    version.mkdir(parents=True)
+    shutil.copy(DATA / "lightning_metrics.csv", version / "metrics.csv")
+    run = load_any(version)
+    assert run.meta["import"]["format"] == "lightning"
+    assert run.meta["import"]["mapping"] == {"lr-Adam": "lr/0/0", "train_loss_step": "loss", "val_loss": "loss/eval"}
+    assert run.series("loss").steps.tolist() == list(range(9, 200, 10))
+    assert run.series("lr/0/0").values.tolist() == [1e-3] * 20   # StepLR(50) steps per epoch: 4 epochs
+    _, doc = diagnose_json(version)
+    assert symptom_steps(doc, "loss-nonfinite") == [129]
+    (tmp_path / "lightning_logs" / "version_1").mkdir()
+    shutil.copy(DATA / "lightning_metrics.csv", tmp_path / "lightning_logs" / "version_1" / "metrics.csv")
+    r = run_cli("diagnose", tmp_path / "lightning_logs")
+    assert r.returncode == 2 and "version_0, version_1" in r.stderr
+
+
+def test_lightning_layout_with_epoch_and_step_losses(tmp_path):
+    path = write_lightning(tmp_path / "v", lightning_rows(nan_at=150))
+    run = load_any(path)
+    assert run.series("loss").steps.tolist() == list(range(9, 200, 10))   # train_loss_step, not _epoch
+    assert run.series("train_loss_epoch").steps.tolist() == [49, 99, 149, 199]
+    assert symptom_steps(diagnose(run).to_json(), "loss-nonfinite") == [159]
+
+
+# --- plain tables, and the report on an import -----------------------------------------
+
+def test_plain_csv_and_jsonl_diagnose_and_report(tmp_path):
+    rows = [{"step": i, "loss": 1.0 / (i + 1) if i != 70 else float("inf"), "accuracy": i / 100, "phase": "train"}
+            for i in range(100)]
+    csv_path = tmp_path / "log.csv"
+    csv_path.write_text("step,loss,accuracy,phase\n" + "".join(
+        f"{r['step']},{r['loss']},{r['accuracy']},{r['phase']}\n" for r in rows))
+    jsonl = tmp_path / "log.jsonl"
+    jsonl.write_text("".join(json.dumps({"step": r["step"], "train": {"loss": r["loss"]}}) + "\n" for r in rows))
+    for path in (csv_path, jsonl):
+        run = load_any(path)
+        assert run.series("loss").values[70] == np.inf and len(run.series("loss")) == 100
+        _, doc = diagnose_json(path)
+        assert symptom_steps(doc, "loss-nonfinite") == [70], path
+    assert load_any(csv_path).meta["import"]["ignored"] == ["phase"]
+    out = tmp_path / "r.html"
+    r = run_cli("report", jsonl, "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "<div class=plot id='loss'><h3>Loss</h3><div" in text and "log.jsonl" in text
