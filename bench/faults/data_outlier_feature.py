@@ -23,7 +23,7 @@ y = X @ torch.linspace(-1, 1, D) + 0.3 * torch.sin(3 * X[:, 0]) + 0.05 * torch.r
 glitch = torch.randperm(N, generator=g)[:3]
 X[glitch, 0] = X[glitch, 0].abs() * 1e4 + 1e4   # cm^2 instead of m^2
 
-model = nn.Sequential(nn.Linear(D, 64), nn.Tanh(), nn.Linear(64, 1))
+model = nn.Sequential(nn.Linear(D, 64), nn.ReLU(), nn.Linear(64, 1))
 opt = torch.optim.SGD(model.parameters(), lr=0.02, momentum=0.9)
 perm = torch.randperm(N, generator=g)
 bs = 32

@@ -1,0 +1,166 @@
+"""Fault benchmark: run every script in bench/faults/ under ``traindoc run``, diagnose it
+with ``traindoc diagnose --json`` and score the ranked causes against the cause the script
+declares in its docstring (``expect: NAME``, ``Fault: NAME`` or ``expect: healthy``).
+
+    python bench/faults/score.py [-j 2] [--only SUBSTR] [--rerun] [--cache DIR] [--json FILE]
+
+Prints one row per cause: scripts, top-1 and top-3 hits, runs where the cause was ranked
+first wrongly, and the healthy runs' false alarms (a cause of severity ``error`` on a run
+that has no fault). Runs are cached by the hash of the script and of traindoc's monitor
+code, so re-scoring after a rule change only re-runs ``diagnose`` (seconds per script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+EXPECT = re.compile(r"^\s*(?:expect|fault)\s*:\s*([a-z0-9-]+)", re.I | re.M)
+LIMIT_S = 30.0  # the benchmark's budget per script on 2 CPU cores
+
+
+def expected(path: Path) -> str:
+    text = path.read_text()
+    doc = re.match(r'\s*(?:"""|\'\'\')(.*?)(?:"""|\'\'\')', text, re.S)
+    m = EXPECT.search(doc.group(1) if doc else "")
+    if not m:
+        raise SystemExit(f"{path.name}: no 'expect: NAME' line in the module docstring")
+    return m.group(1).lower()
+
+
+def scripts(only: str) -> list[Path]:
+    return sorted(p for p in HERE.glob("*.py") if p.name != "score.py" and not p.name.startswith("_")
+                  and only in p.stem)
+
+
+def _key(path: Path) -> str:
+    h = hashlib.sha256(path.read_bytes())
+    for f in sorted((ROOT / "traindoc" / "monitor").glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def record(path: Path, cache: Path, rerun: bool) -> tuple[Path, float, int]:
+    """Run the script under ``traindoc run`` (or reuse the cached run); return the run
+    folder, the wall time of the script and its exit code."""
+    out = cache / f"{path.stem}-{_key(path)}"
+    done = out / "bench.json"
+    if done.exists() and not rerun:
+        info = json.loads(done.read_text())
+        return out, info["wall_s"], info["rc"]
+    if out.exists():
+        subprocess.run(["rm", "-rf", str(out)], check=True)
+    env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "traindoc", "run", "--out", str(out), str(path)],
+                       env=env, capture_output=True, text=True, timeout=300)
+    wall = time.perf_counter() - t0
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.log").write_text(r.stdout[-5000:] + r.stderr[-5000:])
+    done.write_text(json.dumps({"wall_s": wall, "rc": r.returncode}))
+    return out, wall, r.returncode
+
+
+def diagnose(run: Path) -> dict:
+    r = subprocess.run([sys.executable, "-m", "traindoc", "diagnose", str(run), "--json"],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1"))
+    if r.returncode not in (0, 1):
+        return {"causes": [], "error": r.stderr.strip().splitlines()[-1:] or ["?"]}
+    return json.loads(r.stdout)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-j", type=int, default=2, help="scripts run in parallel (default 2)")
+    ap.add_argument("--only", default="", help="only scripts whose name contains this")
+    ap.add_argument("--rerun", action="store_true", help="ignore cached runs")
+    ap.add_argument("--cache", default=os.environ.get("TRAINDOC_BENCH_CACHE",
+                                                      str(Path.home() / ".cache" / "traindoc-bench")))
+    ap.add_argument("--json", help="also write the per-script results here")
+    ap.add_argument("-v", action="store_true", help="print every script's ranked causes")
+    a = ap.parse_args()
+    cache = Path(a.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    items = [(p, expected(p)) for p in scripts(a.only)]
+
+    def one(item):
+        path, exp = item
+        run, wall, rc = record(path, cache, a.rerun)
+        doc = diagnose(run)
+        causes = doc.get("causes", [])
+        return {"script": path.name, "expect": exp, "wall_s": round(wall, 1), "rc": rc,
+                "ranked": [(c["name"], c["severity"], c.get("confidence")) for c in causes],
+                "error": doc.get("error")}
+
+    with ThreadPoolExecutor(a.j) as ex:
+        results = list(ex.map(one, items))
+
+    rows: dict[str, dict] = defaultdict(lambda: {"n": 0, "top1": 0, "top3": 0, "wrong1": 0, "false": 0, "slow": 0})
+    for r in results:
+        names = [n for n, _, _ in r["ranked"]]
+        exp = r["expect"]
+        row = rows[exp]
+        row["n"] += 1
+        row["slow"] += r["wall_s"] > LIMIT_S
+        if exp == "healthy":
+            fa = [n for n, sev, _ in r["ranked"] if sev == "error"]
+            row["false"] += bool(fa)
+            r["ok1"] = r["ok3"] = not fa
+            row["top1"] += r["ok1"]
+            row["top3"] += r["ok3"]
+        else:
+            r["ok1"] = names[:1] == [exp]
+            r["ok3"] = exp in names[:3]
+            row["top1"] += r["ok1"]
+            row["top3"] += r["ok3"]
+            if names and not r["ok1"]:
+                rows[names[0]]["wrong1"] += 1
+        if a.v or not r["ok1"]:
+            top = ", ".join(f"{n}:{sev[0]}{'' if c is None else f'{c:.2f}'}" for n, sev, c in r["ranked"][:4])
+            mark = "ok " if r["ok1"] else ("top3" if r["ok3"] else "MISS")
+            print(f"  {mark:4s} {r['script']:38s} expect {exp:22s} got {top or '(none)'}"
+                  + (f"  [{r['error']}]" if r.get("error") else ""))
+
+    print()
+    print(f"{'cause':24s} {'scripts':>7s} {'top-1':>6s} {'top-3':>6s} {'wrong #1':>8s} {'false alarm':>11s} {'>30 s':>5s}")
+    faulty = [r for r in results if r["expect"] != "healthy"]
+    healthy = [r for r in results if r["expect"] == "healthy"]
+    for name in sorted(rows, key=lambda n: (n == "healthy", n)):
+        row = rows[name]
+        if row["n"] == 0:
+            print(f"{name:24s} {0:7d} {'':>6s} {'':>6s} {row['wrong1']:8d} {'':>11s} {'':>5s}")
+            continue
+        fa = f"{row['false']}/{row['n']}" if name == "healthy" else ""
+        print(f"{name:24s} {row['n']:7d} {row['top1']:3d}/{row['n']:<2d} {row['top3']:3d}/{row['n']:<2d} "
+              f"{row['wrong1']:8d} {fa:>11s} {row['slow']:5d}")
+    n = len(faulty)
+    t1 = sum(r["ok1"] for r in faulty)
+    t3 = sum(r["ok3"] for r in faulty)
+    fa = sum(not r["ok1"] for r in healthy)
+    print()
+    if n:
+        print(f"faulty scripts {n}: top-1 {t1}/{n} = {t1 / n:.0%}, top-3 {t3}/{n} = {t3 / n:.0%}")
+    print(f"healthy scripts {len(healthy)}: false alarms (a cause of severity error) {fa}")
+    walls = sorted(r["wall_s"] for r in results)
+    if walls:
+        print(f"script wall time under traindoc run: median {walls[len(walls) // 2]:.1f} s, max {walls[-1]:.1f} s "
+              f"(-j {a.j}; cached runs report the time of their recording)")
+    if a.json:
+        Path(a.json).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""data-nonfinite (TD201)."""
+
+from __future__ import annotations
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding
+from .nonfinite import calm_onset, confident_before, half_model
+
+
+@rule("data-nonfinite", needs=("loss",))
+def data_nonfinite(run):
+    """What it detects: the loss became NaN/Inf all at once, from a calm run (no rising
+    loss, no growing gradient norm before it, float32 tensors): the signature of a batch
+    that carried NaN or Inf in its features or targets.
+
+    Why it happens: missing values never imputed, log/division of a raw column in
+    preprocessing (log(0) = -inf), a corrupt file, a join that produced NaN.
+
+    How to confirm: replay the step (the batch's sample indices are in the run) and
+    look at the samples; ``traindoc data check`` on the training files reports every
+    non-finite value with its row and column in seconds.
+
+    How to fix: impute or drop the rows, guard the transform (log1p, clip), and keep
+    ``traindoc data check`` in CI so the next dump is checked before training.
+    """
+    f = features(run)
+    if f.first_bad is None or not calm_onset(f) or half_model(f):
+        return []
+    # A calm onset is shared with unstable-op; data comes first in the diagnostic order,
+    # unless the model had become confident (the regime of exp/log overflow).
+    c = 0.30 if confident_before(f) else 0.47
+    idx = run.batch_indices(f.first_bad, run.ranks[0])
+    loc = {"step": f.first_bad}
+    ev = [{"series": "loss", "step": f.first_bad, "value": "non-finite",
+           "before": fmt(float(f.loss[-1])) if len(f.loss) else "none"}]
+    if idx is not None:
+        loc["samples"] = [int(i) for i in idx[:64]]
+        ev.append({"batch": f"{len(idx)} samples drawn at step {f.first_bad}", "first": [int(i) for i in idx[:8]]})
+    return [finding(
+        "data-nonfinite", c,
+        f"the loss turned non-finite at step {f.first_bad} out of a calm run (loss {fmt(float(f.loss[-1])) if len(f.loss) else '?'} "
+        "the step before, no growth in loss or gradient norm): a batch with NaN/Inf inputs or targets is the first suspect",
+        location=loc, evidence=ev,
+        fix="find the NaN/Inf values (traindoc data check PATH) and impute, drop or guard them (log1p, clip) in preprocessing",
+        confirm=f"check the samples of step {f.first_bad} for non-finite values (traindoc data check on the training data); "
+                "if they are finite the cause is an unstable op inside the model (replay the step)",
+    )]

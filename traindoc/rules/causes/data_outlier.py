@@ -1,0 +1,73 @@
+"""data-outlier (TD202)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt, trailing_robust_z
+from ._stats import features, finding
+
+
+@rule("data-outlier", needs=("loss",))
+def data_outlier(run):
+    """What it detects: one step whose loss (and gradient norm) jumps far outside the
+    run's recent distribution (robust z above 50 and 20x the recent median) while the
+    steps around it are calm, the signature of a batch that holds an extreme sample:
+    a value in the wrong unit, a sequence 100x longer than the rest. Also a weak
+    suspect when a calm run turns non-finite all at once.
+
+    Why it happens: unit or typing errors in a column, crawler/bot accounts with huge
+    histories, uncapped sequence lengths, a corrupt record.
+
+    How to confirm: the sample indices of the spiking step are in the run; look at
+    their feature values and lengths against the column's P99.9
+    (``traindoc data check`` reports length and value outliers).
+
+    How to fix: cap or drop the outliers (clip at a high percentile, truncate sequences
+    at P99.9), fix the unit, and keep the data check in CI.
+    """
+    f = features(run)
+    v, st = f.loss, f.loss_steps
+    best = None
+    if len(v) >= 30:
+        z, med, _ = trailing_robust_z(v, 50, 10)
+        big = (z > 50) & (v > 20 * np.abs(med))
+        if big.any():
+            i = int(np.argmax(np.where(big, z, -np.inf)))
+            calm_before = i >= 10
+            best = (i, float(z[i]), calm_before)
+    if best is not None:
+        i, zi, calm = best
+        step = int(st[i])
+        idx = run.batch_indices(step, run.ranks[0])
+        loc = {"step": step}
+        if idx is not None:
+            loc["samples"] = [int(k) for k in idx[:64]]
+        # a single spike that the run does not shrug off is the classic outlier batch
+        c = 0.7 if calm else 0.45
+        return [finding(
+            "data-outlier", c,
+            f"the loss jumped to {fmt(float(v[i]))} at step {step}, {fmt(zi)} robust deviations above the recent "
+            "median, from a calm run: a batch with an extreme sample is the first suspect",
+            location=loc,
+            evidence=[{"series": "loss", "step": step, "value": float(v[i]), "robust_z": round(zi, 1)}],
+            fix="find the extreme sample among the step's indices; cap/clip the feature or the sequence length "
+                "(P99.9) or fix its unit; keep traindoc data check in CI",
+            confirm=f"look at the samples of step {step} (traindoc data check reports value and length outliers)",
+        )]
+    from .nonfinite import calm_onset, half_model
+
+    if f.first_bad is not None and calm_onset(f) and not half_model(f):
+        return [finding(
+            "data-outlier", 0.25,
+            f"the loss went non-finite at step {f.first_bad} out of a calm run; an extreme sample (a huge value or "
+            "sequence length) in that batch can overflow an op",
+            location={"step": f.first_bad},
+            evidence=[{"series": "loss", "step": f.first_bad, "value": "non-finite"}],
+            fix="cap feature values and sequence lengths at a high percentile (P99.9)",
+            confirm=f"compare the samples of step {f.first_bad} with the data's P99.9 (traindoc data check)",
+        )]
+    return []

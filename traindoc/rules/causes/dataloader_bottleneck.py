@@ -1,0 +1,44 @@
+"""dataloader-bottleneck (TD901)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import finding
+
+
+@rule("dataloader-bottleneck", needs=("time/step", "time/data"))
+def dataloader_bottleneck(run):
+    """What it detects: the training step spends more than 40 % of its wall time waiting
+    for the next batch from the DataLoader (median of time/data over time/step).
+
+    Why it happens: expensive per-sample Python work in __getitem__ (decoding,
+    augmentation, tokenisation) or blocking I/O, with num_workers=0 or too few workers,
+    no prefetching, or pin_memory off on a GPU.
+
+    How to confirm: time one pass over the DataLoader alone; it takes most of the epoch.
+
+    How to fix: num_workers > 0 (and persistent_workers, prefetch_factor), move the
+    preprocessing offline or to batched tensor ops, cache decoded samples.
+    """
+    r = run.ranks[0]
+    td, ts = run.series("time/data", r), run.series("time/step", r)
+    if len(ts) < 20:
+        return []
+    n = min(len(td), len(ts))
+    share = float(np.median(td.values[:n] / np.maximum(ts.values[:n], 1e-9)))
+    if share < 0.4:
+        return []
+    workers = [m.get("num_workers") for k, m in run.meta.items() if k.startswith("loader/") and isinstance(m, dict)]
+    c = 0.5 + 0.45 * min(1.0, (share - 0.4) / 0.4)
+    return [finding(
+        "dataloader-bottleneck", c,
+        f"the step waits on the input pipeline {share:.0%} of its time (median {fmt(float(np.median(td.values)))} s of "
+        f"{fmt(float(np.median(ts.values)))} s)" + (f"; num_workers={workers[0]}" if workers else ""),
+        evidence=[{"series": "time/data", "median_s": float(np.median(td.values))},
+                  {"series": "time/step", "median_s": float(np.median(ts.values))}],
+        fix="use DataLoader(num_workers>0, persistent_workers=True), move per-sample preprocessing offline or batch it",
+        confirm="time one epoch of the DataLoader alone: it takes most of the training time",
+    )]

@@ -1,0 +1,47 @@
+"""dead-relu (TD704)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import act_stat, features, finding
+
+
+@rule("dead-relu", needs=("act/",))
+def dead_relu(run):
+    """What it detects: ReLU layers where more than half of the units never activate on
+    a whole batch, on the sampled steps after the first: they pass no gradient and, once
+    dead, stay dead.
+
+    Why it happens: a learning rate spike or a huge early update that pushes biases far
+    negative, negative bias initialisation, inputs on the wrong scale.
+
+    How to confirm: the act/<module>/dead series (fraction of units with no positive
+    output in the batch) stays high; evaluate the fraction on a larger batch.
+
+    How to fix: lower the learning rate (with warmup), use Kaiming init with zero biases,
+    LeakyReLU/GELU, or normalisation before the activation.
+    """
+    f = features(run)
+    dead = act_stat(run, "dead", before=f.first_bad)
+    worst, val = None, 0.0
+    for mod, v in dead.items():
+        later = v[1:] if len(v) > 1 else v
+        m = float(np.median(later))
+        if m > val:
+            worst, val = mod, m
+    if worst is None or val < 0.5:
+        return []
+    flat = not np.isfinite(f.rel_drop) or f.rel_drop < 0.3
+    c = 0.45 + 0.4 * (val - 0.5) / 0.5 + (0.15 if flat else 0.0)
+    return [finding(
+        "dead-relu", c,
+        f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps)",
+        location={"module": worst},
+        evidence=[{"series": f"act/{worst}/dead", "median": round(val, 3)},
+                  {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}],
+        fix="lower the learning rate / add warmup, init biases at zero with Kaiming weights, or use LeakyReLU/GELU",
+        confirm=f"evaluate the share of dead units of {worst} on a large batch; rerun with LeakyReLU: the loss falls",
+    )]

@@ -1,0 +1,65 @@
+"""loss-reduction (TD402)."""
+
+from __future__ import annotations
+
+import math
+
+from .. import rule
+from ..util import fmt
+from ._stats import Features, features, finding
+
+
+def sum_evidence(run, f: Features) -> dict | None:
+    """Is the first loss the size of a per-sample loss times the number of samples (or
+    tokens) in the step? Returns the evidence, or None."""
+    if not math.isfinite(f.loss_first) or f.loss_first <= 0:
+        return None
+    if f.labels and f.n_classes >= 2:
+        steps = max(1, len(f.loss_steps) + (1 if f.first_bad is not None else 0))
+        per_step = sum(f.labels.values()) / max(1, f.steps or steps)
+        chance = math.log(f.n_classes)
+        if per_step >= 8 and f.loss_first > 5 * chance:
+            ratio = f.loss_first / (per_step * chance)
+            if 0.2 <= ratio <= 5:
+                return {"series": "loss", "first": fmt(f.loss_first), "targets_per_step": round(per_step),
+                        "chance_per_target": fmt(chance), "ratio": fmt(ratio)}
+        return None
+    b = f.batch
+    if math.isfinite(b) and b >= 16 and f.loss_first > 50:
+        per = f.loss_first / b
+        if 0.05 <= per <= 20:
+            return {"series": "loss", "first": fmt(f.loss_first), "batch": int(b), "per_sample": fmt(per)}
+    return None
+
+
+@rule("loss-reduction", needs=("loss",))
+def loss_reduction(run):
+    """What it detects: a loss that is summed over the batch (or the tokens) instead of
+    averaged: its first value is about (samples per step) x (a per-sample loss), e.g. 32
+    x 24 tokens x log(20) for a summed cross-entropy, and the run oscillates or diverges
+    at a learning rate that is normal for a mean loss.
+
+    Why it happens: ``reduction="sum"``, ``.sum()`` over a per-element loss, or a custom
+    loss that forgets to divide by the batch or the number of tokens; the gradient then
+    grows with batch and sequence size and the effective learning rate with it.
+
+    How to confirm: print the loss divided by the batch size (and sequence length): it is
+    a normal per-sample value; rerun with reduction="mean": the same learning rate trains.
+
+    How to fix: average the loss (reduction="mean", or divide by the number of
+    targets), or scale the learning rate down by the same factor on purpose.
+    """
+    f = features(run)
+    ev = sum_evidence(run, f)
+    if ev is None:
+        return []
+    trouble = f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.5 or f.noise > 0.2
+    c = 0.75 if trouble else 0.4
+    return [finding(
+        "loss-reduction", c,
+        f"the loss starts at {fmt(f.loss_first)}, the size of a summed (not averaged) loss over the step's samples"
+        + (" and the run then " + ("went non-finite" if f.first_bad is not None else "failed to settle") if trouble else ""),
+        evidence=[ev],
+        fix='average the loss (reduction="mean", or divide by the number of samples/tokens), or scale the learning rate to match',
+        confirm="rerun with the mean loss at the same learning rate: it trains; loss / batch size is a normal per-sample value",
+    )]

@@ -1,0 +1,79 @@
+"""lr-too-high (TD401)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import act_stat, features, finding, onset
+from .loss_reduction import sum_evidence
+
+
+def input_scale(run, before=None) -> float:
+    """max |x| of the first parametrised layer's output at the first sampled step."""
+    from ._stats import param_modules
+
+    mods = param_modules(run)
+    am = act_stat(run, "absmax", before=before)
+    for m, _ in mods:
+        if m in am:
+            return float(am[m][0])
+    return float("nan")
+
+
+@rule("lr-too-high", needs=("loss",))
+def lr_too_high(run):
+    """What it detects: a learning rate large enough to oscillate or diverge: the loss
+    climbs (or blows up to NaN) while each update moves the weights by a large fraction
+    of their size (update/weight ratio above ~1e-2 where healthy runs sit near 1e-3),
+    with inputs on a sane scale and the loss averaged (not summed).
+
+    Why it happens: a learning rate copied from another optimizer, batch size or model
+    size (Adam at an SGD learning rate), no warmup, a schedule that restarts high.
+
+    How to confirm: an LR range test (sweep the learning rate over a few hundred steps
+    and watch where the loss turns up), or rerun with the learning rate divided by 10:
+    the oscillation stops.
+
+    How to fix: lower the learning rate (3-10x), add warmup, or clip gradients while you
+    find the stable range.
+    """
+    f = features(run)
+    o = onset(f)
+    ur = f.update_ratio
+    scale = input_scale(run, before=f.first_bad)
+    evid = []
+    s = 0.0
+    if f.first_bad is not None and (o.get("loss_growth", 1) >= 3 or o.get("grad_growth", 1) >= 10):
+        s = 1.3 + 0.1 * np.log10(max(o.get("loss_growth", 1), 1))
+        evid.append({"series": "loss", "step": f.first_bad, "value": "non-finite",
+                     "growth_before": fmt(o.get("loss_growth", float("nan")))})
+    elif f.first_bad is None and len(f.loss) >= 20:
+        rise = f.loss_last / max(f.loss_min, 1e-12) if f.loss_min > 0 else float("nan")
+        progress = f.rel_drop
+        if np.isfinite(ur) and ur > 0.01 and (progress < 0.3 or (rise > 1.5 and f.loss_last > 0)):
+            s = (ur / 0.01) ** 0.3 * (1.2 if progress < 0 else 1.0)
+            evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
+                         "min": fmt(f.loss_min)})
+    if s == 0.0:
+        return []
+    if np.isfinite(ur):
+        evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
+    evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
+    c = 0.5 * s
+    if np.isfinite(scale) and scale > 100:
+        c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
+    if sum_evidence(run, f):
+        c *= 0.5  # a summed loss explains the size of the steps better (loss-reduction)
+    return [finding(
+        "lr-too-high", min(c, 0.85),
+        f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: "
+        + ("the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
+           f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "
+           f"moved the weights by {fmt(ur)} of their norm"),
+        location={"step": f.first_bad} if f.first_bad is not None else {},
+        evidence=evid,
+        fix="lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range",
+        confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
+    )]

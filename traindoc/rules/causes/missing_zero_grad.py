@@ -1,0 +1,48 @@
+"""missing-zero-grad (TD603)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding
+
+
+@rule("missing-zero-grad", needs=("grad_norm",))
+def missing_zero_grad(run):
+    """What it detects: a gradient norm that behaves like a running sum: it grows well
+    above its first values and changes smoothly from step to step (each step adds one
+    batch's gradient to all the previous ones), where cleared gradients are noisy and
+    shrink as the loss falls.
+
+    Why it happens: ``optimizer.zero_grad()`` missing, or called once per epoch instead
+    of once per step, or placed between backward() and step().
+
+    How to confirm: print ``p.grad.norm()`` right after zero_grad() and before backward():
+    it must be 0; rerun with zero_grad() at the top of every step.
+
+    How to fix: call ``optimizer.zero_grad(set_to_none=True)`` once per step (once per
+    accumulation cycle when accumulating on purpose).
+    """
+    f = features(run)
+    g = f.grad
+    if len(g) < 30 or f.first_bad is not None and f.first_bad < 30:
+        return []
+    g = g[: len(g)]
+    head = float(np.median(g[:3]))
+    tail = float(np.median(g[len(g) // 2:]))
+    growth = tail / max(head, 1e-12)
+    rough = float(np.median(np.abs(np.diff(g[len(g) // 2:])) / np.maximum(g[len(g) // 2 + 1:], 1e-12)))
+    if growth < 3 or rough > 0.08:
+        return []
+    c = min(0.9, 0.5 + 0.1 * np.log10(growth) + (0.08 - rough) * 3)
+    return [finding(
+        "missing-zero-grad", c,
+        f"the gradient norm grows like a running sum: {fmt(tail)} in the second half against {fmt(head)} at the start "
+        f"({growth:.0f}x), changing only {rough:.1%} from step to step: the gradients are never cleared",
+        evidence=[{"series": "grad_norm", "first": fmt(head), "second_half_median": fmt(tail),
+                   "median_step_change": f"{rough:.1%}"}],
+        fix="call optimizer.zero_grad(set_to_none=True) once per step, before backward()",
+        confirm="print p.grad.norm() just before backward(): it must be 0 at every step",
+    )]

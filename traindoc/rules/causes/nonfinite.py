@@ -1,0 +1,32 @@
+"""Shared reasoning for the causes of a non-finite loss (used by several rules).
+
+A NaN/Inf loss can come from bad data (data-nonfinite), an unstable operation
+(unstable-op), float16 (fp16-overflow), a learning rate that blew the weights up
+(lr-too-high) or exploding gradients. The series separate the last three from the first
+two: the former announce themselves (float16 tensors or values near 65504, a loss that
+climbs, a gradient norm that grows by orders of magnitude); the first two strike out of
+a calm run, and only a replay of the step tells them apart.
+"""
+
+from __future__ import annotations
+
+from ._stats import Features, onset
+
+
+def calm_onset(f: Features) -> bool:
+    """The run went non-finite from a calm state: no growth of the loss or the gradient
+    norm in the steps before (within 3x and 10x of their earlier values)."""
+    if f.first_bad is None:
+        return False
+    o = onset(f)
+    return o.get("loss_growth", 1.0) < 3.0 and o.get("grad_growth", 1.0) < 10.0
+
+
+def half_model(f: Features) -> bool:
+    return bool(f.dtypes & {"float16"})
+
+
+def confident_before(f: Features) -> bool:
+    """The model had become very confident before the NaN (training loss down by more
+    than 80 %): the regime where a hand-written exp/log over- or underflows."""
+    return f.first_bad is not None and len(f.loss) >= 10 and f.rel_drop > 0.8

@@ -1,0 +1,54 @@
+"""overfitting (TD801)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding
+
+
+@rule("overfitting", needs=("loss", "loss/eval"))
+def overfitting(run):
+    """What it detects: the validation loss (loss/eval, recorded when a loss function runs
+    without gradients) reaches its minimum and then rises by more than 10 % over at least
+    a third of the evaluations, while the training loss keeps falling.
+
+    Why it happens: capacity far above what the data supports, too many epochs, no
+    regularisation (weight decay, dropout, augmentation), no early stopping.
+
+    How to confirm: the gap between the training and the validation loss grows; a model
+    trained on more data or with weight decay does not show the rise.
+
+    How to fix: stop early at the validation minimum (the step is given), add weight
+    decay/dropout/augmentation, get more data, or shrink the model.
+    """
+    f = features(run)
+    ev = run.series("loss/eval")
+    v = ev.values[np.isfinite(ev.values)]
+    steps = ev.steps[np.isfinite(ev.values)]
+    if len(v) < 5 or len(f.loss) < 10:
+        return []
+    i = int(np.argmin(v))
+    if i > len(v) - 1 - max(2, len(v) // 3):
+        return []
+    rise = (v[-1] - v[i]) / max(abs(v[i]), 1e-12)
+    tail = v[i:]
+    monotone = float(np.mean(np.diff(tail) > 0)) if len(tail) > 2 else 0.0
+    train_at_min = f.loss[np.searchsorted(f.loss_steps, steps[i]) - 1] if steps[i] > f.loss_steps[0] else f.loss_first
+    train_falls = f.loss_last < train_at_min
+    if rise < 0.1 or not train_falls:
+        return []
+    c = min(0.9, 0.5 + 0.3 * min(rise, 1.0) + 0.2 * monotone)
+    return [finding(
+        "overfitting", c,
+        f"the validation loss bottomed out at {fmt(float(v[i]))} (step {int(steps[i])}) and rose {rise:.0%} to "
+        f"{fmt(float(v[-1]))} while the training loss kept falling to {fmt(f.loss_last)}",
+        location={"step": int(steps[i])},
+        evidence=[{"series": "loss/eval", "min": float(v[i]), "step": int(steps[i]), "last": float(v[-1])},
+                  {"series": "loss", "at_eval_min": fmt(float(train_at_min)), "last": fmt(f.loss_last)}],
+        fix=f"stop early (best validation loss at step {int(steps[i])}), add weight decay/dropout/augmentation, "
+            "or use more data / a smaller model",
+        confirm="plot training against validation loss: the gap widens after the minimum",
+    )]

@@ -1,0 +1,77 @@
+"""params-not-updated (TD604)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding, sampled
+
+
+def _counts(run) -> tuple[int, int, int]:
+    """(trainable parameters of the models, parameters in the optimizers, tensors in the
+    optimizers) from the run's metadata."""
+    trainable = sum(int(m.get("trainable", 0)) for k, m in run.meta.items()
+                    if k.startswith("model/") and isinstance(m, dict))
+    in_opt = n_tensors = 0
+    for k, o in run.meta.items():
+        if k.startswith("optimizer/") and isinstance(o, dict):
+            for g in o.get("groups", []):
+                in_opt += int(g.get("numel", 0))
+                n_tensors += int(g.get("n_params", 0))
+    return trainable, in_opt, n_tensors
+
+
+@rule("params-not-updated", needs=("loss",))
+def params_not_updated(run):
+    """What it detects: parameters that never change: trainable parameters of the model
+    that no optimizer holds, optimizer parameters that never receive a gradient (cut off
+    from the graph by .detach(), .data, torch.no_grad or an unused branch), or
+    parameters whose update is exactly zero on every sampled step.
+
+    Why it happens: an optimizer built from a sub-module (model.head.parameters()), a
+    layer replaced after the optimizer was created, a stray .detach() or .item(),
+    requires_grad=False left on after a freeze.
+
+    How to confirm: compare each parameter before and after a few steps
+    (traindoc records update_ratio/<param> on sampled steps); list the parameters with
+    ``p.grad is None`` after backward().
+
+    How to fix: build the optimizer from model.parameters() after the model is final;
+    remove the detach; unfreeze what should train.
+    """
+    f = features(run)
+    trainable, in_opt, n_tensors = _counts(run)
+    reasons, share = [], 0.0
+    if trainable and in_opt and in_opt < 0.9 * trainable:
+        share = max(share, 1 - in_opt / trainable)
+        reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable})
+    gn = sampled(run, "grad_norm/")
+    if gn and n_tensors:
+        with_grad = len(gn)
+        if with_grad < n_tensors:
+            share = max(share, 1 - with_grad / n_tensors)
+            reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
+    ur = sampled(run, "update_ratio/")
+    frozen = [p for p, s in ur.items() if len(s.values) >= 2 and np.all(s.values[1:] == 0)]
+    if ur and frozen:
+        share = max(share, len(frozen) / len(ur))
+        reasons.append({"series": "update_ratio/*", "never_updated": frozen[:8]})
+    if not reasons or share < 0.1:
+        return []
+    stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
+    c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
+    return [finding(
+        "params-not-updated", c,
+        f"{share:.0%} of the parameters never change: " + "; ".join(
+            "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
+            else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
+            if "tensors_with_gradient" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
+            for r in reasons),
+        location={"param": frozen[0]} if frozen else {},
+        evidence=reasons,
+        fix="build the optimizer from model.parameters() once the model is final; remove .detach()/.data on the "
+            "path to the loss; unfreeze what should train",
+        confirm="after loss.backward(), list the parameters whose .grad is None; compare weights before/after 10 steps",
+    )]

@@ -1,0 +1,44 @@
+"""saturated-activation (TD705)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ._stats import act_stat, features, finding
+
+
+@rule("saturated-activation", needs=("act/",))
+def saturated_activation(run):
+    """What it detects: sigmoid/tanh layers with more than half of their outputs pinned at
+    the ends of their range (sigmoid < 0.01 or > 0.99, |tanh| > 0.99) on the sampled
+    steps: their gradients are ~0 and the layers before them stop learning.
+
+    Why it happens: inputs on a large scale, an initialisation too large for the fan-in,
+    a learning rate that blew the pre-activations up.
+
+    How to confirm: the act/<module>/saturated series; a histogram of the
+    pre-activations shows most of the mass beyond |x| = 3.
+
+    How to fix: standardise the inputs, use a variance-preserving init (Xavier for
+    tanh/sigmoid), add normalisation before the activation, or use ReLU-family
+    activations.
+    """
+    f = features(run)
+    sat = act_stat(run, "saturated", before=f.first_bad)
+    worst, val = None, 0.0
+    for mod, v in sat.items():
+        m = float(np.median(v))
+        if m > val:
+            worst, val = mod, m
+    if worst is None or val < 0.5:
+        return []
+    c = 0.5 + 0.45 * (val - 0.5) / 0.5
+    return [finding(
+        "saturated-activation", c,
+        f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)",
+        location={"module": worst},
+        evidence=[{"series": f"act/{worst}/saturated", "median": round(val, 3)}],
+        fix="standardise the inputs, use Xavier init for tanh/sigmoid, or normalise before the activation",
+        confirm=f"histogram the pre-activations of {worst}: most of the mass lies beyond |x| = 3",
+    )]

@@ -1,0 +1,47 @@
+"""unstable-op (TD301)."""
+
+from __future__ import annotations
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding
+from .nonfinite import calm_onset, confident_before, half_model
+
+
+@rule("unstable-op", needs=("loss",))
+def unstable_op(run):
+    """What it detects: the loss became NaN/Inf all at once in float32, without a rising
+    loss or gradient norm before it; more likely so when the model had already become
+    very confident (the regime where a hand-written exp overflows or a log reaches 0).
+
+    Why it happens: softmax or log-sum-exp written by hand without subtracting the max,
+    log(sigmoid(x)) or log(1 - p) instead of the fused losses, x / x.norm() on an all-zero
+    vector, softmax over a fully masked row (-inf minus -inf), sqrt at 0.
+
+    How to confirm: replay the step with anomaly detection (``traindoc`` replays a
+    bundle; by hand: ``torch.autograd.set_detect_anomaly(True)`` on the saved batch) to
+    name the first op that produced NaN from finite inputs.
+
+    How to fix: use the fused, stable forms (F.cross_entropy, F.log_softmax,
+    F.binary_cross_entropy_with_logits, F.normalize with eps, torch.logsumexp), add an eps
+    where you divide or take a log, and guard fully masked rows.
+    """
+    f = features(run)
+    if f.first_bad is None or not calm_onset(f) or half_model(f):
+        return []
+    c = 0.62 if confident_before(f) else 0.40
+    why = (f"the training loss had fallen {f.rel_drop:.0%} (a confident model, large logits)"
+           if confident_before(f) else "no rising loss or gradient norm before it")
+    return [finding(
+        "unstable-op", c,
+        f"the loss turned non-finite at step {f.first_bad} in float32 with {why}: an operation that is "
+        "undefined for some inputs (exp overflow, log(0), 0/0, a fully masked softmax row) is a prime suspect",
+        location={"step": f.first_bad},
+        evidence=[{"series": "loss", "step": f.first_bad, "value": "non-finite"},
+                  {"series": "loss", "drop_before": f"{f.rel_drop:.0%}",
+                   "last_finite": fmt(float(f.loss[-1])) if len(f.loss) else "none"}],
+        fix="replace hand-written softmax/log/normalisation with the fused stable forms "
+            "(F.cross_entropy, torch.logsumexp, F.normalize(eps=...)) or add an eps; guard fully masked rows",
+        confirm=f"replay step {f.first_bad} with torch.autograd.set_detect_anomaly(True) (or traindoc's replay of the "
+                "step's bundle): the first op that turns finite inputs into NaN/Inf names the culprit",
+    )]

@@ -1,0 +1,49 @@
+"""vanishing-gradient (TD702)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rule
+from ..util import fmt
+from ._stats import features, finding, module_order, sampled, weight_params
+
+
+@rule("vanishing-gradient", needs=("grad_norm/",))
+def vanishing_gradient(run):
+    """What it detects: per-layer gradient norms that fall by more than 1000x from the
+    last weight layer to the first (median over steps) across at least 4 weight layers:
+    the early layers receive almost no learning signal.
+
+    Why it happens: saturating activations (sigmoid/tanh) in deep plain networks, an
+    initialisation that shrinks the backward signal, no residual connections or
+    normalisation.
+
+    How to confirm: the grad_norm/<param> series, layer by layer (traindoc report
+    draws them); the first layers' update ratios are orders of magnitude below the last.
+
+    How to fix: ReLU-family activations, He/Kaiming init, residual connections,
+    BatchNorm/LayerNorm; or a shallower network.
+    """
+    f = features(run)
+    gn = sampled(run, "grad_norm/")
+    w = weight_params(list(gn), module_order(run))
+    if len(w) < 4:
+        return []
+    med = {p: float(np.nanmedian(gn[p].values[: len(f.loss) or None])) for p in w}
+    first, last = med[w[0]], med[w[-1]]
+    if not (np.isfinite(first) and np.isfinite(last)) or last <= 0:
+        return []
+    ratio = first / last
+    if ratio > 1e-3:
+        return []
+    c = min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30)))
+    return [finding(
+        "vanishing-gradient", c,
+        f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} against {fmt(last)} for {w[-1]} "
+        f"({fmt(ratio)}x) over {len(w)} weight layers",
+        location={"param": w[0]},
+        evidence=[{"series": f"grad_norm/{p}", "median": fmt(med[p])} for p in (w[0], w[len(w) // 2], w[-1])],
+        fix="use ReLU-family activations with Kaiming init, residual connections or normalisation layers",
+        confirm="plot grad_norm per layer (traindoc report): the first layers sit orders of magnitude below the last",
+    )]
