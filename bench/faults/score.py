@@ -76,9 +76,12 @@ def diagnose(run: Path) -> dict:
     r = subprocess.run([sys.executable, "-m", "traindoc", "diagnose", str(run), "--json"],
                        capture_output=True, text=True, timeout=300,
                        env=dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1"))
-    if r.returncode not in (0, 1):
-        return {"causes": [], "error": r.stderr.strip().splitlines()[-1:] or ["?"]}
-    return json.loads(r.stdout)
+    try:
+        if r.returncode in (0, 1):
+            return json.loads(r.stdout)
+    except json.JSONDecodeError:
+        pass
+    return {"causes": [], "error": (r.stderr.strip().splitlines() or ["?"])[-1]}
 
 
 def main() -> int:

@@ -1,0 +1,172 @@
+"""One fixture per cause rule: a synthetic run that differs from a healthy baseline only
+in what the rule looks for; the rule must rank first, and the baseline must stay quiet."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from traindoc.diagnose import diagnose
+from traindoc.explain import explain
+from traindoc.rules import load_all
+
+from .conftest import healthy_series
+
+N = 300
+
+
+def names(folder):
+    return [c.name for c in diagnose(folder).causes]
+
+
+def test_healthy_baseline_has_no_error_cause(make_run):
+    d = diagnose(make_run())
+    assert [c for c in d.causes if c.severity == "error"] == []
+    assert d.exit_code == 0
+
+
+def test_healthy_sgd_baselines_over_seeds(make_run):
+    for seed in range(3):
+        d = diagnose(make_run(seed=seed, opt="SGD", lr=0.05))
+        assert not [c.name for c in d.causes if c.severity == "error"], seed
+
+
+def test_lr_too_low(make_run):
+    flat = 2.3 + 0.01 * np.random.default_rng(0).standard_normal(N)
+    d = diagnose(make_run(loss=flat, lr=1e-7, update=1e-7))
+    assert d.causes[0].name == "lr-too-low"
+    assert d.causes[0].severity == "error"
+    assert "lr" in d.causes[0].confirm.lower() or "learning rate" in d.causes[0].confirm.lower()
+
+
+def test_label_misaligned_at_chance_with_normal_updates(make_run):
+    flat = math.log(10) + 0.01 * np.random.default_rng(1).standard_normal(N)
+    d = diagnose(make_run(loss=flat, labels={k: 100 for k in range(10)}))
+    assert d.causes[0].name == "label-misaligned"
+    assert "chance" in d.causes[0].message
+
+
+def test_class_imbalance(make_run):
+    t = np.arange(N)
+    loss = 0.2 + 0.6 * np.exp(-t / 10)
+    d = diagnose(make_run(loss=loss, labels={0: 940, 1: 20, 2: 20, 3: 20}))
+    assert d.causes[0].name == "class-imbalance"
+
+
+def test_lr_too_high_rising_loss_and_big_updates(make_run):
+    t = np.arange(N)
+    rng = np.random.default_rng(2)
+    loss = 1.0 + t / 100 + 0.5 * np.abs(rng.standard_normal(N))
+    d = diagnose(make_run(loss=loss, lr=0.5, update=0.2))
+    assert d.causes[0].name == "lr-too-high"
+
+
+def test_missing_zero_grad_running_sum(make_run):
+    t = np.arange(N)
+    grad = 0.5 * (1 + t) + 0.01 * np.random.default_rng(3).standard_normal(N)
+    d = diagnose(make_run(grad=grad))
+    assert d.causes[0].name == "missing-zero-grad"
+
+
+def test_overfitting(make_run):
+    ev = [1.0, 0.8, 0.7, 0.72, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3]
+    d = diagnose(make_run(eval_loss=ev))
+    assert d.causes[0].name == "overfitting"
+    assert d.causes[0].location["step"] < N
+
+
+def test_dataloader_bottleneck(make_run):
+    d = diagnose(make_run(time_data=0.8))
+    assert d.causes[0].name == "dataloader-bottleneck"
+
+
+def test_dead_relu(make_run):
+    act = {"0": {"std": 1.0, "absmax": 3.0}, "1": {"dead": 0.9, "std": 0.1, "absmax": 1.0},
+           "2": {"std": 0.9, "absmax": 3.0}, "4": {"std": 1.0, "absmax": 3.0}}
+    d = diagnose(make_run(act=act, loss=1.5 + 0.01 * np.random.default_rng(4).standard_normal(N)))
+    assert d.causes[0].name == "dead-relu"
+    assert d.causes[0].location["module"] == "1"
+
+
+def test_data_unnormalized(make_run):
+    act = {"0": {"std": 800.0, "absmax": 2500.0}, "2": {"std": 300.0, "absmax": 700.0}, "4": {"std": 7.0, "absmax": 20.0}}
+    d = diagnose(make_run(act=act))
+    assert d.causes[0].name == "data-unnormalized"
+
+
+def test_bad_init_growth_with_depth(make_run):
+    act = {"0": {"std": 8.0, "absmax": 30.0}, "2": {"std": 900.0, "absmax": 4000.0}, "4": {"std": 1e5, "absmax": 5e5}}
+    d = diagnose(make_run(act=act))
+    assert d.causes[0].name == "bad-init"
+
+
+def test_params_not_updated_left_out_of_optimizer(make_run):
+    d = diagnose(make_run(in_opt=650, loss=1.2 + 0.02 * np.random.default_rng(5).standard_normal(N)))
+    assert d.causes[0].name == "params-not-updated"
+
+
+def test_vanishing_gradient(make_run):
+    from .conftest import MODULES
+
+    mods = MODULES + [["5", "Linear", 10], ["6", "Linear", 10]]
+    params = ["0.weight", "2.weight", "4.weight", "5.weight", "6.weight"]
+    scale = {"0.weight": 1e-8, "2.weight": 1e-7, "4.weight": 1e-5, "5.weight": 1e-3, "6.weight": 0.1}
+    pp = {p: (lambda s, v=v: v) for p, v in scale.items()}
+    d = diagnose(make_run(per_param=pp, modules=mods, params=params,
+                          loss=0.69 + 0.01 * np.random.default_rng(6).standard_normal(N)))
+    assert d.causes[0].name == "vanishing-gradient"
+    assert d.causes[0].location["param"] == "0.weight"
+
+
+def test_nonfinite_from_calm_run_names_data_and_op_and_confirms_by_replay(make_run):
+    loss, grad = healthy_series(N)
+    loss = loss.copy()
+    grad = grad.copy()
+    loss[150:] = np.nan
+    grad[150:] = np.nan
+    d = diagnose(make_run(loss=loss, grad=grad))
+    top = [c.name for c in d.causes[:3]]
+    assert "data-nonfinite" in top and "unstable-op" in top
+    assert d.causes[0].location["step"] == 150
+    assert "samples" in d.causes[0].location or d.causes[0].name != "data-nonfinite"
+
+
+def test_nonfinite_after_growth_is_lr_not_data(make_run):
+    t = np.arange(N)
+    loss = np.where(t < 100, 2.0 - t / 100, np.exp((t - 100) / 5.0))
+    loss[130:] = np.inf
+    grad = np.where(t < 100, 1.0, np.exp((t - 100) / 4.0))
+    grad[130:] = np.nan
+    d = diagnose(make_run(loss=loss, grad=grad))
+    assert d.causes[0].name in ("lr-too-high", "exploding-gradient")
+    assert "data-nonfinite" not in names(make_run(loss=loss, grad=grad))[:1]
+
+
+def test_fp16_overflow_in_a_half_model(make_run):
+    loss, grad = healthy_series(N)
+    loss = loss.copy()
+    loss[40:] = np.inf
+    d = diagnose(make_run(loss=loss, dtypes=("float16",)))
+    assert d.causes[0].name == "fp16-overflow"
+
+
+def test_cannot_tell_when_series_are_missing(tmp_path):
+    from traindoc.store.writer import RunWriter
+
+    w = RunWriter(tmp_path / "bare")
+    for s in range(50):
+        w.scalars(s, {"loss": 1.0 / (s + 1)})
+    w.close()
+    d = diagnose(tmp_path / "bare")
+    for name in ("dataloader-bottleneck", "dead-relu", "vanishing-gradient", "overfitting"):
+        assert name in d.cannot_tell, name
+    assert "not recorded" in d.cannot_tell["dead-relu"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in load_all().items() if r.fn.__module__.startswith("traindoc.rules.causes")))
+def test_every_cause_rule_documents_itself(name):
+    text = explain(name)
+    for section in ("What it detects", "Why it happens", "How to confirm", "How to fix"):
+        assert section in text, (name, section)
