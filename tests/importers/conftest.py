@@ -89,6 +89,21 @@ def lightning_rows(steps: int = 200, nan_at: int | None = None) -> list[dict]:
 
 
 @pytest.fixture
+def cli(capsys):
+    """``traindoc ARGS`` in this process (the same ``main`` as the console script, without
+    a torch import per call): (exit code, stdout, stderr)."""
+    from traindoc.cli import main
+
+    def call(*args) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+@pytest.fixture
 def tb_writer():
     pytest.importorskip("tensorboard", reason="the extra traindoc[tensorboard] is not installed")
     from torch.utils.tensorboard import SummaryWriter

@@ -17,10 +17,14 @@ from traindoc.importers import ImportedRun, load_any
 from .conftest import DATA, hf_state, lightning_rows, write_hf, write_lightning
 
 
-def diagnose_json(path) -> tuple[int, dict]:
-    r = run_cli("diagnose", path, "--json")
-    assert r.returncode in (0, 1), r.stderr
-    return r.returncode, json.loads(r.stdout)
+@pytest.fixture
+def diagnose_json(cli):
+    def call(path) -> tuple[int, dict]:
+        code, out, err = cli("diagnose", path, "--json")
+        assert code in (0, 1), err
+        return code, json.loads(out)
+
+    return call
 
 
 def symptom_steps(doc: dict, name: str) -> list[int]:
@@ -42,7 +46,7 @@ def write_tb_run(writer_cls, folder, nan_at=150, steps=200, new_style=False):
     return folder
 
 
-def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path):
+def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path, diagnose_json, cli):
     run_dir = write_tb_run(tb_writer, tmp_path / "runs" / "exp1")
     run = load_any(run_dir)
     assert isinstance(run, ImportedRun) and run.ranks == [0] and run.batch_indices(0) is None
@@ -58,8 +62,8 @@ def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path):
     event = next(p for p in run_dir.iterdir() if "tfevents" in p.name)
     assert load_any(event).series("loss").steps.tolist() == list(range(200))
     write_tb_run(tb_writer, tmp_path / "runs" / "exp2", steps=10)
-    r = run_cli("diagnose", tmp_path / "runs")
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "exp1" in r.stderr and "give one" in r.stderr
+    code, _, err = cli("diagnose", tmp_path / "runs")
+    assert code == 2 and err.count("\n") == 1 and "exp1" in err and "give one" in err
 
 
 def test_tensorboard_tensor_scalars_tf2_style(tb_writer, tmp_path):
@@ -91,7 +95,7 @@ def test_tensorboard_missing_gives_the_install_line(tmp_path):
 
 # --- Hugging Face ---------------------------------------------------------------------
 
-def test_hf_trainer_state_checkpoints_and_the_latest(tmp_path):
+def test_hf_trainer_state_checkpoints_and_the_latest(tmp_path, diagnose_json, cli):
     out = tmp_path / "output_dir"
     write_hf(out / "checkpoint-100" / "trainer_state.json", hf_state(steps=100))
     write_hf(out / "checkpoint-300" / "trainer_state.json", hf_state(steps=300, blowup_at=200))
@@ -109,7 +113,7 @@ def test_hf_trainer_state_checkpoints_and_the_latest(tmp_path):
     assert load_any(out / "checkpoint-100" / "trainer_state.json").meta["steps"] == 100
 
 
-def test_hf_healthy_run_has_no_symptom(tmp_path):
+def test_hf_healthy_run_has_no_symptom(tmp_path, diagnose_json, cli):
     path = write_hf(tmp_path / "trainer_state.json", hf_state())
     code, doc = diagnose_json(path)
     assert code == 0 and doc["symptoms"] == [] and doc["causes"] == []
@@ -117,7 +121,7 @@ def test_hf_healthy_run_has_no_symptom(tmp_path):
 
 # --- Lightning ------------------------------------------------------------------------
 
-def test_lightning_metrics_written_by_lightning(tmp_path):
+def test_lightning_metrics_written_by_lightning(tmp_path, diagnose_json, cli):
     """tests/importers/data/lightning_metrics.csv: Lightning 2.6 CSVLogger with
     LearningRateMonitor; the loss is NaN from global step 120 (logged at 129)."""
     version = tmp_path / "lightning_logs" / "version_0"
@@ -132,8 +136,8 @@ def test_lightning_metrics_written_by_lightning(tmp_path):
     assert symptom_steps(doc, "loss-nonfinite") == [129]
     (tmp_path / "lightning_logs" / "version_1").mkdir()
     shutil.copy(DATA / "lightning_metrics.csv", tmp_path / "lightning_logs" / "version_1" / "metrics.csv")
-    r = run_cli("diagnose", tmp_path / "lightning_logs")
-    assert r.returncode == 2 and "version_0, version_1" in r.stderr
+    code, _, err = cli("diagnose", tmp_path / "lightning_logs")
+    assert code == 2 and "version_0, version_1" in err
 
 
 def test_lightning_layout_with_epoch_and_step_losses(tmp_path):
@@ -146,7 +150,7 @@ def test_lightning_layout_with_epoch_and_step_losses(tmp_path):
 
 # --- plain tables, and the report on an import -----------------------------------------
 
-def test_plain_csv_and_jsonl_diagnose_and_report(tmp_path):
+def test_plain_csv_and_jsonl_diagnose_and_report(tmp_path, diagnose_json, cli):
     rows = [{"step": i, "loss": 1.0 / (i + 1) if i != 70 else float("inf"), "accuracy": i / 100, "phase": "train"}
             for i in range(100)]
     csv_path = tmp_path / "log.csv"
