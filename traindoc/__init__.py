@@ -5,6 +5,7 @@ The public API is small; the CLI (``traindoc``) is a thin layer over it.
 
 __version__ = "0.1.0"
 
+from .data import check_data
 from .diagnose import Diagnosis, diagnose
 from .findings import Finding
 from .lint import lint
@@ -17,6 +18,7 @@ __all__ = [
     "Monitor",
     "Run",
     "__version__",
+    "check_data",
     "diagnose",
     "lint",
     "open_run",

@@ -18,6 +18,7 @@ EXTRA_COMMANDS: list[str] = [
     "traindoc.report.cli",
     "traindoc.lint.cli",
     "traindoc.forensics.cli",
+    "traindoc.data.cli",
 ]
 
 

@@ -1,0 +1,222 @@
+"""Map units to partial profiles (any executor, cached), merge, run the exact row-hash
+checks, then the checks on the merged profile only: every executor gives the same answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import UserError
+from ..findings import Finding, worst_severity
+from .config import Config
+from .exact import ExactResult, exact_checks
+from .profile import DatasetProfile
+from .scan import ScanOptions, scan_unit
+from .sources import Unit, resolve
+
+VAL_BASE = 1 << 20  # unit ids of the validation split (row ids stay distinct from training)
+EXECUTORS = ("process", "serial", "dask", "ray")
+
+
+def default_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "traindoc", "data")
+
+
+@dataclass
+class DataReport:
+    findings: list[Finding]
+    profile: DatasetProfile
+    val_profile: DatasetProfile | None = None
+    exact: ExactResult | None = None
+    config: Config = field(default_factory=Config)
+    stats: dict[str, Any] = field(default_factory=dict)  # seconds, units, cached units, executor
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if worst_severity(self.findings) == "error" else 0
+
+
+def _unit_key(uid: int, u: Unit, opts: ScanOptions) -> str:
+    try:
+        k = u.key()
+    except OSError as exc:
+        raise UserError(f"{u.path}: cannot stat ({exc.strerror})") from None
+    return hashlib.sha256(repr((uid, k, opts.key())).encode()).hexdigest()[:32]
+
+
+def _task(args: tuple) -> tuple[int, bytes, object, float]:
+    uid, unit, opts, hash_path = args
+    t = time.perf_counter()
+    prof, hashes = scan_unit(uid, unit, opts, hash_path)
+    return uid, prof, hashes, time.perf_counter() - t
+
+
+def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[[tuple], None]) -> None:
+    """Run ``_task`` over ``tasks``; ``done`` gets each result as it arrives."""
+    if not tasks:
+        return
+    workers = workers or os.cpu_count() or 1
+    if executor == "serial" or (executor == "process" and (workers == 1 or len(tasks) == 1)):
+        for t in tasks:
+            done(_task(t))
+    elif executor == "process":
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        # fork: workers inherit the imported modules (no second 1-3 s import of pyarrow
+        # and torch); the parent has no DuckDB connection or thread pool open yet.
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
+            for fut in as_completed([pool.submit(_task, t) for t in tasks]):
+                done(fut.result())
+    elif executor == "dask":
+        from .executors import dask_map
+
+        dask_map(_task, tasks, done)
+    elif executor == "ray":
+        from .executors import ray_map
+
+        ray_map(_task, tasks, done)
+    else:
+        raise UserError(f"unknown executor {executor!r}; one of {', '.join(EXECUTORS)}")
+
+
+def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, workers: int | None,
+          cache: str | None, work: str, progress: Callable[[int], None] | None, stats: dict) -> tuple[DatasetProfile, list[str], list[str]]:
+    """Profiles (cached or scanned) merged in unit order, the hash files and the unit keys."""
+    remote = executor in ("dask", "ray")
+    parts: dict[int, DatasetProfile] = {}
+    hash_files: dict[int, str] = {}
+    keys, tasks = [], []
+    for i, u in enumerate(units):
+        uid = base + i
+        key = _unit_key(uid, u, opts)
+        keys.append(key)
+        home = cache or work
+        prof_path, hash_path = os.path.join(home, key + ".json"), os.path.join(home, key + ".hashes.parquet")
+        if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
+            with open(prof_path, "rb") as fh:
+                parts[uid] = DatasetProfile.from_bytes(fh.read())
+            hash_files[uid] = hash_path
+            stats["cached_units"] = stats.get("cached_units", 0) + 1
+            if progress:
+                progress(parts[uid].rows)
+            continue
+        tasks.append((uid, u, opts, None if remote else hash_path))
+
+    def done(res: tuple) -> None:
+        uid, prof_bytes, hashes, secs = res
+        key = keys[uid - base]
+        home = cache or work
+        if isinstance(hashes, bytes):  # remote executor: write the hashes here
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            path = os.path.join(home, key + ".hashes.parquet")
+            pq.write_table(pa.ipc.open_stream(hashes).read_all(), path, compression="none")
+            hashes = path
+        if hashes:
+            hash_files[uid] = hashes
+        if cache:  # written last: a profile in the cache means its hashes are complete
+            tmp = os.path.join(home, f"{key}.json.{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                fh.write(prof_bytes)
+            os.replace(tmp, os.path.join(home, key + ".json"))
+        parts[uid] = DatasetProfile.from_bytes(prof_bytes)
+        stats["scan_seconds"] = stats.get("scan_seconds", 0.0) + secs
+        if progress:
+            progress(parts[uid].rows)
+
+    _map(tasks, executor, workers, done)
+    merged = DatasetProfile(label_column=opts.label)
+    for uid in sorted(parts):  # unit order: "first rows" and row ids are deterministic
+        merged.merge(parts[uid])
+    return merged, [hash_files[u] for u in sorted(hash_files)], keys
+
+
+def check(paths: list[str], val: list[str] | None = None, *, config: Config | None = None,
+          label: str | None = None, exclude: tuple[str, ...] = (), executor: str = "process",
+          workers: int | None = None, cache_dir: str | None | bool = None, exact: bool = True,
+          progress: Callable[[int, int], None] | None = None) -> DataReport:
+    """Check dataset files. ``cache_dir``: None for the default cache, False for none."""
+    from .checks import run_checks
+
+    t0 = time.perf_counter()
+    cfg = config or Config()
+    label = label or cfg.label
+    opts = ScanOptions(label=label, exclude=tuple(exclude) + cfg.exclude, hashes=exact)
+    units, vunits = resolve(list(paths)), resolve(list(val or []))
+    if len(units) >= VAL_BASE or len(vunits) >= VAL_BASE:
+        raise UserError(f"too many files ({len(units)}); merge small files first")
+    cache = None if cache_dir is False else (cache_dir or default_cache_dir())
+    if cache:
+        os.makedirs(cache, exist_ok=True)
+    total = _total_rows(units + vunits)
+    seen = [0]
+
+    def tick(n: int) -> None:
+        seen[0] += n
+        if progress:
+            progress(seen[0], total)
+
+    stats: dict[str, Any] = {"executor": executor, "units": len(units) + len(vunits), "cached_units": 0}
+    work = tempfile.mkdtemp(prefix="traindoc-data-")
+    try:
+        prof, hfiles, keys = _scan(units, 0, opts, executor, workers, cache, work, tick, stats)
+        vprof, vfiles, vkeys = (None, [], [])
+        if vunits:
+            vprof, vfiles, vkeys = _scan(vunits, VAL_BASE, opts, executor, workers, cache, work, tick, stats)
+        if label and label not in prof.columns:
+            raise UserError(f"--label {label}: no such column; columns are "
+                            + ", ".join(list(prof.columns)[:20]))
+        ex = None
+        stats["map_seconds"] = round(time.perf_counter() - t0, 3)
+        if exact:
+            t1 = time.perf_counter()
+            ex = _exact(hfiles, vfiles, bool(label), keys + vkeys, opts, cache, work)
+            stats["exact_seconds"] = round(time.perf_counter() - t1, 3)
+        findings = run_checks(prof, vprof, ex, cfg)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    stats["rows"] = prof.rows
+    return DataReport(findings, prof, vprof, ex, cfg, stats)
+
+
+def _exact(hfiles, vfiles, has_label, keys, opts, cache, work) -> ExactResult:
+    """The exact checks, cached as a whole: they depend on every unit."""
+    key = hashlib.sha256(repr((keys, opts.key(), has_label)).encode()).hexdigest()[:32]
+    path = os.path.join(cache, key + ".exact.json") if cache else None
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            return ExactResult.from_json(json.load(fh))
+    res = exact_checks(hfiles, vfiles, has_label, work)
+    if path:
+        with open(path + ".tmp", "w") as fh:
+            json.dump(res.to_json(), fh)
+        os.replace(path + ".tmp", path)
+    return res
+
+
+def _total_rows(units: list[Unit]) -> int | None:
+    """Rows known without reading (Parquet metadata, .npy shape); None if any unknown."""
+    import pyarrow.parquet as pq
+
+    total = 0
+    for u in units:
+        if u.kind == "parquet":
+            md = pq.ParquetFile(u.path).metadata
+            total += sum(md.row_group(i).num_rows for i in (u.row_groups or ()))
+        elif u.kind == "npy":
+            total += (u.stop or 0) - u.start
+        else:
+            return None
+    return total

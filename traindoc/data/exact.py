@@ -1,0 +1,98 @@
+"""Exact duplicates, label conflicts and train/validation leakage, from row hashes.
+
+The hashes (128-bit feature hash, label hash, packed row id) sit in Parquet files, one
+per unit; DuckDB groups or semi-joins them out of core (it spills to ``temp_directory``
+under its ``memory_limit``), so data larger than memory works. Counts are exact up to
+128-bit hash collisions; nothing is estimated with HLL or Theta sketches.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+EXAMPLES = 10  # groups reported with their rows
+
+
+@dataclass
+class ExactResult:
+    rows: int = 0
+    duplicate_rows: int = 0  # rows that repeat an earlier identical row (features + label)
+    duplicate_groups: int = 0
+    duplicate_examples: list[list[int]] = field(default_factory=list)  # packed row ids per group
+    conflict_rows: int = 0  # rows in groups of equal features with more than one label
+    conflict_groups: int = 0
+    conflict_examples: list[list[int]] = field(default_factory=list)
+    val_rows: int = 0
+    leaked_rows: int = 0  # validation rows whose features occur in training
+    leaked_examples: list[list[int]] = field(default_factory=list)  # [val row, train row]
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, d: dict) -> "ExactResult":
+        return cls(**d)
+
+
+def _files_sql(files: list[str]) -> str:
+    return "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+
+
+def exact_checks(train: list[str], val: list[str], has_label: bool, workdir: str,
+                 threads: int | None = None, memory_limit: str = "1GB") -> ExactResult:
+    import duckdb
+
+    con = duckdb.connect(config={"temp_directory": os.path.join(workdir, "duckdb-tmp"),
+                                 "memory_limit": memory_limit,
+                                 "threads": threads or os.cpu_count() or 1,
+                                 "preserve_insertion_order": False})
+    try:
+        con.execute("SET enable_progress_bar = false")  # it would draw on the user's terminal
+        return _run(con, train, val, has_label)
+    finally:
+        con.close()
+
+
+def _examples(con, groups: str, keys: str, n: int) -> list[list[int]]:
+    """The first ``n`` row ids of each group in the (small) table ``groups``, by a join
+    back to ``train``: list aggregates stay off the big GROUP BY, which must spill."""
+    rows = con.execute(f"""SELECT list(t.rid ORDER BY t.rid)[1:{n}] FROM train t
+        JOIN {groups} g USING ({keys}) GROUP BY {keys} ORDER BY min(t.rid)""").fetchall()
+    return [list(map(int, r[0])) for r in rows]
+
+
+def _run(con, train: list[str], val: list[str], has_label: bool) -> ExactResult:
+    # Only count/min/max aggregates on the full tables: DuckDB's hash aggregate spills
+    # those to disk; list or DISTINCT aggregates over millions of groups run out of memory.
+    r = ExactResult()
+    if not train:
+        return r
+    con.execute(f"CREATE TEMP VIEW train AS SELECT * FROM {_files_sql(train)}")
+    r.rows = con.execute("SELECT count(*) FROM train").fetchone()[0]
+    # Duplicates: equal features *and* label.
+    con.execute("""CREATE TEMP TABLE dup AS SELECT h1, h2, lh, count(*) AS c, min(rid) AS first
+        FROM train GROUP BY h1, h2, lh HAVING count(*) > 1""")
+    n, groups = con.execute("SELECT coalesce(sum(c - 1), 0), count(*) FROM dup").fetchone()
+    r.duplicate_rows, r.duplicate_groups = int(n), int(groups)
+    if groups:
+        con.execute(f"CREATE TEMP TABLE dupx AS SELECT h1, h2, lh FROM dup ORDER BY c DESC, first LIMIT {EXAMPLES}")
+        r.duplicate_examples = _examples(con, "dupx", "h1, h2, lh", 3)
+    if has_label:
+        con.execute("""CREATE TEMP TABLE conf AS SELECT h1, h2, count(*) AS c, min(rid) AS first
+            FROM train GROUP BY h1, h2 HAVING min(lh) <> max(lh)""")
+        n, groups = con.execute("SELECT coalesce(sum(c), 0), count(*) FROM conf").fetchone()
+        r.conflict_rows, r.conflict_groups = int(n), int(groups)
+        if groups:
+            con.execute(f"CREATE TEMP TABLE confx AS SELECT h1, h2 FROM conf ORDER BY first LIMIT {EXAMPLES}")
+            r.conflict_examples = _examples(con, "confx", "h1, h2", 4)
+    if val:
+        con.execute(f"CREATE TEMP VIEW val AS SELECT * FROM {_files_sql(val)}")
+        r.val_rows = con.execute("SELECT count(*) FROM val").fetchone()[0]
+        # The join builds its hash table on the smaller side and probes the other.
+        con.execute("""CREATE TEMP TABLE leak AS SELECT v.rid AS vrid, min(t.rid) AS trid
+            FROM val v JOIN train t USING (h1, h2) GROUP BY v.rid""")
+        r.leaked_rows = int(con.execute("SELECT count(*) FROM leak").fetchone()[0])
+        r.leaked_examples = [[int(a), int(b)] for a, b in con.execute(
+            f"SELECT vrid, trid FROM leak ORDER BY vrid LIMIT {EXAMPLES}").fetchall()]
+    return r

@@ -1,0 +1,118 @@
+"""Row hashes for the exact checks (duplicates, label conflicts, leakage).
+
+Each value hashes to 64 bits (splitmix64 finaliser over canonical bits: every NaN is one
+NaN, -0.0 is 0.0; strings and lists hash their elements with their positions). A row's
+feature hash is two independent sums over its columns, ``h1 = sum m_c`` and
+``h2 = sum odd_c * m_c`` with ``m_c = mix(value_hash ^ salt(column))``: 128 bits, so
+two different rows collide with probability ~2^-128 per pair, and summing makes the
+hash independent of column order and of a column missing from one file (a null adds 0).
+All vectorised NumPy: about 12 passes over each column, no Python per row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_CANON_NAN = np.float64("nan").view(np.uint64)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+def mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser, in place on a fresh uint64 array (returns it)."""
+    x ^= x >> _S30
+    x *= _C1
+    x ^= x >> _S27
+    x *= _C2
+    x ^= x >> _S31
+    return x
+
+
+def salt(name: str) -> tuple[np.uint64, np.uint64]:
+    d = hashlib.blake2b(name.encode(), digest_size=16).digest()
+    a = np.frombuffer(d, np.uint64)
+    return a[0], a[1] | np.uint64(1)  # (xor salt, odd multiplier)
+
+
+def _segments(elem: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sum of per-element hashes (already position-mixed) per segment, via a wrapping
+    cumulative sum: handles empty segments, no Python loop."""
+    cs = np.concatenate([np.zeros(1, np.uint64), np.cumsum(elem, dtype=np.uint64)])
+    return cs[starts + lengths] - cs[starts]
+
+
+def value_hash(arr: pa.Array) -> np.ndarray:
+    """One uint64 per slot; 0 for a null."""
+    n = len(arr)
+    t = arr.type
+    if pa.types.is_dictionary(t):
+        arr, t = arr.dictionary_decode(), arr.type.value_type
+    if pa.types.is_null(t) or n == 0:
+        return np.zeros(n, np.uint64)
+    if pa.types.is_floating(t) or pa.types.is_decimal(t):
+        v = arr.to_numpy(zero_copy_only=False).astype(np.float64) + 0.0  # -0.0 + 0.0 == +0.0
+        h = v.view(np.uint64)
+        nan = np.isnan(v)
+        if nan.any():
+            h[nan] = _CANON_NAN
+        h = mix(h ^ np.uint64(1))
+    elif pa.types.is_integer(t) or pa.types.is_boolean(t):
+        h = mix(arr.fill_null(0).cast(pa.int64()).to_numpy().view(np.uint64) ^ np.uint64(2))
+    elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        values = arr.flatten()
+        child = value_hash(values)
+        lengths = pc.list_value_length(arr).fill_null(0).to_numpy().astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        parents = pc.list_parent_indices(arr).to_numpy().astype(np.int64)
+        pos = (np.arange(len(values), dtype=np.int64) - starts[parents]).astype(np.uint64)
+        elem = mix(child ^ (pos * _GOLD + np.uint64(3)))
+        h = mix(_segments(elem, starts, lengths) + lengths.astype(np.uint64) * _C2 + np.uint64(5))
+    elif pa.types.is_struct(t):
+        h = np.zeros(n, np.uint64)
+        for fld, child in zip(t, arr.flatten()):
+            s, _ = salt(fld.name)
+            h += mix(value_hash(child) ^ s)
+    else:
+        if not (pa.types.is_string(t) or pa.types.is_large_string(t)
+                or pa.types.is_binary(t) or pa.types.is_large_binary(t)):
+            arr = arr.cast(pa.string())  # dates, times, timestamps: their text is canonical
+        h = _bytes_hash(arr)
+    if arr.null_count:
+        h[~arr.is_valid().to_numpy(zero_copy_only=False)] = 0
+    return h
+
+
+def _bytes_hash(arr: pa.Array) -> np.ndarray:
+    large = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
+    bufs = arr.buffers()
+    off = np.frombuffer(bufs[1], np.int64 if large else np.int32)[arr.offset: arr.offset + len(arr) + 1].astype(np.int64)
+    data = np.frombuffer(bufs[2], np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+    data = data[off[0]: off[-1]]
+    starts, lengths = off[:-1] - off[0], np.diff(off)
+    parents = np.repeat(np.arange(len(arr)), lengths)
+    pos = (np.arange(len(data), dtype=np.int64) - starts[parents]).astype(np.uint64)
+    elem = mix((pos << np.uint64(8)) | data.astype(np.uint64))
+    return mix(_segments(elem, starts, lengths) + lengths.astype(np.uint64) * _C1 + np.uint64(4))
+
+
+def row_hashes(batch: pa.RecordBatch, features: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(h1, h2) feature hashes of each row of ``batch`` over the named columns."""
+    n = batch.num_rows
+    h1, h2 = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+    for name in features:
+        vh = value_hash(batch.column(name))
+        s, odd = salt(name)
+        null = vh == 0
+        m = mix(vh ^ s)
+        if null.any():
+            m[null] = 0
+        h1 += m
+        m *= odd
+        h2 += m
+    return h1, h2
