@@ -149,3 +149,31 @@ def test_python_m_traindoc_module_mode(tmp_path):
     r = run_cli("run", "--out", tmp_path / "r", "-m", "mypkg.train", "a", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "mod __main__ ['a']"
+
+
+def test_full_disk_stops_recording_not_training(tmp_path):
+    """The store hits the file-size limit (as on a full disk): the script still finishes
+    with its own output and exit code, and traindoc says once that it stopped recording."""
+    import resource
+
+    script = tmp_path / "long.py"
+    script.write_text(
+        "import torch\n"
+        "torch.manual_seed(0)\n"
+        "m = torch.nn.Sequential(*[torch.nn.Linear(8, 8) for _ in range(8)])\n"
+        "o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
+        "for i in range(600):\n"
+        "    o.zero_grad(); l = m(torch.randn(4, 8)).pow(2).mean(); l.backward(); o.step()\n"
+        "print('trained', i + 1)\n"
+    )
+
+    def limit():  # Python ignores SIGXFSZ, so writes past the limit fail with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (128 * 1024, 128 * 1024))
+
+    p = subprocess.run([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
+                       env=_env(), capture_output=True, text=True, timeout=600, preexec_fn=limit)
+    assert p.returncode == 0, p.stderr
+    assert "trained 600" in p.stdout
+    assert p.stderr.count("stopped recording") == 1, p.stderr
+    run = traindoc.open_run(tmp_path / "r")
+    assert 0 < len(run.series("loss")) < 600
