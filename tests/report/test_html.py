@@ -193,3 +193,9 @@ def test_partial_meta_still_renders(tmp_path, rank_meta):
     run = write_store(tmp_path / "r", 5, {"loss": [1.0, 0.9, np.inf, 0.8, 0.7]}, meta=rank_meta)
     text = render(diagnose(run))
     assert "traindoc report" in text and json.dumps("loss non-finite")[1:-1] in text
+
+
+def test_a_constant_learning_rate_is_drawn_on_a_scale_that_shows_it(tmp_path):
+    run = write_store(tmp_path / "r", 5, {"loss": [1.0, 0.9, 0.8, 0.7, 0.6], "lr/0/0": [3e-3] * 5})
+    lr = next(p for p in build_plots(diagnose(run), 0) if p.key == "lr")
+    assert tuple(lr.fig.layout.yaxis.range) == (0, 6e-3)   # plotly's own would be -1..1 around 0.003

@@ -107,3 +107,19 @@ def test_doc_and_inline_escape_everything_but_their_own_markup():
     html = doc_html("What it detects: a <b>thing</b>\n  over two lines.\n\nHow to fix: call ``f()``.")
     assert html == ("<p><b>What it detects:</b> a &lt;b&gt;thing&lt;/b&gt; over two lines.</p>"
                     "<p><b>How to fix:</b> call <code>f()</code>.</p>")
+
+
+def test_room_for_legend_grows_with_the_entries_and_skips_single_traces():
+    import plotly.graph_objects as go
+
+    from traindoc.report.plotkit import figure, room_for_legend
+
+    def top(n, kind=go.Scatter):
+        fig = figure("y")
+        for i in range(n):
+            fig.add_trace(kind(x=[0, 1], y=[i, i]) if kind is go.Scatter else kind(z=[[i]]))
+        room_for_legend(fig)
+        return fig.layout.margin.t
+
+    assert top(1) == 30 and top(1, go.Heatmap) == 30 and top(2, go.Heatmap) == 30   # no legend drawn
+    assert top(2) == 57 and top(7) == 78 and top(13) > top(7)

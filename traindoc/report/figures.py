@@ -120,6 +120,9 @@ def lr_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
         text = f"optimizer {opt}, group {group}" if group else name
         _line(fig, s, label(text), PALETTE[j % len(PALETTE)], shape="hv")
     fin = allv[np.isfinite(allv)]
+    if len(fin) and fin.min() == fin.max() > 0:
+        # plotly pads a constant series by +-1: 3e-3 would sit on a 0 tick of a -1..1 axis.
+        fig.update_yaxes(type="linear", range=[0, 2 * float(fin.max())])
     if len(fin):
         p.caption.append(f"{len(lrs)} param group(s); learning rate from {fmt(fin.min())} to {fmt(fin.max())}.")
     p.fig = fig

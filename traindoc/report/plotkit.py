@@ -132,10 +132,27 @@ def fmt(v: float) -> str:
     return f"{v:.3g}" if a != 0 and (a < 1e-3 or a >= 1e5) else f"{v:.4g}"
 
 
+LEGEND_PER_ROW = 6     # entries of a horizontal legend per row at the page's width
+
+
+def room_for_legend(fig) -> None:
+    """A horizontal legend above the plot grows upwards into the top margin, where
+    plotly.js also draws its mode bar (top right, shown on hover): make the margin hold
+    the legend's rows and, above them, the mode bar."""
+    if fig.layout.legend.orientation != "h":
+        return
+    n = sum(1 for t in fig.data if t.showlegend is not False and t.type != "heatmap")  # heatmaps: no entry
+    if n < 2:       # one trace: plotly shows no legend
+        return
+    rows = -(-n // LEGEND_PER_ROW)
+    fig.update_layout(margin_t=max(fig.layout.margin.t or 0, 36 + 21 * rows))
+
+
 def to_div(fig, div_id: str) -> str:
     """The figure as a <div> and its <script>; plotly.js itself is embedded once per page."""
     import plotly.io as pio
 
+    room_for_legend(fig)
     return pio.to_html(fig, full_html=False, include_plotlyjs=False, div_id=div_id,
                        config={"displaylogo": False, "responsive": True,
                                "modeBarButtonsToRemove": ["select2d", "lasso2d"]})
