@@ -159,6 +159,8 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
     cache = None if cache_dir is False else (cache_dir or default_cache_dir())
     if cache:
         os.makedirs(cache, exist_ok=True)
+    if label and units:
+        _early_label_check(units[0], label)
     total = _total_rows(units + vunits)
     seen = [0]
 
@@ -189,6 +191,60 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     stats["rows"] = prof.rows
     return DataReport(findings, prof, vprof, ex, cfg, stats)
+
+
+def _early_label_check(u: Unit, label: str) -> None:
+    """A wrong --label fails before the scan, not after it (Parquet: from the footer)."""
+    if u.kind != "parquet":
+        return
+    import pyarrow.parquet as pq
+
+    def names(fields, prefix=""):
+        import pyarrow as pa
+
+        for f in fields:
+            if pa.types.is_struct(f.type):
+                yield from names(list(f.type), f"{prefix}{f.name}.")
+            else:
+                yield prefix + f.name
+
+    cols = list(names(pq.read_schema(u.path))) + [k for k, _ in u.partition]
+    if label not in cols:
+        raise UserError(f"--label {label}: no such column in {u.path}; columns are " + ", ".join(cols[:20]))
+
+
+def check_partials(train: list[tuple[int, bytes, bytes | None]],
+                   val: list[tuple[int, bytes, bytes | None]] | None = None, *,
+                   config: Config | None = None) -> DataReport:
+    """Merge and check partial results computed elsewhere (Spark's ``mapInArrow``, a job
+    array): each ``(unit id, profile bytes, hash IPC bytes)`` from ``scan.scan_unit(uid,
+    unit, opts, None)``, unit ids from ``sources.resolve`` order (validation units from
+    ``VAL_BASE``). Same merge, same exact checks, same findings as ``check``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .checks import run_checks
+
+    cfg = config or Config()
+    work = tempfile.mkdtemp(prefix="traindoc-data-")
+    try:
+        merged, files = [], []
+        for results in (train, val or []):
+            prof, paths = None, []
+            for uid, pbytes, hbytes in sorted(results, key=lambda r: r[0]):
+                part = DatasetProfile.from_bytes(pbytes)
+                prof = part if prof is None else prof.merge(part)
+                if hbytes:
+                    paths.append(os.path.join(work, f"{uid}.parquet"))
+                    pq.write_table(pa.ipc.open_stream(hbytes).read_all(), paths[-1])
+            merged.append(prof)
+            files.append(paths)
+        prof, vprof = merged[0] or DatasetProfile(), merged[1]
+        ex = exact_checks(files[0], files[1], prof.label_column is not None, work) if files[0] else None
+        findings = run_checks(prof, vprof, ex, cfg)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return DataReport(findings, prof, vprof, ex, cfg, {"executor": "external", "rows": prof.rows})
 
 
 def _exact(hfiles, vfiles, has_label, keys, opts, cache, work) -> ExactResult:

@@ -85,8 +85,9 @@ def _files(path: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     return [(path, ())]
 
 
-def resolve(paths: list[str], unit_rows: int = UNIT_ROWS) -> list[Unit]:
+def resolve(paths: list[str], unit_rows: int | None = None) -> list[Unit]:
     """PATH arguments (files, folders, globs, hive-partitioned folders) -> ordered units."""
+    unit_rows = unit_rows or UNIT_ROWS
     units: list[Unit] = []
     for arg in paths:
         for f, part in _files(arg):
