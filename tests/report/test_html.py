@@ -199,3 +199,16 @@ def test_a_constant_learning_rate_is_drawn_on_a_scale_that_shows_it(tmp_path):
     run = write_store(tmp_path / "r", 5, {"loss": [1.0, 0.9, 0.8, 0.7, 0.6], "lr/0/0": [3e-3] * 5})
     lr = next(p for p in build_plots(diagnose(run), 0) if p.key == "lr")
     assert tuple(lr.fig.layout.yaxis.range) == (0, 6e-3)   # plotly's own would be -1..1 around 0.003
+
+
+def test_an_imported_log_says_where_it_came_from_and_how_it_was_read(tmp_path):
+    from traindoc.importers import load_any
+
+    src = tmp_path / "metrics.csv"
+    src.write_text("epoch,lr-Adam,step,train_loss_step,val_loss\n,0.001,9,,\n0,,9,0.9,\n0,,9,,1.1\n0,,19,nan,\n")
+    text = render(diagnose(load_any(src)))
+    for s in ("imported from", "Lightning CSVLogger metrics.csv", "<span class=mono>loss</span> ← "
+              "<span class=mono>train_loss_step</span>", "<span class=mono>lr/0/0</span> ← <span class=mono>lr-Adam</span>"):
+        assert s in text, s
+    assert "<th>device</th>" not in text   # unknown for another tool's log, not "CPU"
+    assert plot_keys(text)["loss"] and plot_keys(text)["lr"]

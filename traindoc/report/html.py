@@ -42,6 +42,8 @@ def _kv(rows: list[tuple[str, str]]) -> str:
 
 
 def _device(env: dict[str, Any]) -> str:
+    if "device" not in env:
+        return ""   # an imported log: the device is unknown
     dev = env.get("device") or {}
     if not isinstance(dev, dict):
         return esc(dev)
@@ -88,8 +90,10 @@ def header(d: Diagnosis, rank: int) -> str:
         loaders.append(f"{esc(info.get('dataset', '?'))}, {esc(info.get('length', '?'))} samples, "
                        f"{esc(info.get('num_workers', '?'))} workers")
     ranks = run.ranks
+    imp = m.get("import") if isinstance(m.get("import"), dict) else None
     rows = [
-        ("run folder", f"<span class=mono>{esc(run.folder)}</span>"),
+        ("imported from" if imp else "run folder", f"<span class=mono>{esc(run.folder)}</span>"),
+        ("log format", _imported(imp) if imp else ""),
         ("status", status),
         ("steps", esc(m.get("steps", len(run.series("loss", rank))))),
         ("ranks", esc(", ".join(map(str, ranks))) + (f" (plots show rank {rank})" if len(ranks) > 1 else "")),
@@ -105,6 +109,20 @@ def header(d: Diagnosis, rank: int) -> str:
         ("sampling", esc(layers.sampling_summary(run, rank))),
     ]
     return _kv(rows)
+
+
+def _imported(imp: dict[str, Any]) -> str:
+    """What an importer read: the format, which of the tool's names became which series."""
+    names = {"tensorboard": "TensorBoard event files", "huggingface": "Hugging Face trainer_state.json",
+             "lightning": "Lightning CSVLogger metrics.csv", "csv": "CSV table", "jsonl": "JSONL table"}
+    out = esc(names.get(str(imp.get("format")), imp.get("format")))
+    mapping = imp.get("mapping") or {}
+    if mapping:
+        out += "; read as " + ", ".join(f"<span class=mono>{esc(dst)}</span> ← <span class=mono>{esc(src)}</span>"
+                                        for src, dst in sorted(mapping.items(), key=lambda kv: kv[1]))
+    if imp.get("ignored"):
+        out += "; not numeric, left out: " + esc(", ".join(map(str, imp["ignored"])))
+    return out
 
 
 def _where(f: Finding, skip: tuple[str, ...] = ()) -> str:
