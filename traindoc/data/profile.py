@@ -223,6 +223,9 @@ class ListProfile:
         u, c = np.unique(lens, return_counts=True)
         for a, b in zip(u.tolist(), c.tolist()):
             self.lengths[a] = self.lengths.get(a, 0) + b
+        if len(self.longest[0]) >= K:  # only lists longer than the K-th longest can enter
+            sel = np.flatnonzero(lens >= self.longest[0][-1])
+            lens, rids = lens[sel], rids[sel]
         top = _keep(lens.astype(float), rids, K, True)
         self.longest = NumericProfile._merge_extreme(self.longest, top, True)
 
