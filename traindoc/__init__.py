@@ -1,26 +1,49 @@
 """traindoc: find why a PyTorch training run went NaN, spiked or would not converge.
 
-The public API is small; the CLI (``traindoc``) is a thin layer over it.
+The public API is small; the CLI (``traindoc``) is a thin layer over it. Names are
+imported on first use (PEP 562), so ``traindoc lint`` and ``traindoc data check`` start
+without importing torch (seconds saved in every pre-commit hook and CI job).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .data import check_data
-from .diagnose import Diagnosis, diagnose
-from .findings import Finding
-from .lint import lint
-from .monitor import Monitor, watch
-from .store import Run, open_run
+# public name -> module that defines it
+_LAZY = {
+    "Diagnosis": ".diagnose",
+    "Finding": ".findings",
+    "Monitor": ".monitor",
+    "Run": ".store",
+    "check_data": ".data",
+    "diagnose": ".diagnose",
+    "lint": ".lint",
+    "open_run": ".store",
+    "watch": ".monitor",
+}
 
-__all__ = [
-    "Diagnosis",
-    "Finding",
-    "Monitor",
-    "Run",
-    "__version__",
-    "check_data",
-    "diagnose",
-    "lint",
-    "open_run",
-    "watch",
-]
+__all__ = sorted([*_LAZY, "__version__"])
+
+if TYPE_CHECKING:  # for type checkers and IDEs
+    from .data import check_data
+    from .diagnose import Diagnosis, diagnose
+    from .findings import Finding
+    from .lint import lint
+    from .monitor import Monitor, watch
+    from .store import Run, open_run
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'traindoc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(mod, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
