@@ -12,6 +12,8 @@ executed from the code being checked.
 from __future__ import annotations
 
 import os
+import sys
+import types
 from typing import Iterable, Union
 
 from ..findings import Finding
@@ -35,6 +37,19 @@ def lint(
 
 
 __all__ = ["LintResult", "lint", "lint_paths", "lint_source"]
+
+
+class _CallableModule(types.ModuleType):
+    """``traindoc.lint`` is both this package and the function above: once the package is
+    imported, Python binds the *package* to the attribute ``traindoc.lint`` (and the lazy
+    ``traindoc.__getattr__`` is then never asked). Calling the package calls the
+    function, so ``traindoc.lint(paths)`` works whichever of the two the name holds."""
+
+    def __call__(self, *args, **kwargs):
+        return lint(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 # Register every rule's name (and TD5xx code) in the taxonomy on import, so that
 # `traindoc explain NAME`, Finding() and the JSON know lint names without running lint.

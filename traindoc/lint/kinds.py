@@ -39,6 +39,7 @@ class Module:
         self.w = w
         self._kind: dict[int, Any] = {}
         self._q: dict[int, str | None] = {}
+        self._callee: dict[int, tuple] = {}
 
     # ---- names ---------------------------------------------------------------------
     def defs(self, name: ast.Name) -> tuple | None:
@@ -204,7 +205,16 @@ class Module:
 
     # ---- calls ---------------------------------------------------------------------
     def callee(self, call: ast.Call) -> tuple:
-        """("fn", qualname) | ("meth", name, receiver) | ("obj", kind of the callee) | ("?",)."""
+        """("fn", qualname) | ("meth", name, receiver) | ("obj", kind of the callee) | ("?",).
+
+        Memoised: every rule asks it of every call."""
+        k = id(call)
+        got = self._callee.get(k)
+        if got is None:
+            got = self._callee[k] = self._callee_of(call)
+        return got
+
+    def _callee_of(self, call: ast.Call) -> tuple:
         f = call.func
         q = self.qualname(f)
         if q is not None:
@@ -360,13 +370,16 @@ class Module:
         return False
 
     def _mentions_max(self, e: Any, depth: int) -> bool:
+        """The subtrahend names a maximum or a log-sum-exp: ``x.max(...)``, ``x.amax``,
+        ``logsumexp``, a helper such as ``safe_amax(x)``, a variable such as ``x_max`` or
+        ``lse``. Lenient on purpose: a shift the rule cannot read must not be reported."""
         for n in ast.walk(e):
-            if isinstance(n, ast.Call):
-                f = n.func
-                nm = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-                if nm in ("max", "amax", "logsumexp", "maximum", "cummax"):
-                    return True
-            elif isinstance(n, ast.Name) and depth > 0:
+            t = type(n)
+            nm = n.attr if t is ast.Attribute else n.id if t is ast.Name else ""
+            low = nm.lower()
+            if "max" in low or "lse" in low or "logsumexp" in low:
+                return True
+            if t is ast.Name and depth > 0:
                 d = self.defs(n)
                 if d and len(d) == 1 and isinstance(d[0], ast.expr) and self._mentions_max(d[0], depth - 1):
                     return True

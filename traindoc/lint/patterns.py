@@ -9,8 +9,18 @@ from . import names as N
 from .kinds import Module
 
 
+_METHOD_OPS = {"log": "log", "log2": "log", "log10": "log", "log_": "log", "sqrt": "sqrt", "sqrt_": "sqrt",
+               "rsqrt": "rsqrt", "rsqrt_": "rsqrt", "div": "div", "div_": "div", "true_divide": "div",
+               "divide": "div"}
+
+
 def op_of(m: Module, call: ast.Call) -> str | None:
     """The math op of a call, function or method spelling: "log", "sqrt", "rsqrt", "div", or None."""
+    f = call.func
+    if type(f) is ast.Attribute and f.attr not in _METHOD_OPS:
+        return None  # torch.x.log / t.log(): the attribute is the op's name; skip the resolution
+    if type(f) is not ast.Attribute and type(f) is not ast.Name:
+        return None
     c = m.callee(call)
     if c[0] == "fn":
         q = c[1]

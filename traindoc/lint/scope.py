@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class _Unknown:
@@ -62,14 +62,25 @@ class Ctx:
     withs: tuple = ()
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
+    """A node with its context (a tuple: one is made per call in the file, so it must be cheap)."""
+
     node: ast.AST
     ctx: Ctx
 
 
 _Func = (ast.FunctionDef, ast.AsyncFunctionDef)
 _Comp = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+# Fields that never hold a child expression (operators, contexts, names as strings).
+_NOT_CHILDREN = frozenset("ctx op ops attr id arg conversion kind type_comment is_async level name module simple".split())
+_CHILDREN: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(t: type) -> tuple[str, ...]:
+    """The fields of node type ``t`` that may hold AST children, computed once per type."""
+    return tuple(f for f in t._fields if f not in _NOT_CHILDREN)
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -273,6 +284,8 @@ class Walker:
         reach = self.reach
         while stack:
             n = stack.pop()
+            if n is None:
+                continue
             t = type(n)
             if t is ast.Name:
                 if type(n.ctx) is ast.Load:
@@ -309,10 +322,14 @@ class Walker:
                 else:
                     self._expr(n.elt, scope, cenv, ctx)
                 continue
-            for f in n._fields:
+            fields = _CHILDREN.get(t)
+            if fields is None:
+                fields = _CHILDREN[t] = _child_fields(t)
+            for f in fields:
                 v = getattr(n, f, None)
-                if isinstance(v, ast.AST):
-                    if not isinstance(v, (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)):
-                        stack.append(v)
-                elif isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, ast.AST))
+                if v is None:
+                    continue
+                if type(v) is list:
+                    stack.extend(v)  # may hold None (Dict keys of ``**x``): skipped at pop
+                else:
+                    stack.append(v)

@@ -47,51 +47,93 @@ def check(m):
                 opt.step()
                 opt.zero_grad(set_to_none=True)
     """
-    summaries: dict[int, tuple] = {}
+    ix = _Index(m)
+    if not ix.any_backward:
+        return
     for site in m.w.loops:
-        back, steps, clears = _summary(m, site.node, summaries, 0)
-        if back and steps and not clears:
+        loop = site.node
+        back, steps, clears = ix.loop_summary(loop)
+        if back and steps and not clears and not _assigns_grad(loop):
             step = min(steps, key=lambda n: (n.lineno, n.col_offset))
             b = min(back, key=lambda n: (n.lineno, n.col_offset))
-            acc = " (with gradient accumulation, clear them right after the step)" if _conditional(site.node, step) else ""
-            yield Hit(step, f"the loop on line {site.node.lineno} calls backward() (line {b.lineno}) and an optimizer "
+            acc = " (with gradient accumulation, clear them right after the step)" if _conditional(loop, step) else ""
+            yield Hit(step, f"the loop on line {loop.lineno} calls backward() (line {b.lineno}) and an optimizer "
                             f"step but never clears gradients: .grad adds up across iterations{acc}; "
                             "call zero_grad(set_to_none=True) after the step")
 
 
-def _summary(m, node: ast.AST, memo: dict, depth: int) -> tuple[list, list, bool]:
-    """(backward calls, step calls, clears?) reachable from ``node``'s body."""
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    memo[key] = ([], [], False)  # a recursive call sees "nothing yet"
-    back: list = []
-    steps: list = []
-    clears = False
-    body = node.body + getattr(node, "orelse", []) if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else node.body
-    for stmt in body:
-        for n in ast.walk(stmt):
-            t = type(n)
-            if t is ast.Call:
-                if is_backward(m, n):
-                    back.append(n)
-                elif is_step(m, n):
-                    steps.append(n)
-                elif _clears(n):
-                    clears = True
-                elif depth < 3:
-                    fn = _local_function(m, n)
-                    if fn is not None:
-                        b, s, c = _summary(m, fn, memo, depth + 1)
-                        back.extend(b)
-                        steps.extend(s)
-                        clears = clears or c
-            elif t in (ast.Assign, ast.AugAssign):
-                targets = n.targets if t is ast.Assign else [n.target]
-                if any(".grad" in "." + text(_base(x)) for x in targets):
-                    clears = True  # p.grad = None, p.grad[...] = 0, p.grad *= 0
-    memo[key] = (back, steps, clears)
-    return memo[key]
+class _Index:
+    """Calls grouped by the loop and the function they sit in (from the walker's index:
+    no second walk of the tree), summarised as (backward calls, step calls, clears?)
+    through calls of this file's functions, three levels deep."""
+
+    def __init__(self, m) -> None:
+        self.m = m
+        self.by_loop: dict[int, list] = {}
+        self.by_func: dict[int, list] = {}
+        self.any_backward = False
+        for s in m.w.calls:
+            self.by_func.setdefault(id(s.ctx.func), []).append(s.node)
+            for lp in s.ctx.loops:
+                self.by_loop.setdefault(id(lp), []).append(s.node)
+        self.nested: dict[int, list] = {}  # functions defined inside a loop (closures) run with it
+        for fns in m.w.functions.values():
+            for f in fns:
+                for lp in m.w.func_ctx[id(f)].loops:
+                    self.nested.setdefault(id(lp), []).append(f)
+        self.kind: dict[int, str] = {}
+        for s in m.w.calls:
+            n = s.node
+            k = "b" if is_backward(m, n) else "s" if is_step(m, n) else "c" if _clears(n) else ""
+            if k:
+                self.kind[id(n)] = k
+                self.any_backward = self.any_backward or k == "b"
+        self.memo: dict[int, tuple] = {}
+
+    def loop_summary(self, loop) -> tuple[list, list, bool]:
+        return self._summary(self.by_loop.get(id(loop), ()), self.nested.get(id(loop), ()), 0)
+
+    def _func_summary(self, fn, depth: int) -> tuple[list, list, bool]:
+        key = id(fn)
+        if key not in self.memo:
+            self.memo[key] = ([], [], False)  # a recursive call sees "nothing yet"
+            nested = [f for fs in self.m.w.functions.values() for f in fs if self.m.w.func_ctx[id(f)].func is fn]
+            self.memo[key] = self._summary(self.by_func.get(key, ()), nested, depth)
+        return self.memo[key]
+
+    def _summary(self, calls, funcs, depth: int) -> tuple[list, list, bool]:
+        back: list = []
+        steps: list = []
+        clears = False
+        todo = list(funcs)
+        for n in calls:
+            k = self.kind.get(id(n), "")
+            if k == "b":
+                back.append(n)
+            elif k == "s":
+                steps.append(n)
+            elif k == "c":
+                clears = True
+            elif depth < 3:
+                fn = _local_function(self.m, n)
+                if fn is not None:
+                    todo.append(fn)
+        for fn in todo:
+            b, s, c = self._func_summary(fn, depth + 1)
+            back.extend(b)
+            steps.extend(s)
+            clears = clears or c
+        return back, steps, clears
+
+
+def _assigns_grad(loop) -> bool:
+    """``p.grad = None``, ``p.grad[...] = 0``, ``p.grad *= 0`` in the loop (only walked for a finding)."""
+    for n in ast.walk(loop):
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(".grad" in "." + text(_base(x)) for x in targets):
+                return True
+    return False
 
 
 def _clears(call: ast.Call) -> bool:

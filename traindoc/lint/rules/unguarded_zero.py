@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from ..patterns import describe, divisor, op_of
 from ..registry import Hit, lint_rule
 
@@ -15,7 +17,7 @@ WHY = {
     "variance": "a variance (0 for a constant input)",
     "std": "a standard deviation (0 for a constant input)",
     "count": "a count (0 when the mask selects nothing, e.g. an all-padding batch)",
-    "sumsq": "a sum of squares (0 for an all-zero vector)",
+    "sumsq": "a sum or mean of squares (0 for an all-zero vector)",
     "sq": "a square (0 where its base is 0)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
@@ -73,21 +75,38 @@ def check(m):
         if op is None:
             continue
         arg = divisor(m, call) if op == "div" else m.subject(call)
-        hit = _hit(m, op, arg, call)
+        hit = _hit(m, op, arg, call, site.ctx.func)
         if hit is not None:
             yield hit
     for site in m.w.divs:
-        hit = _hit(m, "div", site.node.right, site.node)
+        hit = _hit(m, "div", site.node.right, site.node, site.ctx.func)
         if hit is not None:
             yield hit
 
 
-def _hit(m, op: str, arg, node):
+def _hit(m, op: str, arg, node, func):
     if arg is None:
         return None
     k = m.kind(arg)
     if not isinstance(k, str) or k not in FLAG[op]:
         return None
+    if _tested(m, arg, func):
+        return None
     role = "denominator" if op == "div" else "argument"
     return Hit(node, f"{op} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
                      f"clamp the {role} or add an epsilon")
+
+
+def _tested(m, arg, func) -> bool:
+    """The value is checked in a condition of its function (``if noise == 0: return``,
+    ``if mask.any():``, ``assert n > 0``): a guard the rule trusts. Walks the function
+    only when there is a finding to drop."""
+    names = {n.id for n in ast.walk(arg) if type(n) is ast.Name}
+    if not names:
+        return False
+    for n in ast.walk(func if func is not None else m.tree):
+        t = type(n)
+        test = n.test if t in (ast.If, ast.While, ast.IfExp, ast.Assert) else None
+        if test is not None and any(type(x) is ast.Name and x.id in names for x in ast.walk(test)):
+            return True
+    return False

@@ -13,7 +13,11 @@ from ..registry import Hit, lint_rule
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _LOOP_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev", "holdout"})
 _FUNC_WORDS = frozenset({"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation"})
-_MODEL_WORDS = ("model", "net", "module", "network", "encoder", "classifier")
+# What calling "the model" looks like: ``model(x)``, ``self.net(x)``, ``teacher_model(x)``;
+# not ``self.gm.modules()`` or ``iterate_model_state(m)`` (a function that takes a model).
+_MODEL_NAMES = frozenset(
+    "model net network module encoder decoder classifier backbone generator discriminator policy critic".split()
+)
 
 
 @lint_rule(
@@ -56,7 +60,7 @@ def check(m):
             ...
             model.train()
     """
-    evals, no_grads, callers = _index(m)
+    index = None
     for site in m.w.loops:
         loop = site.node
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
@@ -70,6 +74,9 @@ def check(m):
             continue
         if not _runs_model(m, loop) or _trains(m, loop):
             continue
+        if index is None:
+            index = _index(m)  # one pass over the file's calls, only for a file with a validation loop
+        evals, no_grads, callers = index
         chain = [fn, *callers.get(id(fn), ())] if fn is not None else [None]
         has_eval = any(id(f) in evals for f in chain)
         has_nograd = (
@@ -145,7 +152,7 @@ def _runs_model(m, loop) -> bool:
                 return True
             if isinstance(n.func, (ast.Name, ast.Attribute)) and c[0] != "fn":
                 last = text(n.func).rsplit(".", 1)[-1].lower()
-                if any(w in last for w in _MODEL_WORDS) and last not in ("eval", "train"):
+                if last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_"):
                     return True
     return False
 
