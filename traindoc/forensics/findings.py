@@ -37,6 +37,11 @@ def _where(c: dict[str, Any]) -> str:
     return c["module"] or f"<{c.get('module_type')} (top level)>"
 
 
+def _where_t(c: dict[str, Any]) -> str:
+    w, t = _where(c), c.get("module_type")
+    return f"{w} ({t})" if t and c.get("module") and t != w else w
+
+
 def _brief(s: dict[str, Any]) -> str:
     rng = "no finite values" if s.get("min") is None else f"in [{s['min']:.4g}, {s['max']:.4g}]"
     bad = [f"{s[k]} {w}" for k, w in (("nan", "nan"), ("posinf", "+inf"), ("neginf", "-inf")) if s.get(k)]
@@ -78,13 +83,13 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
             ev.append({"code": c["code"]})
         ev += common
         if kind == "fp16-overflow":
-            msg = (f"{c['op']} in {_where(c)} ({c['phase']}) overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
+            msg = (f"{c['op']} in {_where_t(c)} ({c['phase']} pass) overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
                    f"(|x| > 65504) at step {step}; the same op is finite in float32")
             fix = ("keep this op in float32 (torch.autocast(device_type, enabled=False) around it and .float() "
                    "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
                    "reach it")
         else:
-            msg = f"{c['op']} in {_where(c)} ({c['phase']}) made {what} from finite inputs at step {step}"
+            msg = f"{c['op']} in {_where_t(c)} ({c['phase']} pass) made {what} from finite inputs at step {step}"
             fix = _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)")
             if c["short"] in ("exp", "log", "div"):
                 fix += "; clip gradients so one bad batch cannot wreck the weights"
@@ -102,7 +107,7 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
         msg = f"sample(s) {idx[:8]} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
         if c and kind == "nonfinite-input":
-            msg += f"; first read by {c['op']} in {_where(c)} at step {step}"
+            msg += f"; first read by {c['op']} in {_where_t(c)} at step {step}"
         out.append(Finding("data-nonfinite", ERROR, msg,
                            location={"step": step, "samples": idx, "module": (c or {}).get("module"),
                                      "op": (c or {}).get("short"), "column": fields[0] if fields else None},

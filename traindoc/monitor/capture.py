@@ -4,9 +4,10 @@ Triggers (``Capture.check``), evaluated on the host floats the monitor's one syn
 already produced, so they add no sync and fire at the step itself (zero steps late):
 
 - ``loss-nonfinite`` / ``grad-nonfinite``: the step's loss or a gradient is NaN/Inf;
-- ``loss-spike`` / ``grad-spike``: the value is above ``median + k * 1.4826 * MAD`` of the
-  last ``window`` finite values *and* ``ratio`` times the median (robust to the normal
-  noise of healthy runs: both conditions must hold, see tests/forensics/test_capture.py).
+- ``loss-spike`` / ``grad-spike``: the value is above ``median + 6 * 1.4826 * MAD`` of the
+  last ``window`` finite values (in log space for positive series) *and* 2x (gradient
+  norm: 3x) the median: robust to the normal noise of healthy runs (both must hold; see
+  the property tests in tests/forensics/test_capture.py). Cost: a median of 200 floats.
 
 Per step (cheap): references to the batches the DataLoader gave the training loop (no
 copy) and the RNG states at the moment each batch was handed over (``torch`` CPU generator:
@@ -37,9 +38,11 @@ import torch
 
 
 class Band:
-    """Robust upper band over a window of recent finite values (median and MAD)."""
+    """Robust upper band over a window of recent finite values: median + k * 1.4826 * MAD,
+    in log space while the values are positive (batch losses and gradient norms are
+    roughly lognormal: scale-free), else in linear space; and at least ``ratio`` x median."""
 
-    def __init__(self, window: int = 200, k: float = 10.0, ratio: float = 2.0, min_count: int = 30) -> None:
+    def __init__(self, window: int = 200, k: float = 6.0, ratio: float = 2.0, min_count: int = 30) -> None:
         self.values: deque[float] = deque(maxlen=window)
         self.k, self.ratio, self.min_count = k, ratio, min_count
 
@@ -47,12 +50,14 @@ class Band:
         if len(self.values) < self.min_count:
             return None
         a = np.fromiter(self.values, dtype=np.float64, count=len(self.values))
-        med = float(np.median(a))
-        mad = float(np.median(np.abs(a - med))) * 1.4826
+        pos = bool((a > 0).all())
+        v = np.log(a) if pos else a
+        med = float(np.median(v))
+        mad = float(np.median(np.abs(v - med))) * 1.4826
+        if pos:
+            return max(float(np.exp(med + self.k * max(mad, 0.01))), self.ratio * float(np.exp(med)))
         lim = med + self.k * max(mad, 1e-12 + 1e-3 * abs(med))
-        if med > 0:
-            lim = max(lim, self.ratio * med)
-        return lim
+        return max(lim, self.ratio * med) if med > 0 else lim
 
     def push(self, x: float) -> tuple[bool, float | None]:
         """Add ``x``; True when it is above the band of the values before it."""
@@ -84,8 +89,8 @@ class Capture:
         self.snapshot_every = int(env) if env is not None else snapshot_every
         self.max_bundles = max_bundles
         self.enabled = enabled and os.environ.get("TRAINDOC_BUNDLES", "1") != "0"
-        self.loss_band = Band(spike_window, k=10.0, ratio=2.0)
-        self.grad_band = Band(spike_window, k=10.0, ratio=3.0)
+        self.loss_band = Band(spike_window, k=6.0, ratio=2.0)
+        self.grad_band = Band(spike_window, k=6.0, ratio=3.0)
         self.cur: list[tuple[Any, np.ndarray | None, dict[str, Any]]] = []  # (batch, indices, rng)
         self.prev: list[tuple[Any, np.ndarray | None, dict[str, Any]]] = []
         self.prev_step: int | None = None
