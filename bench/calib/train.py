@@ -94,6 +94,8 @@ else:
 lr = a.lr if a.lr is not None else lr0
 if a.opt == "sgd":
     lr = a.lr if a.lr is not None else lr0 * 30
+elif a.opt == "momentum" and a.model in ("cnn", "rnn"):
+    lr = a.lr if a.lr is not None else lr0 * 10  # at lr0 they barely learn in 300 steps
 if a.fault == "lr-high":
     lr *= 300
 if a.fault == "lr-low":
