@@ -36,8 +36,6 @@ def _svg(counts: np.ndarray, labels: tuple[str, str], tails: tuple[int, int] = (
 
 
 def numeric_hist(p) -> tuple[np.ndarray, tuple[int, int], float, float] | None:
-    from .sketch import _ORDER, _VALS
-
     if p.digest is None or p.count < 2:
         return None
     lo, hi = p.quantile(0.001), p.quantile(0.999)
@@ -45,9 +43,8 @@ def numeric_hist(p) -> tuple[np.ndarray, tuple[int, int], float, float] | None:
         lo, hi = p.min, p.max
     if not hi > lo:
         return None
-    cnt = p.digest.counts[_ORDER]
-    nz = np.flatnonzero(cnt)
-    vals, cnt = np.clip(_VALS[nz], p.min, p.max), cnt[nz]
+    vals, cnt = p.digest.histogram()
+    vals = np.clip(vals, p.min, p.max)
     below, above = int(cnt[vals < lo].sum()), int(cnt[vals > hi].sum())
     inside = (vals >= lo) & (vals <= hi)
     idx = np.minimum(((vals[inside] - lo) / (hi - lo) * BINS).astype(int), BINS - 1)

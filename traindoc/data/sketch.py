@@ -42,52 +42,100 @@ _ORDER = np.concatenate([np.arange(NB - 1, HALF - 1, -1), np.arange(HALF)])
 _VALS = _mid[_ORDER]
 
 
-class LogSketch:
-    """Counts per bucket (``NB`` = 524 288 int64 counts, 4 MB dense; serialised sparse)."""
+_RANK = np.empty(NB, np.int64)
+_RANK[_ORDER] = np.arange(NB)  # bucket -> its position in ascending value order
 
-    __slots__ = ("counts",)
+
+class LogSketch:
+    """Bucket counts: dense while a unit is scanned (``update`` is one ``bincount``),
+    sparse once serialised or merged (a column holds a few hundred to a few thousand
+    non-empty buckets of the 524 288), so merging and reading quantiles over many units
+    costs microseconds, not a pass over 4 MB each."""
+
+    __slots__ = ("_dense", "_idx", "_cnt")
 
     def __init__(self) -> None:
-        self.counts = np.zeros(NB, np.int64)
+        self._dense: np.ndarray | None = None
+        self._idx = np.empty(0, np.int64)  # sparse part: bucket ids, ascending
+        self._cnt = np.empty(0, np.int64)
 
     def update(self, x: np.ndarray) -> None:
         """Add finite float64 values (the caller drops NaN and Inf)."""
         x = np.ascontiguousarray(x, dtype=np.float64)
-        self.counts += np.bincount(x.view(np.uint64) >> SHIFT, minlength=NB)
+        b = np.bincount(x.view(np.uint64) >> SHIFT, minlength=NB)
+        if self._dense is None:
+            self._dense = b
+        else:
+            self._dense += b
+
+    def _sparse(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._dense is not None:
+            nz = np.flatnonzero(self._dense)
+            self._add(nz, self._dense[nz])
+            self._dense = None
+        return self._idx, self._cnt
+
+    def _add(self, idx: np.ndarray, cnt: np.ndarray) -> None:
+        if not len(self._idx):
+            self._idx, self._cnt = idx.astype(np.int64), cnt.astype(np.int64)
+            return
+        allidx = np.concatenate([self._idx, idx])
+        u, inv = np.unique(allidx, return_inverse=True)
+        c = np.zeros(len(u), np.int64)
+        np.add.at(c, inv, np.concatenate([self._cnt, cnt]))
+        self._idx, self._cnt = u, c
 
     def merge(self, o: "LogSketch") -> "LogSketch":
-        self.counts += o.counts
+        self._sparse()
+        self._add(*o._sparse())
         return self
 
     @property
+    def counts(self) -> np.ndarray:
+        """Dense counts (for tests and plots)."""
+        d = np.zeros(NB, np.int64)
+        idx, cnt = self._sparse()
+        d[idx] = cnt
+        return d
+
+    @property
     def count(self) -> int:
-        return int(self.counts.sum())
+        return int(self._sparse()[1].sum())
+
+    def _ascending(self) -> tuple[np.ndarray, np.ndarray]:
+        idx, cnt = self._sparse()
+        order = np.argsort(_RANK[idx], kind="stable")
+        return _mid[idx[order]], cnt[order]
 
     def quantile(self, q: float, lo: float = -math.inf, hi: float = math.inf) -> float:
         """The value of rank ``floor(q (n - 1))`` (numpy's ``method='lower'``), to within
         ``ALPHA`` relative error, clamped to [lo, hi] (pass the exact min and max)."""
-        cnts = self.counts[_ORDER]
-        cum = np.cumsum(cnts)
-        total = int(cum[-1]) if len(cum) else 0
-        if total == 0:
+        vals, cnt = self._ascending()
+        if not len(cnt):
             return float("nan")
-        rank = math.floor(q * (total - 1))
+        cum = np.cumsum(cnt)
+        rank = math.floor(q * (int(cum[-1]) - 1))
         i = int(np.searchsorted(cum, rank + 1))
-        return float(min(max(_VALS[i], lo), hi))
+        return float(min(max(vals[i], lo), hi))
 
     def rank(self, v: float) -> float:
         """Fraction of values <= v (bucket resolution)."""
-        cnts = self.counts[_ORDER]
-        total = cnts.sum()
-        return float(cnts[_VALS <= v].sum() / total) if total else float("nan")
+        vals, cnt = self._ascending()
+        total = cnt.sum()
+        return float(cnt[vals <= v].sum() / total) if total else float("nan")
+
+    def histogram(self) -> tuple[np.ndarray, np.ndarray]:
+        """(bucket midpoints ascending, counts): for plots."""
+        return self._ascending()
 
     def to_json(self) -> dict:
-        nz = np.flatnonzero(self.counts)
-        return {"idx": base64.b64encode(nz.astype(np.int32).tobytes()).decode(),
-                "cnt": base64.b64encode(self.counts[nz].tobytes()).decode()}
+        idx, cnt = self._sparse()
+        return {"idx": base64.b64encode(idx.astype(np.int32).tobytes()).decode(),
+                "cnt": base64.b64encode(cnt.astype(np.int64).tobytes()).decode()}
 
     @classmethod
     def from_json(cls, d: dict) -> "LogSketch":
         s = cls()
-        s.counts[np.frombuffer(base64.b64decode(d["idx"]), np.int32)] = np.frombuffer(base64.b64decode(d["cnt"]), np.int64)
+        s._idx = np.frombuffer(base64.b64decode(d["idx"]), np.int32).astype(np.int64)
+        s._cnt = np.frombuffer(base64.b64decode(d["cnt"]), np.int64).copy()
         return s
