@@ -9,8 +9,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli, run_python
 from pathlib import Path
+
+from conftest import run_cli, run_python
 
 from traindoc.monitor.capture import Band
 
@@ -47,23 +48,12 @@ def test_nonfinite_values_never_enter_the_band():
     assert all(math.isfinite(v) for v in band.values) and len(band.values) == 4
 
 
-def test_bundle_is_atomic_and_opens_without_code(tmp_path):
-    run = tmp_path / "run"
-    env_off = {"TRAINDOC_REPLAY": "0"}
-    import os
-
-    old = {k: os.environ.get(k) for k in env_off}
-    os.environ.update(env_off)
-    try:
-        r = run_cli("run", "--out", run, SCRIPTS / "exp_softmax.py")
-    finally:
-        for k, v in old.items():
-            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+def test_bundle_is_atomic_and_opens_without_code(monitored):
+    r, run = monitored("exp_softmax")
     assert r.returncode == 1
     entries = list((run / "bundles").iterdir())
     assert [e.name for e in entries] == ["step-000016-r0"]  # no .tmp-* left behind
     b = entries[0]
-    assert not (b / "forensics.json").exists()  # replay switched off
     meta = json.loads((b / "meta.json").read_text())
     assert meta["trigger"]["kind"] == "loss-nonfinite" and meta["step"] == 16
     assert 77 in meta["batches"][0]["indices"] and meta["command"]["script"].endswith("exp_softmax.py")
@@ -74,11 +64,19 @@ def test_bundle_is_atomic_and_opens_without_code(tmp_path):
     assert meta["earlier_step"] == 0 and meta["prev_step"] == 15
 
 
-def test_no_observer_effect_with_a_trigger_and_a_bundle(tmp_path):
+def test_no_observer_effect_with_a_trigger_and_a_bundle(monitored):
     """The spike fires a trigger, a bundle is written mid-run, the replay runs after: the
     losses are the same, bit for bit, as the unmonitored run (dropout included)."""
     plain = run_python(SCRIPTS / "spike.py")
-    mon = run_cli("run", "--out", tmp_path / "r", SCRIPTS / "spike.py")
+    mon, run = monitored("spike")
     assert plain.returncode == 0 and mon.returncode == 0, mon.stderr[-2000:]
     assert plain.stdout == mon.stdout
-    assert any((tmp_path / "r" / "bundles").iterdir())
+    assert any((run / "bundles").iterdir())
+
+
+def test_replay_switched_off_by_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAINDOC_REPLAY", "0")
+    r = run_cli("run", "--out", tmp_path / "r", SCRIPTS / "masked_row.py")
+    assert r.returncode == 1 and "traindoc replay" not in r.stderr
+    (b,) = (tmp_path / "r" / "bundles").iterdir()
+    assert (b / "meta.json").is_file() and not (b / "forensics.json").exists()

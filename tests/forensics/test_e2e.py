@@ -34,9 +34,8 @@ def _diagnose(run):
 
 
 @pytest.mark.parametrize("script,cause,module,op,samples", CASES, ids=[c[0] for c in CASES])
-def test_mechanism_named_by_module_op_and_samples(tmp_path, script, cause, module, op, samples):
-    run = tmp_path / "run"
-    r = run_cli("run", "--out", run, SCRIPTS / f"{script}.py")
+def test_mechanism_named_by_module_op_and_samples(monitored, script, cause, module, op, samples):
+    r, run = monitored(script)
     assert r.returncode == 1, r.stderr[-3000:]  # the script's own exit code
     assert f"{op} in {module}" in r.stderr  # the diagnosis printed by `traindoc run`
     assert "traindoc replay: step" in r.stderr and "reproduced: yes" in r.stderr, r.stderr[-3000:]
@@ -52,9 +51,8 @@ def test_mechanism_named_by_module_op_and_samples(tmp_path, script, cause, modul
     assert top["fix"] and top["confirm"].startswith("traindoc replay ")
 
 
-def test_replay_command_is_deterministic_and_flags_the_outlier(tmp_path):
-    run = tmp_path / "run"
-    r = run_cli("run", "--out", run, SCRIPTS / "exp_softmax.py")
+def test_replay_command_is_deterministic_and_flags_the_outlier(monitored):
+    r, run = monitored("exp_softmax")
     assert r.returncode == 1
     bundle = next((run / "bundles").iterdir())
     first = json.loads((bundle / "forensics.json").read_text())
@@ -71,9 +69,8 @@ def test_replay_command_is_deterministic_and_flags_the_outlier(tmp_path):
     assert "aten::exp in encoder.attn" in text.stdout and "[77]" in text.stdout
 
 
-def test_loss_spike_is_bundled_and_its_sample_found(tmp_path):
-    run = tmp_path / "run"
-    r = run_cli("run", "--out", run, SCRIPTS / "spike.py")
+def test_loss_spike_is_bundled_and_its_sample_found(monitored):
+    r, run = monitored("spike")
     assert r.returncode == 0, r.stderr[-3000:]
     bundles = sorted((run / "bundles").iterdir())
     assert bundles, r.stderr[-3000:]
