@@ -52,6 +52,8 @@ def test_lint_is_public_and_all_sorted():
     "import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
     "        self.s = nn.Softmax(-1)\n    def forward(self, x):\n        return torch.log(self.s(x))",
     "import torch\nsm = torch.nn.functional.softmax\ny = torch.log(sm(x, -1))",
+    "import torch\nfrom torch import nn\nclass P(nn.Module):\n    def forward(self, o):\n"
+    "        return torch.softmax(o, -1)\ndef act(policy: P, o):\n    return torch.log(policy(o))",  # annotation
 ])
 def test_resolution_through_imports_aliases_methods_modules(src):
     assert [n for _, n in names(src)] == ["log-of-softmax"]

@@ -23,7 +23,7 @@ import ast
 from typing import Any
 
 from . import names as N
-from .scope import UNKNOWN, ImportRef, Scope, Walker
+from .scope import UNKNOWN, Annotated, ImportRef, Scope, Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
 _BUSY = object()
@@ -102,6 +102,13 @@ class Module:
     def _compute(self, e: Any) -> Any:  # noqa: C901
         if isinstance(e, ImportRef):
             return ("ref", N.canon(e.q))
+        if isinstance(e, Annotated):  # def f(policy: Policy) / (model: nn.Module)
+            k = self.kind(e.annotation)
+            if isinstance(k, tuple) and k[0] == "class":
+                return ("local", k[1])
+            if isinstance(k, tuple) and k[0] == "ref" and k[1].rsplit(".", 1)[-1][:1].isupper():
+                return ("inst", k[1])
+            return None
         if isinstance(e, tuple) and len(e) == 2 and e[0] == "self":
             return ("local", e[1])
         if isinstance(e, ast.ClassDef):

@@ -36,6 +36,13 @@ class ImportRef:
     q: str
 
 
+@dataclass(frozen=True)
+class Annotated:
+    """A parameter bound only by its annotation: ``policy`` in ``def f(policy: Policy)``."""
+
+    annotation: ast.expr
+
+
 @dataclass
 class Scope:
     node: ast.AST | None
@@ -81,6 +88,13 @@ _CHILDREN: dict[type, tuple[str, ...]] = {}
 def _child_fields(t: type) -> tuple[str, ...]:
     """The fields of node type ``t`` that may hold AST children, computed once per type."""
     return tuple(f for f in t._fields if f not in _NOT_CHILDREN)
+
+
+def _annotations(fn: Any) -> list:
+    """Parameter annotations that name something (evaluated where the ``def`` is)."""
+    a = fn.args
+    return [p.annotation for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+            if isinstance(p.annotation, (ast.Name, ast.Attribute))]
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -129,7 +143,9 @@ class Walker:
         a = fn.args
         params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
         for p in params:
-            env[p.arg] = (UNKNOWN,)
+            ann = p.annotation
+            # a class annotation says what the argument is; a string one is not followed
+            env[p.arg] = (Annotated(ann),) if isinstance(ann, (ast.Name, ast.Attribute)) else (UNKNOWN,)
         for p in (a.vararg, a.kwarg):
             if p is not None:
                 env[p.arg] = (UNKNOWN,)
@@ -197,7 +213,7 @@ class Walker:
         elif t in _Func:
             for d in s.decorator_list:
                 self._expr(d, scope, env, ctx)
-            for d in (*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None)):
+            for d in (*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None), *_annotations(s)):
                 self._expr(d, scope, env, ctx)
             env[s.name] = (s,)
             self.functions.setdefault(s.name, []).append(s)
@@ -213,7 +229,7 @@ class Walker:
             cctx = Ctx(None, s, (), ())
             for b in s.body:
                 if isinstance(b, _Func):
-                    for d in b.decorator_list:
+                    for d in (*b.decorator_list, *_annotations(b)):
                         self._expr(d, cscope, cscope.env, cctx)
                     self.functions.setdefault(b.name, []).append(b)
                     self.func_ctx[id(b)] = cctx
