@@ -65,6 +65,32 @@ def rank(causes: list[Finding]) -> list[Finding]:
     return out
 
 
+# The causes a replay of a non-finite step tests directly (traindoc.forensics): once a
+# replay has run, its verdict replaces the guesses the series allowed about that step.
+REPLAY_DECIDES = ("data-nonfinite", "data-outlier", "unstable-op", "fp16-overflow")
+
+
+def settle(causes: list[Finding], replayed: list[Finding]) -> list[Finding]:
+    """Series-based guesses about a step that a replay examined: a guess the replay
+    confirmed is dropped (the replay's finding is the same cause, located precisely);
+    one it did not confirm keeps half its confidence (the experiment spoke against it)."""
+    if not replayed:
+        return causes
+    steps = {f.location.get("step") for f in replayed}
+    names = {f.name for f in replayed}
+    out = []
+    for f in causes:
+        if f.name in REPLAY_DECIDES and (f.location.get("step") in steps or not f.location.get("step")):
+            if f.name in names:
+                continue
+            c = (f.confidence or 0.5) * 0.5
+            f = Finding(f.name, ERROR if c >= 0.5 else "warning", f.message, location=f.location,
+                        evidence=f.evidence + [{"replay": "did not confirm this cause"}], fix=f.fix,
+                        confirm=f.confirm, confidence=c)
+        out.append(f)
+    return out
+
+
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     missing = []
     for n in needs:
@@ -96,7 +122,9 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
     if getattr(run, "folder", None) is not None:  # replays of the run's bundles (traindoc replay)
         from .forensics.findings import load_findings
 
-        for f in load_findings(run.folder):
+        replayed = load_findings(run.folder)
+        d.causes = settle(d.causes, [f for f in replayed if f.is_cause])
+        for f in replayed:
             (d.causes if f.is_cause else d.symptoms if f.is_symptom else d.internal).append(f)
     for ev in run.events():
         if ev["kind"] == "monitor-error":

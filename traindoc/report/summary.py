@@ -1,4 +1,5 @@
-"""The diagnosis as a terminal note: what happened, the ranked causes, the symptoms."""
+"""The diagnosis as a terminal note: what happened, the ranked causes (the first in full,
+the alternatives with how to tell them apart), the symptoms, what could not be told."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..diagnose import Diagnosis
+from ..findings import ERROR
 from .terminal import render_findings
 
 
@@ -24,8 +26,14 @@ def _headline(d: Diagnosis) -> str:
 
 def print_diagnosis(c: Console, d: Diagnosis, short: bool = False) -> None:
     c.print(f"[bold]traindoc[/] {_headline(d)}")
-    if d.causes:
-        render_findings(c, "Likely causes, most likely first:", d.causes)
+    causes = d.causes[:3] if short else d.causes
+    if causes:
+        serious = any(f.severity == ERROR for f in causes)
+        title = ("Most likely cause first:" if serious else
+                 "Possible causes (none with strong evidence), most likely first:")
+        render_findings(c, title, causes, detail_first=2)
+        if short and len(d.causes) > len(causes):
+            c.print(f"   [dim]... {len(d.causes) - len(causes)} more: traindoc diagnose {escape(str(d.run.folder))}[/]")
     symptoms = d.symptoms[:5] if short else d.symptoms
     if symptoms:
         render_findings(c, "What the run showed:", symptoms, numbered=False)
@@ -36,4 +44,8 @@ def print_diagnosis(c: Console, d: Diagnosis, short: bool = False) -> None:
     if not d.causes and not d.symptoms:
         c.print("No problem found: the loss is finite and no rule fired.")
     if d.cannot_tell and not short:
-        c.print("[dim]Cannot tell (not recorded): " + ", ".join(sorted(d.cannot_tell)) + "[/]")
+        c.print("[dim]Cannot tell (series not recorded): "
+                + "; ".join(f"{escape(k)} ({escape(v.removeprefix('not recorded: '))})"
+                            for k, v in sorted(d.cannot_tell.items())) + "[/]")
+    if d.causes and not short:
+        c.print(f"[dim]traindoc explain {escape(d.causes[0].name)} prints how this cause is detected.[/]")

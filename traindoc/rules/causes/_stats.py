@@ -98,6 +98,7 @@ class Features:
     loss_last: float = float("nan")       # median of the last fifth
     loss_min: float = float("nan")
     rel_drop: float = float("nan")        # (first - last) / |first|
+    rel_drop0: float = float("nan")       # (loss at step 0 - last) / |loss at step 0|: progress from init
     noise: float = float("nan")           # median |diff| of the last half / |median| (step-to-step roughness)
     grad: np.ndarray = field(default_factory=lambda: np.zeros(0))
     grad_first: float = float("nan")
@@ -149,6 +150,7 @@ def _compute(run, rank: int) -> Features:
             f.loss_last = float(np.median(tail))
             f.loss_min = float(np.min(v))
             f.rel_drop = (f.loss_first - f.loss_last) / max(abs(f.loss_first), 1e-12)
+            f.rel_drop0 = (float(v[0]) - f.loss_last) / max(abs(float(v[0])), 1e-12)
             half = v[len(v) // 2:]
             if len(half) > 3:
                 f.noise = float(np.median(np.abs(np.diff(half))) / max(abs(np.median(half)), 1e-12))
@@ -271,3 +273,34 @@ def last_module_class(run) -> str:
     names = [m for m, _ in mods]
     leaves = [(m, c) for m, c in mods if not any(n.startswith(m + ".") for n in names if m) and m]
     return leaves[-1][1] if leaves else ""
+
+
+def early_update(run, rank: int | None = None) -> float:
+    """The largest update/weight ratio over the first three sampled steps: a learning
+    rate far too high shows here (0.3..1: each step rewrites the weights) even when the
+    run later settles into a dead, quiet state. Healthy runs: 1e-3..1e-1."""
+    rank = run.ranks[0] if rank is None else rank
+    u = run.series("update_ratio", rank)
+    if u.empty:
+        return float("nan")
+    v = u.values[:3]
+    v = v[np.isfinite(v)]
+    return float(np.max(v)) if len(v) else float("nan")
+
+
+def calm_jump(f: Features) -> int | None:
+    """Index into ``f.loss`` of a sudden jump (20x the trailing median, robust z > 50)
+    after at least 10 calm steps, or None. One batch doing this to a calm run is the
+    signature of an extreme sample, not of a learning rate or of depth."""
+    from ..util import trailing_robust_z
+
+    v = f.loss
+    if len(v) < 12:
+        return None
+    z, med, _ = trailing_robust_z(v, 50, 10)
+    prev = np.concatenate([[np.inf], v[:-1]])
+    big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # sudden: 10x in one step
+    if not big.any():
+        return None
+    i = int(np.argmax(big))
+    return i if i >= 10 else None

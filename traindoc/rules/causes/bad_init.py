@@ -33,7 +33,7 @@ def bad_init(run):
     hidden = mods[:-1]  # the output layer's scale is the task's
     s0 = [float(sd[m][0]) for m in hidden]
     first, last = s0[0], s0[-1]
-    if first <= 0 or not np.isfinite(first) or not np.isfinite(last):
+    if first <= 0 or last <= 0 or not np.isfinite(first) or not np.isfinite(last):
         return []
     ratio = last / first
     if 1 / 30 <= ratio <= 30:

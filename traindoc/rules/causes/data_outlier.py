@@ -34,7 +34,8 @@ def data_outlier(run):
     best = None
     if len(v) >= 30:
         z, med, _ = trailing_robust_z(v, 50, 10)
-        big = (z > 50) & (v > 20 * np.abs(med))
+        prev = np.concatenate([[np.inf], v[:-1]])
+        big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend
         if big.any():
             i = int(np.argmax(np.where(big, z, -np.inf)))
             calm_before = i >= 10
@@ -47,7 +48,7 @@ def data_outlier(run):
         if idx is not None:
             loc["samples"] = [int(k) for k in idx[:64]]
         # a single spike that the run does not shrug off is the classic outlier batch
-        c = 0.7 if calm else 0.45
+        c = 0.75 if calm else 0.45
         return [finding(
             "data-outlier", c,
             f"the loss jumped to {fmt(float(v[i]))} at step {step}, {fmt(zi)} robust deviations above the recent "

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import act_stat, features, finding
+from ._stats import act_stat, early_update, features, finding
 
 
 @rule("dead-relu", needs=("act/",))
@@ -36,6 +36,8 @@ def dead_relu(run):
         return []
     flat = not np.isfinite(f.rel_drop) or f.rel_drop < 0.3
     c = 0.45 + 0.4 * (val - 0.5) / 0.5 + (0.15 if flat else 0.0)
+    if early_update(run) > 0.3:
+        c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
     return [finding(
         "dead-relu", c,
         f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps)",

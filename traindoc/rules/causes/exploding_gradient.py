@@ -8,9 +8,16 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding, module_order, onset
+from ..util import trailing_robust_z
+from ._stats import calm_jump, features, finding, module_order, onset
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
+
+
+def _peak(run) -> dict:
+    g = run.series("grad_norm", run.ranks[0])
+    v = np.where(np.isfinite(g.values), g.values, -np.inf)
+    return {"step": int(g.steps[int(np.argmax(v))])} if len(v) else {}
 
 
 @rule("exploding-gradient", needs=("grad_norm",))
@@ -37,26 +44,48 @@ def exploding_gradient(run):
     if len(g) < 10 or not math.isfinite(f.grad_med) or f.grad_med <= 0:
         return []
     clipped = run.has("grad_norm_preclip", run.ranks[0])
-    ratio = g / f.grad_med
-    spikes = int(np.sum(ratio > 30))
+    # spikes against the trailing median (a gradient that decays from large initial values
+    # as the loss falls is not an explosion); z in log space so that the scale cancels
+    lg = np.log10(np.maximum(g, 1e-30))
+    z, med, _ = trailing_robust_z(lg, 50, 10)
+    up = (lg - np.nan_to_num(med, nan=np.inf)) > np.log10(30)
+    # ... and above the scale of the first gradients (a converged run's tiny, noisy
+    # gradients jump by orders of magnitude without anything exploding)
+    early = float(np.median(g[:10]))
+    spikes = int(np.sum(up & (z > 6) & (g > 2 * early)))
     o = onset(f)
     grow = o.get("grad_growth", 1.0)
     recurrent = any(c.startswith(_RECURRENT) for _, c in module_order(run))
     s = 0.0
     if spikes >= 2:
-        s = 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1))
+        s = 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1)) + 0.05 * min(spikes, 10)
     if f.first_bad is not None and grow >= 100:
         s = max(s, 1.0)
+    g_late = float(np.median(g[len(g) // 4:]))
+    g0 = float(g[0])
+    if g0 > 1000 * max(g_late, 1e-30):
+        # the very first gradient is 1000x what the run later sees: it exploded at init
+        s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
     if s == 0.0:
         return []
-    c = 0.45 * s * (1.3 if recurrent else 1.0) * (0.5 if clipped else 1.0)
+    c = min(0.9, 0.45 * s * (1.3 if recurrent else 1.0)) * (0.5 if clipped else 1.0)
+    from .lr_too_high import input_scale
+
+    if input_scale(run, before=f.first_bad) > 100:
+        c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
+    from .loss_reduction import sum_evidence
+
+    if sum_evidence(run, f):
+        c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
+    if calm_jump(f) is not None:
+        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
     return [finding(
         "exploding-gradient", min(c, 0.9),
         f"the gradient norm jumps by orders of magnitude: max {fmt(f.grad_max)} against a median of {fmt(f.grad_med)}"
-        f" ({spikes} step(s) above 30x the median)" + (" in a recurrent net" if recurrent else "")
+        + (f", {fmt(float(g[0]))} at the first step" if g[0] > 100 * f.grad_med else "")
+        + f" ({spikes} step(s) above 30x the trailing median)" + (" in a recurrent net" if recurrent else "")
         + ("" if clipped else ", and no gradient clipping was recorded"),
-        location={"step": int(run.series("grad_norm").steps[int(np.nanargmax(run.series("grad_norm").values))])}
-        if spikes else {"step": f.first_bad},
+        location=_peak(run) if f.first_bad is None else {"step": f.first_bad},
         evidence=[{"series": "grad_norm", "median": fmt(f.grad_med), "max": fmt(f.grad_max), "spikes_over_30x": spikes},
                   {"series": "grad_norm_preclip", "recorded": clipped}],
         fix="clip the gradient norm (torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)); add normalisation; "

@@ -37,9 +37,13 @@ def fp16_overflow(run):
         c = 0.9
         ev.append({"meta": "model dtypes", "value": sorted(f.dtypes)})
         ev.append({"series": "loss", "step": f.first_bad, "value": "non-finite"})
-    if frac > 0 and (half or f.scaler):
+    inf_act = [m for m, v in act_stat(run, "absmax").items() if np.isinf(v).any()]
+    if frac > 0 and (half or f.scaler or inf_act):
         c = max(c, 0.8)
         ev.append({"series": f"act/{worst[0]}/fp16_over", "value": frac})
+        if inf_act and not half:
+            ev.append({"series": f"act/{inf_act[0]}/absmax", "value": "inf",
+                       "note": "an inf output from finite float32 weights: the op ran in float16 (autocast)"})
     if f.scaler:
         sc = run.series("scaler/scale")
         sk = run.series("scaler/skipped")

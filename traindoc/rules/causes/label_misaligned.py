@@ -6,7 +6,7 @@ import math
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding, last_module_class
+from ._stats import early_update, features, finding, last_module_class
 
 
 def chance_level(f) -> tuple[float, str] | None:
@@ -51,6 +51,8 @@ def label_misaligned(run):
         return []
     if math.isfinite(f.update_ratio) and f.update_ratio < 1e-4:
         return []  # the weights hardly move: that is the learning rate, not the labels
+    if early_update(run) > 0.3:
+        return []  # the first updates wrecked the weights: a collapsed net also sits at chance (lr-too-high)
     if last_module_class(run) in ("Sigmoid", "Softmax"):
         return []  # a squashed output feeding the loss: loss-mismatch explains the floor
     c = 0.75 - 5 * gap

@@ -12,23 +12,24 @@ from ._stats import Features, features, finding
 def sum_evidence(run, f: Features) -> dict | None:
     """Is the first loss the size of a per-sample loss times the number of samples (or
     tokens) in the step? Returns the evidence, or None."""
-    if not math.isfinite(f.loss_first) or f.loss_first <= 0:
+    first = float(f.loss[0]) if len(f.loss) else f.loss_first  # at init: chance-level loss per target
+    if not math.isfinite(first) or first <= 0:
         return None
     if f.labels and f.n_classes >= 2:
         steps = max(1, len(f.loss_steps) + (1 if f.first_bad is not None else 0))
         per_step = sum(f.labels.values()) / max(1, f.steps or steps)
         chance = math.log(f.n_classes)
-        if per_step >= 8 and f.loss_first > 5 * chance:
-            ratio = f.loss_first / (per_step * chance)
+        if per_step >= 8 and first > 5 * chance:
+            ratio = first / (per_step * chance)
             if 0.2 <= ratio <= 5:
-                return {"series": "loss", "first": fmt(f.loss_first), "targets_per_step": round(per_step),
+                return {"series": "loss", "first": fmt(first), "targets_per_step": round(per_step),
                         "chance_per_target": fmt(chance), "ratio": fmt(ratio)}
         return None
     b = f.batch
-    if math.isfinite(b) and b >= 16 and f.loss_first > 50:
-        per = f.loss_first / b
+    if math.isfinite(b) and b >= 16 and first > 50:
+        per = first / b
         if 0.05 <= per <= 20:
-            return {"series": "loss", "first": fmt(f.loss_first), "batch": int(b), "per_sample": fmt(per)}
+            return {"series": "loss", "first": fmt(first), "batch": int(b), "per_sample": fmt(per)}
     return None
 
 
@@ -54,7 +55,7 @@ def loss_reduction(run):
     if ev is None:
         return []
     trouble = f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.5 or f.noise > 0.2
-    c = 0.75 if trouble else 0.4
+    c = 0.8 if trouble else 0.4
     return [finding(
         "loss-reduction", c,
         f"the loss starts at {fmt(f.loss_first)}, the size of a summed (not averaged) loss over the step's samples"

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import act_stat, features, finding, onset
+from ._stats import act_stat, calm_jump, early_update, features, finding, onset
 from .loss_reduction import sum_evidence
 
 
@@ -20,6 +20,13 @@ def input_scale(run, before=None) -> float:
         if m in am:
             return float(am[m][0])
     return float("nan")
+
+
+def high_for(f) -> bool:
+    """Above the usual range of its optimizer (adaptive ~1e-4..3e-3, SGD ~1e-3..0.3)."""
+    from .lr_too_low import _ADAPTIVE
+
+    return np.isfinite(f.lr) and f.lr > (0.03 if f.opt_class.startswith(_ADAPTIVE) else 0.3)
 
 
 @rule("lr-too-high", needs=("loss",))
@@ -42,6 +49,7 @@ def lr_too_high(run):
     f = features(run)
     o = onset(f)
     ur = f.update_ratio
+    eu = early_update(run)
     scale = input_scale(run, before=f.first_bad)
     evid = []
     s = 0.0
@@ -49,6 +57,12 @@ def lr_too_high(run):
         s = 1.3 + 0.1 * np.log10(max(o.get("loss_growth", 1), 1))
         evid.append({"series": "loss", "step": f.first_bad, "value": "non-finite",
                      "growth_before": fmt(o.get("loss_growth", float("nan")))})
+    elif (f.first_bad is None and len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < 0.6
+          and (high_for(f) or f.grad_first < 100 * f.grad_med)):
+        # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
+        s = 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7)
+        evid.append({"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"})
+        evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)})
     elif f.first_bad is None and len(f.loss) >= 20:
         rise = f.loss_last / max(f.loss_min, 1e-12) if f.loss_min > 0 else float("nan")
         progress = f.rel_drop
@@ -61,13 +75,15 @@ def lr_too_high(run):
     if np.isfinite(ur):
         evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
     evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
-    c = 0.5 * s
+    c = min(0.85, 0.5 * s) * (1.0 if high_for(f) else 0.8)
+    if calm_jump(f) is not None and f.first_bad is not None:
+        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
     if np.isfinite(scale) and scale > 100:
         c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the steps better (loss-reduction)
     return [finding(
-        "lr-too-high", min(c, 0.85),
+        "lr-too-high", c,
         f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: "
         + ("the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
            f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "

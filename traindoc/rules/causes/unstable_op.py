@@ -30,11 +30,11 @@ def unstable_op(run):
     if f.first_bad is None or not calm_onset(f) or half_model(f):
         return []
     c = 0.62 if confident_before(f) else 0.40
-    why = (f"the training loss had fallen {f.rel_drop:.0%} (a confident model, large logits)"
-           if confident_before(f) else "no rising loss or gradient norm before it")
+    why = (f"after the training loss had fallen {f.rel_drop:.0%} (a confident model, large logits)"
+           if confident_before(f) else "with no rising loss or gradient norm before it")
     return [finding(
         "unstable-op", c,
-        f"the loss turned non-finite at step {f.first_bad} in float32 with {why}: an operation that is "
+        f"the loss turned non-finite at step {f.first_bad} in float32 {why}: an operation that is "
         "undefined for some inputs (exp overflow, log(0), 0/0, a fully masked softmax row) is a prime suspect",
         location={"step": f.first_bad},
         evidence=[{"series": "loss", "step": f.first_bad, "value": "non-finite"},

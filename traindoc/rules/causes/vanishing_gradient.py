@@ -27,7 +27,10 @@ def vanishing_gradient(run):
     """
     f = features(run)
     gn = sampled(run, "grad_norm/")
-    w = weight_params(list(gn), module_order(run))
+    order = module_order(run)
+    emb = {m for m, c in order if c.startswith("Embedding")}
+    # embeddings' gradients scale with token frequency, not with depth: left out
+    w = [p for p in weight_params(list(gn), order) if p.rsplit(".", 1)[0] not in emb]
     if len(w) < 4:
         return []
     med = {p: float(np.nanmedian(gn[p].values[: len(f.loss) or None])) for p in w}
