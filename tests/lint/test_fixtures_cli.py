@@ -148,3 +148,15 @@ def test_explain_prints_the_rule_doc(capsys):
     for section in ("What it detects:", "Why it breaks training:", "Example:", "Instead:"):
         assert section in out
     assert "TD506" in out
+
+
+def test_pre_commit_hook_entry_runs(capsys):
+    """The hook in .pre-commit-hooks.yaml: pre-commit appends the staged file names to `entry`."""
+    text = (HERE.parent.parent / ".pre-commit-hooks.yaml").read_text()
+    block = text[text.index("- id: traindoc-lint"):]
+    entry = next(ln.split(":", 1)[1].strip() for ln in block.splitlines() if ln.strip().startswith("entry:"))
+    assert "language: python" in block and "types: [python]" in block
+    prog, *args = entry.split()
+    assert prog == "traindoc"
+    code, out, err = _main(capsys, *args, RULES / "unshifted-softmax.py", CLEAN / "gan_two_optimizers.py")
+    assert code == 1 and err == "" and len(out.splitlines()) == 3

@@ -145,6 +145,8 @@ def _runs_model(m, loop) -> bool:
     for n in ast.walk(loop):
         if isinstance(n, ast.Call):
             c = m.callee(n)
+            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
+                continue  # Model(...) builds a model, it does not run one
             if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
                 return True
             if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
@@ -157,8 +159,17 @@ def _runs_model(m, loop) -> bool:
     return False
 
 
-def _trains(m, loop) -> bool:
-    return any(isinstance(n, ast.Call) and (is_backward(m, n) or is_step(m, n)) for n in ast.walk(loop))
+def _trains(m, node, depth: int = 0) -> bool:
+    """backward() or an optimizer step in the loop, or in this file's functions it calls (two levels)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            if is_backward(m, n) or is_step(m, n):
+                return True
+            if depth < 2:
+                c = m.callee(n)
+                if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" and _trains(m, c[1][1], depth + 1):
+                    return True
+    return False
 
 
 def _body_no_grad(m, loop) -> bool:
