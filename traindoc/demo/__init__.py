@@ -1,4 +1,10 @@
-"""``traindoc demo``: the founding story end to end on bundled synthetic data."""
+"""``traindoc demo``: the founding story end to end on bundled synthetic data.
+
+Run the CTR script under the monitor; the loss goes NaN at the step whose batch holds the
+one 5 000-long history; the monitor triggers at that step and writes a bundle; the replay
+re-executes the step and names the op, the module, the sample and what is extreme about
+it; the diagnosis ranks the causes with their fixes.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,16 @@ from pathlib import Path
 SCRIPT = Path(__file__).resolve().parent / "ctr_attention.py"
 
 
+def _size(p: Path) -> str:
+    n = sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
+
+
 def run_demo(out: str | Path | None = None) -> int:
+    import json
+
     from ..diagnose import diagnose
+    from ..forensics.cli import render
     from ..monitor.monitor import Monitor, default_run_dir
     from ..monitor.runner import run_script
     from ..report.summary import print_diagnosis
@@ -17,13 +31,34 @@ def run_demo(out: str | Path | None = None) -> int:
 
     c = console()
     out = Path(out) if out else default_run_dir(Path("traindoc-runs"))
-    c.print("[bold]traindoc demo[/]: a CTR model with a user-behaviour-sequence feature goes NaN mid-training.")
+    c.print("[bold]traindoc demo[/]: a CTR model with a new user-behaviour-sequence feature goes NaN mid-training.")
+    c.print("  data: 8 000 users, histories ~200 items long; user 5171's history is 5 000 long")
+    c.print("  model: item embeddings -> attention over the history (softmax written by hand) -> MLP")
     c.print(f"  script: {SCRIPT}")
-    c.print(f"  running: traindoc run --out {out} ctr_attention.py\n")
-    mon = Monitor(out=out, command=["traindoc", "run", "--out", str(out), str(SCRIPT)])
+    c.print(f"\n[bold]1. run[/]: traindoc run --out {out} ctr_attention.py\n")
+    sys.stdout.flush()
+    mon = Monitor(out=out, replay=True, command=["traindoc", "run", "--out", str(out), str(SCRIPT)])
     outcome = run_script(str(SCRIPT), [], mon)
-    c.print(f"\n[dim]the script exited with code {outcome.exit_code}[/]\n")
+    sys.stdout.flush()
+    c.print(f"\n[dim]the script exited with code {outcome.exit_code}[/]")
+    bundles = mon.capture.bundles
+    if bundles:
+        b = bundles[0]
+        meta = json.loads((b / "meta.json").read_text())
+        c.print(f"\n[bold]2. trigger and bundle[/]: {meta['trigger']['kind']} at step {meta['step']} "
+                f"(caught at that step, before optimizer.step)")
+        c.print(f"  {b} ({_size(b)}): the batch, its dataset indices, the model and optimizer state "
+                f"before the step, RNG states; tensors and JSON only")
+        c.print(f"\n[bold]3. replay[/]: traindoc replay {b}\n")
+        fj = b / "forensics.json"
+        if fj.is_file():
+            sys.stdout.flush()
+            render(json.loads(fj.read_text()))
+        elif mon.replay_output:
+            c.print(mon.replay_output)
+    c.print("\n[bold]4. diagnosis[/]: traindoc diagnose " + str(out) + "\n")
     print_diagnosis(c, diagnose(out))
-    c.print(f"\nNext: traindoc diagnose {out} --json · traindoc explain loss-nonfinite")
+    c.print(f"\nNext: traindoc report {out} -o report.html · traindoc diagnose {out} --json · "
+            f"traindoc explain unstable-op")
     sys.stdout.flush()
     return 0

@@ -30,6 +30,10 @@ def _pick(path: str) -> Path:
     raise UserError(f"{path}: neither a bundle nor a run folder with bundles/")
 
 
+def _g(x: Any) -> str:
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
 def render(res: dict[str, Any], out: Any = None) -> None:
     """The replay in a few lines (plain text: it also goes into ``traindoc run``'s stderr)."""
     w = (out or sys.stdout).write
@@ -57,14 +61,15 @@ def render(res: dict[str, Any], out: Any = None) -> None:
           f"{res.get('bad_indices')}, fail alone: {b.get('verified')}\n")
     for p in res.get("per_sample", []):
         tag = "bad " if p["bad"] else "good"
-        w(f"    {tag} position {p['position']:>4}: loss {p['loss']}, grad norm {p['grad_norm']}\n")
+        w(f"    {tag} position {p['position']:>4}: loss {_g(p['loss'])}, grad norm {_g(p['grad_norm'])}\n")
     for p in (res.get("profiles") or {}).get("samples", []):
         for f in p["fields"]:
             if f["extreme"]:
                 w(f"    sample {p['index']} field {f['field']}: {', '.join(f['extreme'])} (length {f['length']}, "
-                  f"run median {f['run_p50_length']}, P99.9 {f['run_p999_length']}; |x| max {f['absmax']})\n")
+                  f"run median {_g(f['run_p50_length'])}, P99.9 {_g(f['run_p999_length'])}; |x| max "
+                  f"{_g(f['absmax'])}, run median {_g(f['run_p50_absmax'])}, P99.9 {_g(f['run_p999_absmax'])})\n")
     t = res.get("triage")
-    if t:
+    if t and t.get("verdict") != "unknown":
         w(f"  triage: {t.get('verdict')} (same batch from step {t.get('earlier_step')}: "
           f"{'fails' if t.get('batch_fails_from_earlier_state') else 'passes' if 'batch_fails_from_earlier_state' in t else 'n/a'}; "
           f"step {t.get('other_step')}'s batch from this state: "

@@ -136,12 +136,24 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
                            f"the step-{step} failure follows {len(outl)} outlier sample(s): " + "; ".join(parts[:4]),
                            location={"step": step, "samples": [p["index"] for p in outl],
                                      "column": next((f["field"] for p in outl for f in p["fields"] if f["extreme"]), None)},
-                           evidence=[{"sample": p["index"], "fields": [f for f in p["fields"] if f["extreme"]],
-                                      "reference": (res.get("profiles") or {}).get("reference")} for p in outl] + common,
+                           evidence=[_outlier_ev(p, f, (res.get("profiles") or {}).get("reference"))
+                                     for p in outl for f in p["fields"] if f["extreme"]] + common,
                            fix="; ".join(dict.fromkeys(caps)) + "; add `traindoc data check` as a pre-merge step so "
                                "the next outlier is caught before training",
                            confirm=confirm, confidence=0.9))
     return out
+
+
+def _outlier_ev(p: dict[str, Any], f: dict[str, Any], ref: str | None) -> dict[str, Any]:
+    r = lambda x: round(x, 4) if isinstance(x, float) else x  # noqa: E731
+    ev = {"sample": p["index"], "field": f["field"], "extreme": f["extreme"]}
+    if "length" in f["extreme"]:
+        ev.update(length=f["length"], median_length=r(f["run_p50_length"]), p99_9_length=r(f["run_p999_length"]),
+                  batch_median_length=r(f["batch_median_length"]))
+    if "magnitude" in f["extreme"]:
+        ev.update(absmax=r(f["absmax"]), median_absmax=r(f["run_p50_absmax"]), p99_9_absmax=r(f["run_p999_absmax"]))
+    ev["reference"] = ref
+    return ev
 
 
 def load_findings(run_folder: str | Path) -> list[Finding]:

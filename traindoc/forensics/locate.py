@@ -301,7 +301,8 @@ def _user_line() -> str | None:
     own = __file__.rsplit("/", 2)[0]
     while f is not None:
         fn = f.f_code.co_filename
-        if not (fn.startswith(torch_dir) or fn.startswith(own) or fn.startswith("<")):
+        mine = fn.startswith(own) and not fn.startswith(own + "/demo/")  # the demo is user code
+        if not (fn.startswith(torch_dir) or mine or fn.startswith("<")):
             line = linecache.getline(fn, f.f_lineno).strip()
             return f"{fn.rsplit('/', 1)[-1]}:{f.f_lineno} in {f.f_code.co_name}: {line}"
         f = f.f_back

@@ -175,10 +175,16 @@ class Capture:
         cmd = list(self.mon.command or [])
         module = False
         if len(cmd) >= 3 and cmd[0] == "traindoc" and cmd[1] == "run":
-            rest = cmd[2:]
-            if rest and rest[0] == "-m":
-                module, rest = True, rest[1:]
-            script, args = rest[0], rest[1:]
+            rest, script, args = cmd[2:], "", []
+            while rest:  # traindoc run's own options come before SCRIPT
+                tok = rest.pop(0)
+                if tok == "-m":
+                    module = True
+                elif tok in ("--out", "--sample-every"):
+                    rest = rest[1:]
+                elif not tok.startswith("--out=") and not tok.startswith("--sample-every="):
+                    script, args = tok, rest
+                    break
         else:
             script, args = (sys.argv[0] if sys.argv else ""), list(sys.argv[1:])
         return {"script": script, "module": module, "args": args, "cwd": os.getcwd(),
