@@ -105,6 +105,9 @@ def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, worker
         if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
             with open(prof_path, "rb") as fh:
                 parts[uid] = DatasetProfile.from_bytes(fh.read())
+            for p in (prof_path, hash_path):  # used: keep it past the next prune
+                if os.path.exists(p):
+                    os.utime(p)
             hash_files[uid] = hash_path
             stats["cached_units"] = stats.get("cached_units", 0) + 1
             if progress:
@@ -188,9 +191,26 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
         findings = run_checks(prof, vprof, ex, cfg)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if cache:
+        _prune(cache)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     stats["rows"] = prof.rows
     return DataReport(findings, prof, vprof, ex, cfg, stats)
+
+
+PRUNE_DAYS = 14
+
+
+def _prune(cache: str) -> None:
+    """Drop cache entries unused for PRUNE_DAYS (row hashes take ~32 bytes a row)."""
+    old = time.time() - PRUNE_DAYS * 86400
+    try:
+        with os.scandir(cache) as it:
+            for e in it:
+                if e.is_file() and e.stat().st_mtime < old:
+                    os.unlink(e.path)
+    except OSError:
+        pass  # a cache problem never fails a check
 
 
 def _early_label_check(u: Unit, label: str) -> None:
@@ -252,6 +272,7 @@ def _exact(hfiles, vfiles, has_label, keys, opts, cache, work) -> ExactResult:
     key = hashlib.sha256(repr((keys, opts.key(), has_label)).encode()).hexdigest()[:32]
     path = os.path.join(cache, key + ".exact.json") if cache else None
     if path and os.path.exists(path):
+        os.utime(path)
         with open(path) as fh:
             return ExactResult.from_json(json.load(fh))
     res = exact_checks(hfiles, vfiles, has_label, work)
