@@ -288,19 +288,44 @@ def early_update(run, rank: int | None = None) -> float:
     return float(np.max(v)) if len(v) else float("nan")
 
 
-def calm_jump(f: Features) -> int | None:
-    """Index into ``f.loss`` of a sudden jump (20x the trailing median, robust z > 50)
-    after at least 10 calm steps, or None. One batch doing this to a calm run is the
-    signature of an extreme sample, not of a learning rate or of depth."""
+def lr_growth(run, upto: int | None = None, rank: int | None = None) -> float:
+    """How much the learning rate of the first group grew from its first steps to step
+    ``upto`` (or the end): a schedule that raises the LR shows as a ratio above 1."""
+    rank = run.ranks[0] if rank is None else rank
+    lrs = run.matching("lr/", rank)
+    if not lrs:
+        return float("nan")
+    s = lrs[sorted(lrs)[0]]
+    v = s.values if upto is None else s.values[s.steps <= upto]
+    if len(v) < 2:
+        return float("nan")
+    base = float(np.median(v[: min(10, len(v))]))
+    return float(np.max(v[-5:]) / base) if base > 0 else float("nan")
+
+
+def calm_jump(f: Features, run=None) -> int | None:
+    """Index into ``f.loss`` of a sudden jump (20x the trailing median, robust z > 50,
+    10x the step before) after at least 10 calm steps (within 3x of their median), at a
+    learning rate that did not just rise, or None. One batch doing this to a calm run
+    is the signature of an extreme sample, not of a learning rate or of depth."""
     from ..util import trailing_robust_z
 
     v = f.loss
     if len(v) < 12:
         return None
+    if run is not None and early_update(run) > 0.3:
+        return None  # the first updates already rewrote the weights: not a calm run
     z, med, _ = trailing_robust_z(v, 50, 10)
     prev = np.concatenate([[np.inf], v[:-1]])
     big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # sudden: 10x in one step
     if not big.any():
         return None
     i = int(np.argmax(big))
-    return i if i >= 10 else None
+    if i < 10:
+        return None
+    before = v[i - 10:i]
+    if np.max(np.abs(before)) > 3 * abs(float(np.median(before))):
+        return None
+    if run is not None and lr_growth(run, upto=int(f.loss_steps[i])) > 3:
+        return None  # the learning rate rose before the jump
+    return i

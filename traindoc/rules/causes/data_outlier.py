@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt, trailing_robust_z
-from ._stats import features, finding
+from ._stats import calm_jump, early_update, features, finding, lr_growth
 
 
 @rule("data-outlier", needs=("loss",))
@@ -38,8 +38,10 @@ def data_outlier(run):
         big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend
         if big.any():
             i = int(np.argmax(np.where(big, z, -np.inf)))
-            calm_before = i >= 10
-            best = (i, float(z[i]), calm_before)
+            j = calm_jump(f, run)
+            best = (i, float(z[i]), j is not None)
+            if j is None and (early_update(run) > 0.3 or lr_growth(run, upto=int(st[i])) > 3):
+                best = None  # a run already thrown around by its learning rate
     if best is not None:
         i, zi, calm = best
         step = int(st[i])

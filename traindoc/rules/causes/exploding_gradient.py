@@ -77,7 +77,12 @@ def exploding_gradient(run):
 
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
-    if calm_jump(f) is not None:
+    from .lr_too_high import high_for
+    from ._stats import lr_growth
+
+    if high_for(f, run) or lr_growth(run, upto=f.first_bad) >= 5:
+        c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
+    if calm_jump(f, run) is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
     return [finding(
         "exploding-gradient", min(c, 0.9),

@@ -5,7 +5,25 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import act_stat, features, finding
+from ._stats import act_stat, features, finding, module_order, sampled
+
+
+def inf_from_finite(run) -> tuple[str, int, float] | None:
+    """A module whose output is +-inf on a sampled step while the module before it
+    produced finite values far below float32's range: in a float32 model that only
+    happens when the op ran in float16 (autocast). Returns (module, step, input absmax)."""
+    acts = sampled(run, "act/")
+    order = [m for m, _ in module_order(run) if m in acts]
+    for prev, mod in zip(order, order[1:]):
+        a, p = acts[mod].get("absmax"), acts[prev].get("absmax")
+        if a is None or p is None:
+            continue
+        pv = dict(zip(p.steps.tolist(), p.values.tolist()))
+        for st, v in zip(a.steps.tolist(), a.values.tolist()):
+            x = pv.get(st)
+            if np.isinf(v) and x is not None and np.isfinite(x) and x < 1e30:
+                return mod, int(st), float(x)
+    return None
 
 
 @rule("fp16-overflow", needs=("loss",))
@@ -37,13 +55,17 @@ def fp16_overflow(run):
         c = 0.9
         ev.append({"meta": "model dtypes", "value": sorted(f.dtypes)})
         ev.append({"series": "loss", "step": f.first_bad, "value": "non-finite"})
-    inf_act = [m for m, v in act_stat(run, "absmax").items() if np.isinf(v).any()]
-    if frac > 0 and (half or f.scaler or inf_act):
+    jump = inf_from_finite(run)
+    if jump is not None:
+        c = max(c, 0.8)
+        worst = (jump[0], np.ones(1))
+        frac = max(frac, 1e-9)
+        ev.append({"series": f"act/{jump[0]}/absmax", "step": jump[1], "value": "inf",
+                   "input_absmax": jump[2],
+                   "note": "inf out of finite inputs in a float32 model: the op ran in float16 (autocast)"})
+    if frac > 0 and (half or f.scaler) and jump is None:
         c = max(c, 0.8)
         ev.append({"series": f"act/{worst[0]}/fp16_over", "value": frac})
-        if inf_act and not half:
-            ev.append({"series": f"act/{inf_act[0]}/absmax", "value": "inf",
-                       "note": "an inf output from finite float32 weights: the op ran in float16 (autocast)"})
     if f.scaler:
         sc = run.series("scaler/scale")
         sk = run.series("scaler/skipped")

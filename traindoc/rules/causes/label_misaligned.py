@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import rule
 from ..util import fmt
 from ._stats import early_update, features, finding, last_module_class
@@ -47,7 +49,9 @@ def label_misaligned(run):
         return []
     h, what = ch
     gap = abs(f.loss_last - h) / h
-    if gap > 0.03 or f.rel_drop > 0.1:
+    half = f.loss[len(f.loss) // 2:]
+    learned = float(np.quantile(half, 0.1)) < 0.93 * h  # batches clearly below chance: it learned something
+    if gap > 0.03 or learned:
         return []
     if math.isfinite(f.update_ratio) and f.update_ratio < 1e-4:
         return []  # the weights hardly move: that is the learning rate, not the labels

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import act_stat, calm_jump, early_update, features, finding, onset
+from ._stats import act_stat, calm_jump, early_update, features, finding, lr_growth, onset
 from .loss_reduction import sum_evidence
 
 
@@ -22,11 +22,19 @@ def input_scale(run, before=None) -> float:
     return float("nan")
 
 
-def high_for(f) -> bool:
-    """Above the usual range of its optimizer (adaptive ~1e-4..3e-3, SGD ~1e-3..0.3)."""
+def high_for(f, run=None) -> bool:
+    """Above the usual range of its optimizer: adaptive methods above 3e-2 (usual
+    1e-4..3e-3); SGD with an effective rate lr / (1 - momentum) above 1."""
     from .lr_too_low import _ADAPTIVE
 
-    return np.isfinite(f.lr) and f.lr > (0.03 if f.opt_class.startswith(_ADAPTIVE) else 0.3)
+    if not np.isfinite(f.lr):
+        return False
+    if f.opt_class.startswith(_ADAPTIVE):
+        return f.lr > 0.03
+    mom = 0.0
+    if run is not None:
+        mom = float(((run.meta.get("optimizer/0") or {}).get("defaults") or {}).get("momentum") or 0.0)
+    return f.lr / max(1e-3, 1.0 - mom) > 1.0
 
 
 @rule("lr-too-high", needs=("loss",))
@@ -58,25 +66,31 @@ def lr_too_high(run):
         evid.append({"series": "loss", "step": f.first_bad, "value": "non-finite",
                      "growth_before": fmt(o.get("loss_growth", float("nan")))})
     elif (f.first_bad is None and len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < 0.6
-          and (high_for(f) or f.grad_first < 100 * f.grad_med)):
+          and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
         # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
         s = 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7)
         evid.append({"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"})
         evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)})
     elif f.first_bad is None and len(f.loss) >= 20:
-        rise = f.loss_last / max(f.loss_min, 1e-12) if f.loss_min > 0 else float("nan")
-        progress = f.rel_drop
-        if np.isfinite(ur) and ur > 0.01 and (progress < 0.3 or (rise > 1.5 and f.loss_last > 0)):
+        # how much of the progress made was lost again by the end
+        regress = (f.loss_last - f.loss_min) / max(f.loss[0] - f.loss_min, 1e-12)
+        progress = f.rel_drop0
+        if np.isfinite(ur) and ur > 0.01 and (progress < 0.3 or regress > 0.3):
             s = (ur / 0.01) ** 0.3 * (1.2 if progress < 0 else 1.0)
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
+    grow = lr_growth(run, upto=f.first_bad)
+    if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
+        # the schedule raised the learning rate and the run went wrong after it
+        s = max(s, 1.6)
+        evid.append({"series": "lr", "growth": fmt(grow), "note": "the learning rate rose during the run"})
     if s == 0.0:
         return []
     if np.isfinite(ur):
         evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
     evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
-    c = min(0.85, 0.5 * s) * (1.0 if high_for(f) else 0.8)
-    if calm_jump(f) is not None and f.first_bad is not None:
+    c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
+    if calm_jump(f, run) is not None and f.first_bad is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
     if np.isfinite(scale) and scale > 100:
         c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)

@@ -38,7 +38,9 @@ def lr_too_low(run):
     tiny_upd = math.isfinite(ur) and ur < 1e-4
     if not flat or not (low_lr or tiny_upd):
         return []
-    c = 0.55 + 0.2 * low_lr + 0.2 * tiny_upd
+    # tiny updates at a normal learning rate mean tiny gradients (dead units, vanishing or
+    # cut-off gradients): then the learning rate is only a weak suspect
+    c = 0.55 + 0.2 * low_lr + 0.2 * tiny_upd if low_lr else 0.35
     ev = [{"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "drop": f"{f.rel_drop:.1%}"},
           {"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class}]
     if math.isfinite(ur):
