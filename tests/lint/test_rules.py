@@ -100,3 +100,30 @@ def test_lint_api_on_paths(tmp_path):
     fs = traindoc.lint(tmp_path)
     assert [(f.name, f.location["file"].endswith("a.py")) for f in fs] == [("log-of-softmax", True)]
     assert lint(str(tmp_path / "sub")) == []
+
+
+def test_a_parameter_takes_the_kind_every_call_site_agrees_on():
+    src = ("import torch\ndef nll(p, y):\n    return -torch.log(p[y])\n"
+           "a = nll(torch.softmax(x, -1), 0)\nb = nll(torch.softmax(z, -1), 1)\n")
+    assert names(src) == [(3, "log-of-softmax")]
+    assert names(src + "c = nll(z, 2)\n") == []            # one call passes something else: unknown
+    assert names(src + "c = nll(*args)\n") == []           # cannot tell where arguments land
+
+
+def test_findings_do_not_depend_on_which_rules_run():
+    """Kinds are memoised across rules: each rule alone must give what it gives among all."""
+    from pathlib import Path
+
+    from traindoc.lint.engine import lint_source as run
+
+    root = Path(__file__).resolve().parents[2]
+    files = sorted((root / "bench" / "lint_corpus").glob("*.py")) + sorted((root / "tests" / "lint" / "fixtures").rglob("*.py"))
+    rules = load_all()
+    for f in files:
+        src = f.read_bytes()
+        together = {(x.name, x.location["line"], x.location["column"]) for x in run(src, str(f), rules)}
+        alone = set()
+        for n, r in rules.items():
+            alone |= {(x.name, x.location["line"], x.location["column"]) for x in run(src, str(f), {n: r})}
+        alone |= {x for x in together if x[0] == "unparsable-file"}
+        assert together == alone, f.name

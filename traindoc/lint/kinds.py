@@ -23,10 +23,11 @@ import ast
 from typing import Any
 
 from . import names as N
-from .scope import UNKNOWN, Annotated, ImportRef, Scope, Walker
+from .scope import UNKNOWN, ImportRef, Param, Scope, Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
 _BUSY = object()
+_MAX_CYCLES = 2000  # past this many cycle hits in a file, memoise anyway (bounded cost)
 
 
 class Module:
@@ -40,6 +41,8 @@ class Module:
         self._kind: dict[int, Any] = {}
         self._q: dict[int, str | None] = {}
         self._callee: dict[int, tuple] = {}
+        self._sites: dict[int, list] | None = None
+        self._cycles = 0
 
     # ---- names ---------------------------------------------------------------------
     def defs(self, name: ast.Name) -> tuple | None:
@@ -76,15 +79,22 @@ class Module:
         k = id(e)
         got = self._kind.get(k)
         if got is _BUSY:
-            return None  # a cycle (x = f(x)): not provable
+            self._cycles += 1
+            return None  # a cycle (x = f(x)): not provable along this path
         if k in self._kind:
             return got
         self._kind[k] = _BUSY
+        before = self._cycles
         try:
             r = self._compute(e)
         except RecursionError:  # pathological nesting: say nothing rather than fail
             r = None
-        self._kind[k] = r
+        if r is None and self._cycles != before and self._cycles < _MAX_CYCLES:
+            # "unknown" only because an enclosing query was in progress: asked on its own,
+            # the answer may differ, so do not memoise it (rules must not depend on order)
+            del self._kind[k]
+        else:
+            self._kind[k] = r
         return r
 
     def _agree(self, values: Any) -> Any:
@@ -102,13 +112,8 @@ class Module:
     def _compute(self, e: Any) -> Any:  # noqa: C901
         if isinstance(e, ImportRef):
             return ("ref", N.canon(e.q))
-        if isinstance(e, Annotated):  # def f(policy: Policy) / (model: nn.Module)
-            k = self.kind(e.annotation)
-            if isinstance(k, tuple) and k[0] == "class":
-                return ("local", k[1])
-            if isinstance(k, tuple) and k[0] == "ref" and k[1].rsplit(".", 1)[-1][:1].isupper():
-                return ("inst", k[1])
-            return None
+        if isinstance(e, Param):
+            return self._param_kind(e)
         if isinstance(e, tuple) and len(e) == 2 and e[0] == "self":
             return ("local", e[1])
         if isinstance(e, ast.ClassDef):
@@ -142,6 +147,58 @@ class Module:
             return self._agree((e.body, e.orelse))
         if t is ast.BinOp:
             return self._binop(e)
+        return None
+
+    def _param_kind(self, p: Param) -> Any:
+        """A parameter's kind: from its annotation (``policy: Policy``), else the kind that
+        every call of its function in this file passes (defaults included) agrees on."""
+        if p.annotation is not None:
+            k = self.kind(p.annotation)
+            if isinstance(k, tuple) and k[0] == "class":
+                return ("local", k[1])
+            if isinstance(k, tuple) and k[0] == "ref" and k[1].rsplit(".", 1)[-1][:1].isupper():
+                return ("inst", k[1])
+        values = []
+        for call in self.call_sites(p.fn):
+            if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
+                return None  # f(*args) / f(**kw): cannot tell which argument lands where
+            i = None if p.pos is None else p.pos - (1 if p.bound else 0)
+            if i is not None and 0 <= i < len(call.args):
+                values.append(call.args[i])
+                continue
+            kw = next((k.value for k in call.keywords if k.arg == p.name), None)
+            if kw is None:
+                kw = p.default
+            if kw is None:
+                return None
+            values.append(kw)
+        return self._agree(values) if values else None
+
+    def call_sites(self, fn: Any) -> list:
+        """Calls in this file that resolve to the function ``fn`` (indexed once per file)."""
+        if self._sites is None:
+            # Resolved by syntax only (f(...), Class(...), self.m(...)), never through kinds:
+            # this index is built in the middle of a kind query and must not depend on one.
+            self._sites = {}
+            for site in self.w.calls:
+                target = self._syntactic_target(site)
+                if target is not None:
+                    self._sites.setdefault(id(target), []).append(site.node)
+        return self._sites.get(id(fn), [])
+
+    def _syntactic_target(self, site: Any) -> Any:
+        f = site.node.func
+        if type(f) is ast.Name:
+            d = self.defs(f)
+            if d and len(d) == 1:
+                if isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    return d[0]
+                if isinstance(d[0], ast.ClassDef):
+                    return self.method(d[0], "__init__")  # Trainer(model, ...) runs __init__
+        elif type(f) is ast.Attribute and type(f.value) is ast.Name and site.ctx.cls is not None:
+            d = self.defs(f.value)
+            if d and len(d) == 1 and isinstance(d[0], tuple) and d[0][0] == "self":
+                return self.method(d[0][1], f.attr)
         return None
 
     def _attr_of_class(self, cls: ast.ClassDef, attr: str) -> Any:

@@ -36,11 +36,17 @@ class ImportRef:
     q: str
 
 
-@dataclass(frozen=True)
-class Annotated:
-    """A parameter bound only by its annotation: ``policy`` in ``def f(policy: Policy)``."""
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A function parameter: known through its annotation (``policy: Policy``) or, lazily,
+    through what every call of the function in this file passes for it (and its default)."""
 
-    annotation: ast.expr
+    fn: Any  # the FunctionDef
+    name: str
+    pos: int | None  # index among positional parameters (None: keyword-only)
+    annotation: ast.expr | None
+    default: ast.expr | None
+    bound: bool  # a method: call sites do not pass the first parameter
 
 
 @dataclass
@@ -141,17 +147,21 @@ class Walker:
         self.func_scope[id(fn)] = scope
         env = scope.env
         a = fn.args
-        params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
-        for p in params:
-            ann = p.annotation
-            # a class annotation says what the argument is; a string one is not followed
-            env[p.arg] = (Annotated(ann),) if isinstance(ann, (ast.Name, ast.Attribute)) else (UNKNOWN,)
+        positional = [*a.posonlyargs, *a.args]
+        params = [*positional, *a.kwonlyargs]
+        bound = ctx.cls is not None and bool(params) and not any(
+            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list
+        )
+        pos_defaults = dict(zip([p.arg for p in positional][len(positional) - len(a.defaults):], a.defaults))
+        kw_defaults = {p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None}
+        for i, p in enumerate(params):
+            ann = p.annotation if isinstance(p.annotation, (ast.Name, ast.Attribute)) else None  # no strings
+            env[p.arg] = (Param(fn, p.arg, i if i < len(positional) else None, ann,
+                                pos_defaults.get(p.arg, kw_defaults.get(p.arg)), bound),)
         for p in (a.vararg, a.kwarg):
             if p is not None:
                 env[p.arg] = (UNKNOWN,)
-        if ctx.cls is not None and params and not any(
-            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list
-        ):
+        if bound:
             env[params[0].arg] = (("self", ctx.cls),)
         self.returns[id(fn)] = []
         scope.env = self._block(fn.body, scope, env, Ctx(fn, ctx.cls, (), ()))
