@@ -12,7 +12,8 @@ from ._stats import finding
 @rule("dataloader-bottleneck", needs=("time/step", "time/data"))
 def dataloader_bottleneck(run):
     """What it detects: the training step spends more than 40 % of its wall time waiting
-    for the next batch from the DataLoader (median of time/data over time/step).
+    for the next batch from the DataLoader (median of time/data over time/step), and the
+    wait is not negligible (over 2 ms per step).
 
     Why it happens: expensive per-sample Python work in __getitem__ (decoding,
     augmentation, tokenisation) or blocking I/O, with num_workers=0 or too few workers,
@@ -29,7 +30,10 @@ def dataloader_bottleneck(run):
         return []
     n = min(len(td), len(ts))
     share = float(np.median(td.values[:n] / np.maximum(ts.values[:n], 1e-9)))
-    if share < 0.4:
+    wait = float(np.median(td.values))
+    if share < 0.4 or wait < 0.002:
+        # under 2 ms per step the loader is cheap in absolute terms: a tiny model makes any
+        # loader look slow, and nobody gains from workers there
         return []
     workers = [m.get("num_workers") for k, m in run.meta.items() if k.startswith("loader/") and isinstance(m, dict)]
     c = 0.5 + 0.45 * min(1.0, (share - 0.4) / 0.4)
