@@ -10,7 +10,7 @@ Layout of ``RUN/bundles/step-NNNNNN-rR/`` (written to ``.tmp-*`` then renamed: a
   ``prev_batch.pt``: the previous step's (the "another batch" of the triage);
 - ``model.pt``: parameters and buffers before the step; ``earlier.pt``: the last rolling
   snapshot before it (when ``snapshot_every`` > 0); ``optim.pt``: optimizer state dicts;
-- ``rng.pt``: RNG states when each batch was handed over (torch, CUDA, NumPy, ``random``).
+- ``rng.pt``: torch's CPU and CUDA generator states when each batch was handed over.
 
 Every ``.pt`` holds only tensors, numbers, strings, lists and dicts and is read back with
 ``torch.load(weights_only=True)``: opening a bundle runs no code from it.
@@ -92,16 +92,7 @@ def _store_batches(entries: list, name: str, folder: Path) -> list[dict[str, Any
 
 
 def _rng_plain(st: dict[str, Any]) -> dict[str, Any]:
-    np_state = st["numpy"]
-    py = st["python"]
-    return {
-        "torch": st["torch"].clone(),
-        "cuda": [t.clone() for t in st.get("cuda", [])],
-        "numpy": {"name": np_state[0], "key": torch.from_numpy(np_state[1].astype(np.int64)),
-                  "pos": int(np_state[2]), "has_gauss": int(np_state[3]), "gauss": float(np_state[4])},
-        "python": {"version": py[0], "state": torch.tensor(py[1], dtype=torch.int64),
-                   "gauss": None if py[2] is None else float(py[2])},
-    }
+    return {"torch": st["torch"].clone(), "cuda": [t.clone() for t in st.get("cuda", [])]}
 
 
 def _cpu_state(roots: list[tuple[str, torch.nn.Module]]) -> dict[str, torch.Tensor]:
@@ -210,15 +201,9 @@ class Bundle:
 
 
 def restore_rng(st: dict[str, Any]) -> None:
-    import random
-
     torch.set_rng_state(st["torch"])
     if st.get("cuda") and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(st["cuda"])
-    n = st["numpy"]
-    np.random.set_state((n["name"], n["key"].numpy().astype(np.uint32), n["pos"], n["has_gauss"], n["gauss"]))
-    p = st["python"]
-    random.setstate((p["version"], tuple(int(x) for x in p["state"].tolist()), p["gauss"]))
 
 
 def find_bundles(run_folder: str | Path) -> list[Path]:

@@ -83,13 +83,13 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
             ev.append({"code": c["code"]})
         ev += common
         if kind == "fp16-overflow":
-            msg = (f"{c['op']} in {_where_t(c)} ({c['phase']} pass) overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
+            msg = (f"{c['op']} in {_where_t(c)} in the {c['phase']} pass overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
                    f"(|x| > 65504) at step {step}; the same op is finite in float32")
             fix = ("keep this op in float32 (torch.autocast(device_type, enabled=False) around it and .float() "
                    "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
                    "reach it")
         else:
-            msg = f"{c['op']} in {_where_t(c)} ({c['phase']} pass) made {what} from finite inputs at step {step}"
+            msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} from finite inputs at step {step}"
             fix = _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)")
             if c["short"] in ("exp", "log", "div"):
                 fix += "; clip gradients so one bad batch cannot wreck the weights"
@@ -146,12 +146,12 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
 
 def _outlier_ev(p: dict[str, Any], f: dict[str, Any], ref: str | None) -> dict[str, Any]:
     r = lambda x: round(x, 4) if isinstance(x, float) else x  # noqa: E731
-    ev = {"sample": p["index"], "field": f["field"], "extreme": f["extreme"]}
+    ev = {"sample": p["index"], "field": f["field"], "extreme": ", ".join(f["extreme"])}
     if "length" in f["extreme"]:
-        ev.update(length=f["length"], median_length=r(f["run_p50_length"]), p99_9_length=r(f["run_p999_length"]),
+        ev.update(length=f["length"], median_length=r(f["run_p50_length"]), p999_length=r(f["run_p999_length"]),
                   batch_median_length=r(f["batch_median_length"]))
     if "magnitude" in f["extreme"]:
-        ev.update(absmax=r(f["absmax"]), median_absmax=r(f["run_p50_absmax"]), p99_9_absmax=r(f["run_p999_absmax"]))
+        ev.update(absmax=r(f["absmax"]), median_absmax=r(f["run_p50_absmax"]), p999_absmax=r(f["run_p999_absmax"]))
     ev["reference"] = ref
     return ev
 
