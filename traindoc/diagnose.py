@@ -93,8 +93,14 @@ def settle(causes: list[Finding], replayed: list[Finding]) -> list[Finding]:
 
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     missing = []
+    kinds = None
     for n in needs:
-        if n.endswith("/"):
+        if n.startswith("event:"):  # a kind of event, e.g. the label histograms of "event:labels"
+            if kinds is None:
+                kinds = {ev["kind"] for ev in run.events()}
+            if n[6:] not in kinds:
+                missing.append(n[6:] + " events")
+        elif n.endswith("/"):
             if not any(run.matching(n, r) for r in run.ranks):
                 missing.append(n + "*")
         elif not any(run.has(n, r) for r in run.ranks):

@@ -170,3 +170,31 @@ def test_every_cause_rule_documents_itself(name):
     text = explain(name)
     for section in ("What it detects", "Why it happens", "How to confirm", "How to fix"):
         assert section in text, (name, section)
+
+
+def test_class_imbalance_cannot_tell_without_label_histograms(make_run):
+    d = diagnose(make_run())
+    assert "class-imbalance" in d.cannot_tell
+    assert "labels" in d.cannot_tell["class-imbalance"]
+
+
+def test_diagnose_cli_json_and_exit_code(make_run):
+    from tests.conftest import run_cli
+    import json
+
+    folder = make_run(time_data=0.8)
+    r = run_cli("diagnose", folder, "--json")
+    assert r.returncode == 1, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["causes"][0]["name"] == "dataloader-bottleneck"
+    assert 0 < doc["causes"][0]["confidence"] <= 1
+    text = run_cli("diagnose", folder)
+    assert "dataloader-bottleneck" in text.stdout and "confirm" in text.stdout
+
+
+def test_explain_prints_the_rule_doc():
+    from tests.conftest import run_cli
+
+    r = run_cli("explain", "lr-too-high")
+    assert r.returncode == 0
+    assert "How to confirm" in r.stdout and "LR range test" in r.stdout

@@ -9,7 +9,7 @@ from ..util import fmt
 from ._stats import features, finding
 
 
-@rule("class-imbalance", needs=("loss",))
+@rule("class-imbalance", needs=("loss", "event:labels"))
 def class_imbalance(run):
     """What it detects: a label distribution (recorded from the cross-entropy targets)
     where one class holds more than 85 % of the targets, and a training loss that settles
