@@ -23,6 +23,10 @@ def _cmd_lint(a: argparse.Namespace) -> int:
     from .registry import load_all
 
     if a.list_rules:
+        from ..taxonomy import entry
+        from .engine import PARSE_ERROR
+
+        print(f"{entry(PARSE_ERROR).code}  {PARSE_ERROR:30s} {'error':8s} {entry(PARSE_ERROR).meaning}")
         for name, r in load_all().items():
             print(f"{r.code}  {name:30s} {r.severity:8s} {r.meaning}")
         return 0

@@ -159,16 +159,22 @@ def _runs_model(m, loop) -> bool:
     return False
 
 
-def _trains(m, node, depth: int = 0) -> bool:
+def _trains(m, node, depth: int = 0, memo: dict | None = None) -> bool:
     """backward() or an optimizer step in the loop, or in this file's functions it calls (two levels)."""
+    memo = {} if memo is None else memo
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             if is_backward(m, n) or is_step(m, n):
                 return True
             if depth < 2:
                 c = m.callee(n)
-                if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" and _trains(m, c[1][1], depth + 1):
-                    return True
+                if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func":
+                    fn = c[1][1]
+                    if id(fn) not in memo:
+                        memo[id(fn)] = False  # recursion: "not yet"
+                        memo[id(fn)] = _trains(m, fn, depth + 1, memo)
+                    if memo[id(fn)]:
+                        return True
     return False
 
 
