@@ -76,3 +76,28 @@ def test_json_contract_fields(tmp_path):
     f = doc["findings"][0]
     assert set(f) >= {"name", "code", "severity", "message", "location", "evidence", "fix", "confirm"}
     assert set(f["location"]) >= {"column", "rows", "file"}
+
+
+def test_without_the_data_extra_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    fake = tmp_path / "fake"
+    (fake / "pyarrow").mkdir(parents=True)
+    (fake / "pyarrow" / "__init__.py").write_text("raise ImportError('no pyarrow here')\n")
+    env = dict(os.environ, PYTHONPATH=f"{fake}{os.pathsep}{ROOT}")
+    r = subprocess.run([sys.executable, "-m", "traindoc", "data", "check", str(tmp_path)], env=env,
+                       capture_output=True, text=True)
+    _one_line_error(r, "pip install 'traindoc[data]'")
+
+
+def test_github_lines_point_into_csv_and_escape():
+    from traindoc.data.render import github
+    from traindoc.findings import Finding
+
+    f = Finding("data-nonfinite", "error", "50% NaN\nin `a`", location={"column": "a", "file": "d/x.csv", "file_row": 9})
+    assert github([f]) == ("::error file=d/x.csv,line=11,title=traindoc data-nonfinite (TD201)::"
+                           "50%25 NaN%0Ain `a`\n")
