@@ -80,3 +80,17 @@ def test_replay_switched_off_by_environment(tmp_path, monkeypatch):
     assert r.returncode == 1 and "traindoc replay" not in r.stderr
     (b,) = (tmp_path / "r" / "bundles").iterdir()
     assert (b / "meta.json").is_file() and not (b / "forensics.json").exists()
+
+
+def test_command_to_rerun_skips_traindoc_run_options():
+    from types import SimpleNamespace
+
+    from traindoc.monitor.capture import Capture
+
+    def cmd(*argv):
+        return Capture(SimpleNamespace(command=list(argv))).command()
+
+    c = cmd("traindoc", "run", "--out", "runs/x", "--sample-every", "5", "train.py", "--lr", "3")
+    assert (c["script"], c["args"], c["module"], c["via"]) == ("train.py", ["--lr", "3"], False, "traindoc run")
+    c = cmd("traindoc", "run", "-m", "pkg.train", "--out", "y")
+    assert (c["script"], c["args"], c["module"]) == ("pkg.train", ["--out", "y"], True)  # the module's own --out

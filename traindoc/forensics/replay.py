@@ -203,11 +203,10 @@ class Driver:
         if self.test is None or self.to_load is None or not torch.is_grad_enabled():
             return
         if not self.roots:
-            for i, rm in enumerate(self.roots_meta):
-                if rm["class"] == type(module).__name__ and i == 0:
-                    names = set(module.state_dict().keys())
-                    if set(rm["keys"]) <= names | set() and names <= set(rm["keys"]):
-                        self.roots[rm["prefix"]] = module
+            # the model: the module whose class and parameter/buffer names the bundle recorded
+            for rm in self.roots_meta[:1]:
+                if rm["class"] == type(module).__name__ and set(module.state_dict().keys()) == set(rm["keys"]):
+                    self.roots[rm["prefix"]] = module
             if not self.roots:
                 return
         busy = self.instrument.tracker if self.instrument else None
@@ -352,6 +351,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], lo
     old_cwd = os.getcwd()
     drv.install()
     drv.plan.start()
+    os.environ["TRAINDOC_REPLAYING"] = "1"  # a traindoc.watch() inside the script stays idle
     try:
         if cwd and Path(cwd).is_dir():
             os.chdir(cwd)
@@ -370,6 +370,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], lo
             elif drv.served == served:
                 break  # the script ended without drawing a batch: nothing more to learn
     finally:
+        os.environ.pop("TRAINDOC_REPLAYING", None)
         os.chdir(old_cwd)
         drv.remove()
         if drv.plan.is_alive():

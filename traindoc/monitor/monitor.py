@@ -149,6 +149,11 @@ class Monitor:
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> "Monitor":
         global _ACTIVE
+        import os
+
+        if os.environ.get("TRAINDOC_REPLAYING"):  # a script replayed by `traindoc replay`: record nothing
+            self._closed = True
+            return self
         if _ACTIVE is not None:
             raise RuntimeError("a traindoc monitor is already active in this process")
         self.writer = RunWriter(self.out, rank=self.rank, flush_interval=self._flush_interval,
