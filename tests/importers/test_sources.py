@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import run_cli
 from traindoc import diagnose
+from traindoc.errors import UserError
 from traindoc.importers import ImportedRun, load_any
 
 from .conftest import DATA, hf_state, lightning_rows, write_hf, write_lightning
@@ -169,3 +170,31 @@ def test_plain_csv_and_jsonl_diagnose_and_report(tmp_path, diagnose_json, cli):
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert "<div class=plot id='loss'><h3>Loss</h3><div" in text and "log.jsonl" in text
+
+
+def test_tensorboard_resumed_run_killed_writer_and_corrupt_record(tb_writer, tmp_path):
+    folder = tmp_path / "resumed"
+    w = tb_writer(str(folder), filename_suffix=".a")
+    for i in range(100):
+        w.add_scalar("loss", 1.0, i)          # the first attempt reached step 99 and died
+    w.close()
+    w = tb_writer(str(folder), filename_suffix=".b")
+    for i in range(60, 80):
+        w.add_scalar("loss", 2.0, i)          # resumed from the step-60 checkpoint, now at 79
+    w.close()
+    s = load_any(folder).series("loss")
+    assert s.steps.tolist() == list(range(80)) and set(s.values[60:]) == {2.0}   # 80..99 of the old attempt: gone
+    # A file cut mid-record (kill -9 of the writer) reads up to the cut.
+    event = sorted(folder.iterdir())[0]
+    cut = tmp_path / "cut" / event.name
+    cut.parent.mkdir()
+    cut.write_bytes(event.read_bytes()[:-7])
+    assert len(load_any(cut).series("loss")) == 99
+    # A flipped byte inside is a corrupt file, not a silently shorter run.
+    data = bytearray(event.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp_path / "bad" / event.name
+    bad.parent.mkdir()
+    bad.write_bytes(bytes(data))
+    with pytest.raises(UserError, match="corrupt record at byte"):
+        load_any(bad)

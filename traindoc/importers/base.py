@@ -48,21 +48,35 @@ class ImportedRun(Run):
         return None
 
 
-def to_series(points: dict[str, dict[int, float]]) -> dict[str, Series]:
-    """name -> {step: value} to name -> Series, steps sorted (a later value for a step
-    has already replaced the earlier one in the dict: a resumed run's newest value)."""
+Points = "dict[int, float] | tuple[np.ndarray, np.ndarray]"
+
+
+def last_per_step(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique steps, each with the last value logged for it (a resumed run's
+    newest value replaces the earlier one)."""
+    rev_steps = steps[::-1]
+    uniq, first_in_rev = np.unique(rev_steps, return_index=True)
+    return uniq.astype(np.int64), values[::-1][first_in_rev].astype(np.float64)
+
+
+def to_series(points: dict[str, Any]) -> dict[str, Series]:
+    """name -> {step: value} (later writes already won) or (steps, values) arrays in log
+    order -> Series with sorted unique steps."""
     out = {}
-    for name, by_step in points.items():
-        if not by_step:
-            continue
-        steps = np.fromiter(by_step.keys(), np.int64, len(by_step))
-        values = np.fromiter(by_step.values(), np.float64, len(by_step))
-        order = np.argsort(steps, kind="stable")
-        out[name] = Series(name, steps[order], values[order])
+    for name, pts in points.items():
+        if isinstance(pts, tuple):
+            steps, values = last_per_step(np.asarray(pts[0], np.int64), np.asarray(pts[1], np.float64))
+        else:
+            steps = np.fromiter(pts.keys(), np.int64, len(pts))
+            values = np.fromiter(pts.values(), np.float64, len(pts))
+            order = np.argsort(steps, kind="stable")
+            steps, values = steps[order], values[order]
+        if len(steps):
+            out[name] = Series(name, steps, values)
     return out
 
 
-def build(source: Path, fmt: str, raw: dict[str, dict[int, float]], meta: dict[str, Any] | None = None,
+def build(source: Path, fmt: str, raw: dict[str, Any], meta: dict[str, Any] | None = None,
           events: Iterable[dict[str, Any]] = (), ignored: Iterable[str] = ()) -> ImportedRun:
     """Name the source's series the traindoc way and wrap them in an :class:`ImportedRun`.
 

@@ -1,24 +1,24 @@
-"""TensorBoard event files (``events.out.tfevents.*``), read with the ``tensorboard``
-package's ``EventAccumulator``: no TensorFlow, no code from the file, records checked
-by CRC, a run restarted from a checkpoint purged of its orphaned steps the way
-TensorBoard shows it.
+"""TensorBoard event files (``events.out.tfevents.*``): scalars, without TensorFlow.
 
-``tensorboard`` pulls in grpcio, protobuf, werkzeug and pillow (about 90 MB installed,
-0.3 s to import), so it is the extra ``traindoc[tensorboard]``, imported only here.
+Needs the ``tensorboard`` package for its generated ``Event`` protobuf classes (it pulls
+in grpcio, protobuf, werkzeug: about 90 MB installed), so it is the extra
+``traindoc[tensorboard]``, with ``google-crc32c`` for fast record checks; the records
+themselves are read by :mod:`.tfrecord`. Nothing from the file is executed.
 
 Scalars come as ``simple_value`` (``torch.utils.tensorboard``, tensorboardX, TF1) or as
-0-d tensors of the scalars plugin (TF2 ``tf.summary.scalar``); both are read, every
-point kept (``size_guidance`` 0: TensorBoard's default keeps a 10 000-point sample).
-Histograms, images and text are not read.
+0-d tensors of the scalars plugin (TF2 ``tf.summary.scalar``); both are read, and every
+point is kept (TensorBoard's UI keeps a 10 000-point sample). Histograms, images and
+text are not read. A run resumed from a checkpoint rewrites steps: as TensorBoard does,
+a step that goes back drops the points at and after it that the earlier attempt wrote.
 
-A folder: its own event files plus those of sub-folders that ``add_scalars`` makes
-(``Loss_train/`` holding tag ``Loss`` becomes ``Loss/train``). A folder whose event
-files sit only in several sub-folders holds several runs: the user picks one.
+A folder: its own event files (in name order, which is time order) plus those of the
+sub-folders that ``add_scalars`` makes (``Loss_train/`` holding tag ``Loss`` becomes
+``Loss/train``). A folder whose event files sit only in several sub-folders holds
+several runs: the user picks one.
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from ..errors import UserError
@@ -36,50 +36,59 @@ def event_dirs(folder: Path) -> list[Path]:
     return sorted({p.parent for p in folder.rglob("*tfevents*") if p.is_file()})
 
 
-def _accumulator():
+def _proto():
     try:
-        from tensorboard.backend.event_processing import event_accumulator as ea
+        from tensorboard.compat.proto import event_pb2
+        from tensorboard.util import tensor_util
     except ImportError:
         raise UserError(f"reading TensorBoard event files needs the tensorboard package: {INSTALL}") from None
-    return ea
+    return event_pb2, tensor_util
 
 
-def _scalars(path: Path) -> dict[str, dict[int, float]]:
-    """tag -> {step: value} of one event file or one folder of them (in file order)."""
-    ea = _accumulator()
-    from tensorboard.util import tensor_util
+def _scalars(files: list[Path]) -> dict[str, dict[int, float]]:
+    """tag -> {step: value} from event files read in order, restarts purged."""
+    event_pb2, tensor_util = _proto()
+    from google.protobuf.message import DecodeError
 
-    size = {ea.SCALARS: 0, ea.TENSORS: 0, ea.HISTOGRAMS: 1, ea.IMAGES: 1, ea.AUDIO: 1,
-            ea.COMPRESSED_HISTOGRAMS: 1}
-    acc = ea.EventAccumulator(str(path), size_guidance=size)
-    log = logging.getLogger("tensorboard")
-    level = log.level
-    log.setLevel(logging.ERROR)   # its warnings about bad records would break "one line, exit 2"
-    try:
-        acc.Reload()
-    except Exception as exc:  # noqa: BLE001 - the library raises several types on bad files
-        raise UserError(f"{path}: not a readable TensorBoard event file ({type(exc).__name__}: {exc})") from None
-    finally:
-        log.setLevel(level)
+    from .tfrecord import records
+
     out: dict[str, dict[int, float]] = {}
-    tags = acc.Tags()
-    for tag in tags.get(ea.SCALARS, []):
-        out[tag] = {int(e.step): float(e.value) for e in acc.Scalars(tag)}
-    for tag in tags.get(ea.TENSORS, []):
-        if acc.SummaryMetadata(tag).plugin_data.plugin_name != "scalars" or tag in out:
-            continue
-        pts = {}
-        for e in acc.Tensors(tag):
-            arr = tensor_util.make_ndarray(e.tensor_proto)
-            if arr.size == 1:
-                pts[int(e.step)] = float(arr.reshape(()))
-        out[tag] = pts
+    plugin: dict[str, str] = {}   # a tag's plugin comes with its first value only
+    latest = -1
+    for path in files:
+        for i, data in enumerate(records(path)):
+            try:
+                ev = event_pb2.Event.FromString(data)
+            except DecodeError:
+                raise UserError(f"{path}: record {i} is not a TensorBoard event") from None
+            if not ev.HasField("summary"):
+                continue
+            step = int(ev.step)
+            if step < latest:   # resumed from an earlier checkpoint: the old future is void
+                for pts in out.values():
+                    for s in [s for s in pts if s >= step]:
+                        del pts[s]
+            latest = step
+            for v in ev.summary.value:
+                if v.metadata.plugin_data.plugin_name:
+                    plugin.setdefault(v.tag, v.metadata.plugin_data.plugin_name)
+                kind = v.WhichOneof("value")
+                if kind == "simple_value":
+                    out.setdefault(v.tag, {})[step] = float(v.simple_value)
+                elif kind == "tensor" and plugin.get(v.tag) == "scalars":
+                    arr = tensor_util.make_ndarray(v.tensor)
+                    if arr.size == 1:
+                        out.setdefault(v.tag, {})[step] = float(arr.reshape(()))
     return out
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if is_event_file(p))
 
 
 def load(path: Path) -> ImportedRun:
     if path.is_file():
-        raw = _scalars(path)
+        raw = _scalars([path])
         where = path
     else:
         dirs = event_dirs(path)
@@ -89,17 +98,16 @@ def load(path: Path) -> ImportedRun:
             shown = ", ".join(str(d.relative_to(path)) for d in dirs[:8]) + (" ..." if len(dirs) > 8 else "")
             raise UserError(f"{path}: holds the event files of {len(dirs)} runs ({shown}); give one of them")
         root = path if path in dirs else dirs[0]
-        raw = _scalars(root)
+        raw = _scalars(_files(root))
         for sub in dirs:
             if sub == root:
                 continue
             name = str(sub.relative_to(root))
-            for tag, pts in _scalars(sub).items():
+            for tag, pts in _scalars(_files(sub)).items():
                 # add_scalars("Loss", {"train": ...}) writes tag "Loss" into "Loss_train/".
                 key = f"{tag}/{name[len(tag) + 1:]}" if name.startswith(tag + "_") else f"{name}/{tag}"
                 raw.setdefault(key, pts)
         where = root
     if not any(raw.values()):
-        raise UserError(f"{path}: no scalar in the TensorBoard event file(s) (a corrupt or foreign file, or "
-                        "only histograms/images)")
+        raise UserError(f"{path}: no scalar in the TensorBoard event file(s) (only histograms, images or text)")
     return build(where, "tensorboard", raw)
