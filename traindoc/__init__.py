@@ -21,6 +21,7 @@ _LAZY = {
     "check_data": ".data",
     "diagnose": ".diagnose",
     "lint": ".lint",
+    "load_any": ".importers",
     "open_run": ".store",
     "watch": ".monitor",
 }
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs
     from .data import check_data
     from .diagnose import Diagnosis, diagnose
     from .findings import Finding
+    from .importers import load_any
     from .lint import lint
     from .monitor import Monitor, watch
     from .store import Run, open_run

@@ -198,3 +198,12 @@ def test_tensorboard_resumed_run_killed_writer_and_corrupt_record(tb_writer, tmp
     bad.write_bytes(bytes(data))
     with pytest.raises(UserError, match="corrupt record at byte"):
         load_any(bad)
+
+
+def test_public_api_reads_another_tools_log(tmp_path):
+    import traindoc
+
+    path = write_hf(tmp_path / "trainer_state.json", hf_state(steps=50))
+    assert "load_any" in traindoc.__all__
+    d = traindoc.diagnose(traindoc.load_any(path))
+    assert d.run.meta["import"]["format"] == "huggingface" and d.exit_code == 0
