@@ -198,3 +198,21 @@ def test_explain_prints_the_rule_doc():
     r = run_cli("explain", "lr-too-high")
     assert r.returncode == 0
     assert "How to confirm" in r.stdout and "LR range test" in r.stdout
+
+
+def test_replay_verdict_settles_series_guesses():
+    from traindoc.diagnose import rank, settle
+    from traindoc.findings import Finding
+
+    guess_data = Finding("data-nonfinite", "warning", "guess", location={"step": 12}, confidence=0.47)
+    guess_op = Finding("unstable-op", "warning", "guess", location={"step": 12}, confidence=0.40)
+    other = Finding("lr-too-low", "error", "unrelated", confidence=0.6)
+    replay = Finding("unstable-op", "error", "replay: exp overflow in attn", location={"step": 12, "op": "exp"},
+                     confidence=0.95)
+    kept = settle([guess_data, guess_op, other], [replay])
+    names = [f.name for f in kept]
+    assert "unstable-op" not in names  # the replay's own finding replaces the guess
+    data = next(f for f in kept if f.name == "data-nonfinite")
+    assert data.confidence == pytest.approx(0.235)
+    ranked = rank(kept + [replay])
+    assert [f.name for f in ranked] == ["unstable-op", "lr-too-low", "data-nonfinite"]
