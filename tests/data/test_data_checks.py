@@ -52,3 +52,16 @@ def test_sequence_cap_fix_names_p999(tmp_path):
     assert f.severity == "error" and "3 rows longer" in f.message and "max 2 000" in f.message
     assert f.location["rows"] == [100, 101, 102]
     assert "cap `seq` at 14, its P99.9" in f.fix
+
+
+def test_duplicates_inside_a_conflict_group(tmp_path):
+    from traindoc.data.engine import check
+
+    d = clean(500)
+    for dst in (100, 200, 300):
+        for k in d:
+            d[k][dst] = d[k][7]
+    d["y"][7], d["y"][100], d["y"][200], d["y"][300] = 0, 0, 1, 1
+    ex = check([write(tmp_path / "t.parquet", d)], label="y", cache_dir=False, executor="serial").exact
+    assert (ex.duplicate_rows, ex.duplicate_groups) == (2, 2)  # 100 repeats 7, 300 repeats 200
+    assert (ex.conflict_rows, ex.conflict_groups) == (4, 1) and ex.conflict_examples == [[7, 100, 200, 300]]

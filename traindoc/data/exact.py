@@ -70,21 +70,27 @@ def _run(con, train: list[str], val: list[str], has_label: bool) -> ExactResult:
         return r
     con.execute(f"CREATE TEMP VIEW train AS SELECT * FROM {_files_sql(train)}")
     r.rows = con.execute("SELECT count(*) FROM train").fetchone()[0]
-    # Duplicates: equal features *and* label.
-    con.execute("""CREATE TEMP TABLE dup AS SELECT h1, h2, lh, count(*) AS c, min(rid) AS first
-        FROM train GROUP BY h1, h2, lh HAVING count(*) > 1""")
+    # One pass over the hashes: groups of equal features. Where every row of a group
+    # has one label, its extra rows are duplicates; where labels differ it is a conflict,
+    # and its duplicates (equal label too) come from a second, small grouping.
+    con.execute("""CREATE TEMP TABLE g AS SELECT h1, h2, count(*) AS c, min(lh) AS lo,
+        max(lh) AS hi, min(rid) AS first FROM train GROUP BY h1, h2 HAVING count(*) > 1""")
+    con.execute("""CREATE TEMP TABLE dup AS
+        SELECT h1, h2, lo AS lh, c, first FROM g WHERE lo = hi
+        UNION ALL
+        SELECT t.h1, t.h2, t.lh, count(*) AS c, min(t.rid) AS first FROM train t
+            JOIN (SELECT h1, h2 FROM g WHERE lo <> hi) x USING (h1, h2)
+            GROUP BY t.h1, t.h2, t.lh HAVING count(*) > 1""")
     n, groups = con.execute("SELECT coalesce(sum(c - 1), 0), count(*) FROM dup").fetchone()
     r.duplicate_rows, r.duplicate_groups = int(n), int(groups)
     if groups:
         con.execute(f"CREATE TEMP TABLE dupx AS SELECT h1, h2, lh FROM dup ORDER BY c DESC, first LIMIT {EXAMPLES}")
         r.duplicate_examples = _examples(con, "dupx", "h1, h2, lh", 3)
     if has_label:
-        con.execute("""CREATE TEMP TABLE conf AS SELECT h1, h2, count(*) AS c, min(rid) AS first
-            FROM train GROUP BY h1, h2 HAVING min(lh) <> max(lh)""")
-        n, groups = con.execute("SELECT coalesce(sum(c), 0), count(*) FROM conf").fetchone()
+        n, groups = con.execute("SELECT coalesce(sum(c), 0), count(*) FROM g WHERE lo <> hi").fetchone()
         r.conflict_rows, r.conflict_groups = int(n), int(groups)
         if groups:
-            con.execute(f"CREATE TEMP TABLE confx AS SELECT h1, h2 FROM conf ORDER BY first LIMIT {EXAMPLES}")
+            con.execute(f"CREATE TEMP TABLE confx AS SELECT h1, h2 FROM g WHERE lo <> hi ORDER BY first LIMIT {EXAMPLES}")
             r.conflict_examples = _examples(con, "confx", "h1, h2", 4)
     if val:
         con.execute(f"CREATE TEMP VIEW val AS SELECT * FROM {_files_sql(val)}")
