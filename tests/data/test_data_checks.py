@@ -65,3 +65,16 @@ def test_duplicates_inside_a_conflict_group(tmp_path):
     ex = check([write(tmp_path / "t.parquet", d)], label="y", cache_dir=False, executor="serial").exact
     assert (ex.duplicate_rows, ex.duplicate_groups) == (2, 2)  # 100 repeats 7, 300 repeats 200
     assert (ex.conflict_rows, ex.conflict_groups) == (4, 1) and ex.conflict_examples == [[7, 100, 200, 300]]
+
+
+def test_every_check_is_documented_for_explain():
+    from traindoc.data.checks import load_all
+    from traindoc.data.docs import docs
+    from traindoc.taxonomy import TAXONOMY
+
+    d = docs()
+    assert set(d) == set(load_all()) == set(NAMES)
+    for name, text in d.items():
+        assert name in TAXONOMY
+        for section in ("What it detects:", "Why it breaks training:", "How to confirm:", "How to fix:"):
+            assert section in text, (name, section)
