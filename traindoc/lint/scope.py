@@ -36,17 +36,24 @@ class ImportRef:
     q: str
 
 
-@dataclass(frozen=True, eq=False)
 class Param:
     """A function parameter: known through its annotation (``policy: Policy``) or, lazily,
-    through what every call of the function in this file passes for it (and its default)."""
+    through what every call of the function in this file passes for it (and its default).
+    A plain class with slots: one is made per parameter of every function."""
 
-    fn: Any  # the FunctionDef
-    name: str
-    pos: int | None  # index among positional parameters (None: keyword-only)
-    annotation: ast.expr | None
-    default: ast.expr | None
-    bound: bool  # a method: call sites do not pass the first parameter
+    __slots__ = ("fn", "name", "pos", "annotation", "default", "bound")
+
+    def __init__(self, fn: Any, name: str, pos: int | None, annotation: ast.expr | None,
+                 default: ast.expr | None, bound: bool) -> None:
+        self.fn = fn  # the FunctionDef
+        self.name = name
+        self.pos = pos  # index among positional parameters (None: keyword-only)
+        self.annotation = annotation
+        self.default = default
+        self.bound = bound  # a method: call sites do not pass the first parameter
+
+    def __repr__(self) -> str:
+        return f"Param({self.name!r})"
 
 
 @dataclass
@@ -65,12 +72,11 @@ class Scope:
         return None
 
 
-@dataclass(frozen=True)
-class Ctx:
+class Ctx(NamedTuple):
     """Where a node sits: enclosing function and class, loops and ``with`` blocks (outermost first)."""
 
-    func: ast.AST | None = None
-    cls: ast.ClassDef | None = None
+    func: Any = None
+    cls: Any = None
     loops: tuple = ()
     withs: tuple = ()
 
