@@ -53,9 +53,7 @@ def make_plan(b: Bundle) -> Callable:
     judge = _judge(b.meta.get("trigger") or {})
     n_mb = len(b.meta.get("batches") or [])
 
-    def plan(ask: Callable[[Test], Result]) -> dict[str, Any]:
-        out: dict[str, Any] = {"tests": []}
-
+    def plan(ask: Callable[[Test], Result], out: dict[str, Any]) -> dict[str, Any]:
         def run(t: Test) -> tuple[Result, bool]:
             r = ask(t)
             f = judge(r)
@@ -138,7 +136,6 @@ def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
     log = io.StringIO()
     t0 = time.perf_counter()
     res, drv, endings = run_plan(b, make_plan(b), log)
-    res = res or {"tests": []}
     res.update({"bundle": str(b.path), "step": b.step, "trigger": b.meta.get("trigger"),
                 "script_runs": endings, "seconds": time.perf_counter() - t0})
     if drv.served == 0:

@@ -59,6 +59,11 @@ class _Done(BaseException):
     ``except Exception`` does not swallow it)."""
 
 
+class _Stray(_Done):
+    """The script reached an optimizer step on data the replay did not serve: stop it before
+    it trains for real (a DataLoader subclass with its own ``__iter__``, batches built by hand)."""
+
+
 @dataclass
 class Test:
     what: str  # "batch", "group", "sample", "earlier-state", "other-batch"
@@ -89,13 +94,13 @@ class Result:
 class _Plan(threading.Thread):
     """Runs ``plan(ask)`` in a thread; ``ask(test)`` blocks until the script has run it."""
 
-    def __init__(self, plan: Callable[[Callable[[Test], Result]], Any]) -> None:
+    def __init__(self, plan: Callable[[Callable[[Test], Result], dict], Any]) -> None:
         super().__init__(daemon=True)
         self.plan = plan
         self.requests: queue.Queue = queue.Queue(maxsize=1)
         self.results: queue.Queue = queue.Queue(maxsize=1)
         self.error: BaseException | None = None
-        self.output: Any = None
+        self.output: dict[str, Any] = {"tests": []}  # filled in place: a cut-short plan keeps what it found
 
     def ask(self, test: Test) -> Result:
         self.requests.put(test)
@@ -106,7 +111,7 @@ class _Plan(threading.Thread):
 
     def run(self) -> None:
         try:
-            self.output = self.plan(self.ask)
+            self.plan(self.ask, self.output)
         except _Done:
             pass
         except BaseException as exc:  # noqa: BLE001 - reported by the driver
@@ -282,6 +287,14 @@ class Driver:
         self.undo.append(lambda: setattr(GradScaler, "scale", orig_scale))
         h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))
         self.undo.append(h.remove)
+        from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+        def opt_pre(opt, args, kwargs):
+            if self.test is None:
+                raise _Stray()
+
+        h2 = register_optimizer_step_pre_hook(opt_pre)
+        self.undo.append(h2.remove)
 
     def matches(self, dl: Any) -> bool:
         if not torch.is_grad_enabled():
@@ -327,6 +340,8 @@ def _run_script(cmd: dict[str, Any]) -> str:
             sys.path.insert(0, str(Path(script).resolve().parent))
             runpy.run_path(script, run_name="__main__")
         return "finished"
+    except _Stray:
+        return "stopped: an optimizer step on data the replay did not serve"
     except _Done:
         return "done"
     except SystemExit as e:
@@ -339,7 +354,8 @@ def _run_script(cmd: dict[str, Any]) -> str:
         sys.argv, sys.path[:] = old_argv, old_path
 
 
-def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], log: io.TextIOBase) -> tuple[Any, Driver, list[str]]:
+def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], Any],
+             log: io.TextIOBase) -> tuple[dict[str, Any], Driver, list[str]]:
     """Drive the script through ``plan``; returns (plan output, driver, how each script run ended)."""
     cmd = bundle.meta.get("command") or {}
     if not cmd.get("script"):
@@ -363,7 +379,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], lo
                 endings.append(_run_script(cmd))
             if drv.instrument is not None:
                 drv.instrument.stop()
-            if endings[-1] == "done" or not drv.plan.is_alive():
+            if endings[-1] == "done" or endings[-1].startswith("stopped") or not drv.plan.is_alive():
                 break
             if drv.test is not None:
                 drv.finish()  # the script stopped during a test: its result is what was seen
@@ -385,6 +401,12 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result]], Any], lo
 def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
     """``traindoc replay BUNDLE`` in a fresh process (what ``traindoc run`` does after a
     trigger); returns its terminal output."""
+    try:
+        if not Bundle(bundle).meta.get("batches"):
+            return (f"traindoc: bundle {bundle}: the step's batch did not come from a DataLoader; "
+                    f"the step cannot be replayed\n")
+    except UserError as exc:
+        return f"traindoc: {exc}\n"
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")

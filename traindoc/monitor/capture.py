@@ -113,6 +113,8 @@ class Capture:
     # ---------------------------------------------------------------- every step
     def on_batch(self, batch: Any, idx: np.ndarray | None) -> None:
         if self.enabled:
+            if len(self.cur) >= 64:  # many batches without an optimizer step: keep the last 64
+                del self.cur[0]
             self.cur.append((batch, idx, _rng_state()))
 
     def end_step(self, step: int) -> None:

@@ -1,0 +1,50 @@
+"""The bundle's batch format: any nesting of tensors, arrays and scalars round-trips through
+tensors + JSON, and other types are refused (the replay then rebuilds from indices)."""
+
+import json
+from collections import namedtuple
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from traindoc.forensics.bundle import Unsupported, flatten, unflatten
+
+leaf = st.one_of(
+    st.integers(-5, 5).map(lambda n: torch.arange(abs(n) + 1, dtype=torch.int64) * n),
+    st.floats(-1e30, 1e30, allow_nan=False).map(lambda x: torch.tensor([x, float("nan"), float("-inf")])),
+    st.integers(1, 4).map(lambda n: np.ones((n, 2), dtype=np.float32)),
+    st.integers(), st.floats(allow_nan=False), st.text(max_size=5), st.none(), st.booleans(),
+)
+tree = st.recursive(leaf, lambda c: st.one_of(st.lists(c, max_size=3), st.tuples(c, c),
+                                              st.dictionaries(st.text(max_size=3), c, max_size=3)), max_leaves=8)
+
+
+def _same(a, b):
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and torch.equal(a.nan_to_num(0.5), b.nan_to_num(0.5))
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, dict):
+        return type(b) is dict and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(tree)
+def test_round_trip(batch):
+    leaves = []
+    spec = json.loads(json.dumps(flatten(batch, leaves)))  # the spec is plain JSON
+    assert _same(batch, unflatten(spec, leaves))
+
+
+def test_custom_types_are_refused():
+    P = namedtuple("P", "x y")
+    with pytest.raises(Unsupported):
+        flatten(P(torch.zeros(1), torch.ones(1)), [])
+    with pytest.raises(Unsupported):
+        flatten({"x": object()}, [])
