@@ -212,3 +212,16 @@ def test_an_imported_log_says_where_it_came_from_and_how_it_was_read(tmp_path):
         assert s in text, s
     assert "<th>device</th>" not in text   # unknown for another tool's log, not "CPU"
     assert plot_keys(text)["loss"] and plot_keys(text)["lr"]
+
+
+def test_activation_caption_when_no_step_was_sampled_after_the_nan(tmp_path):
+    loss = np.linspace(1, 0.5, 60)
+    loss[59] = np.nan
+    sampled = (np.array([0, 1, 2]), np.ones(3))
+    run = write_store(tmp_path / "r", 60, {"loss": loss, "sampled": sampled, "act/fc/std": (sampled[0], [1.0, 1.1, 1.2]),
+                                             "update_ratio/fc.weight": (sampled[0], [1e-3, 2e-3, 3e-3])})
+    plots = {p.key: p for p in build_plots(diagnose(run), 0)}
+    cap = " ".join(plots["activations"].caption)
+    assert "No step was sampled at or after the loss went non-finite (step 59)" in cap and "at or after" in cap
+    assert "is the first sampled step" not in cap
+    assert list(plots["update-ratio"].fig.layout.xaxis.tickvals) == [0, 1, 2]

@@ -121,6 +121,8 @@ def update_ratio_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     if len(names) <= LINES_MAX:
         floor = log_floor(z)
         fig = figure("‖Δw‖ / ‖w‖", height=380, log_y=floor is not None)
+        if len(steps) <= 12:   # few sampled steps: ticks on them, not at 0.5, 1.5, ...
+            fig.update_xaxes(tickmode="array", tickvals=list(steps))
         for j, n in enumerate(names):
             y = per[n].values
             y = np.where(np.isfinite(y), np.where(y > 0, y, floor or 0), np.nan)
@@ -206,8 +208,11 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     p.caption.append(f"{len(modules)} leaf modules; {len(shown)} of the {len(steps)} sampled steps drawn "
                      f"({', '.join(map(str, shown))}), dark = early, yellow = late. Choose the statistic in the menu "
                      f"({', '.join(stats)}).")
-    if must:
+    if must and must[0] >= bad[0]:
         p.caption.append(f"Step {must[0]} is the first sampled step at or after the loss went non-finite (step {bad[0]}).")
+    elif must:
+        p.caption.append(f"No step was sampled at or after the loss went non-finite (step {bad[0]}); "
+                         f"the last sampled step, {must[0]}, is drawn.")
     p.fig = fig
     return p
 
