@@ -95,7 +95,50 @@ def table_capture() -> None:
               f"(every 100 steps by default: {ms / 100:.3f} ms per step)")
 
 
+def table_overhead(rounds: int = 7, steps: int = 60) -> None:
+    """Monitored step time with triggers and bundles on and off (no trigger fires), and
+    unmonitored, interleaved A B C in one process; a DataLoader loop, so the per-batch
+    capture runs."""
+    import tempfile
+    import warnings
+
+    import traindoc
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    data = TensorDataset(torch.randn(64 * steps, 256), torch.randint(0, 10, (64 * steps,)))
+
+    def block() -> float:
+        t0 = time.perf_counter()
+        for x, y in DataLoader(data, batch_size=64, shuffle=True):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+        return (time.perf_counter() - t0) / steps
+
+    times: dict[str, list[float]] = {"unmonitored": [], "monitor, no bundles": [], "monitor + triggers/bundles": []}
+    warnings.simplefilter("ignore")
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds + 1):
+            a = block()
+            with traindoc.watch(out=f"{tmp}/off{r}", bundles=False):
+                b = block()
+            with traindoc.watch(out=f"{tmp}/on{r}"):
+                c = block()
+            if r:  # round 0 warms up
+                for k, v in zip(times, (a, b, c)):
+                    times[k].append(v)
+    base = statistics.median(times["monitor, no bundles"])
+    print(f"\nTable 3: step time, MLP 256-512-10, batch 64 from a DataLoader, median of {rounds} rounds x {steps} steps")
+    for k, v in times.items():
+        m = statistics.median(v)
+        print(f"  {k:<28} {m * 1e3:7.3f} ms  ({(m / base - 1) * 100:+5.1f} % against the monitor without bundles)")
+
+
 if __name__ == "__main__":
     torch.set_num_threads(1)
     table_search()
     table_capture()
+    table_overhead()
