@@ -114,7 +114,7 @@ def test_bad_input_exit_2(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     (tmp_path / "empty").mkdir()
     r = run_cli("diagnose", tmp_path / "empty")
-    assert r.returncode == 2 and "not a traindoc run folder" in r.stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "nothing traindoc reads" in r.stderr
     bad = tmp_path / "corrupt"
     bad.mkdir()
     (bad / "rank0.sqlite").write_bytes(b"this is not sqlite at all" * 100)
