@@ -32,7 +32,7 @@ def main():
     warnings.filterwarnings("ignore")
     hit = collections.Counter()
     total = collections.Counter()
-    missed, healthy_alarms, healthy_runs = [], [], 0
+    missed, healthy_alarms, healthy_runs, healthy_errors = [], [], 0, []
     for run in sorted(Path(a.folder).iterdir()):
         fault = run.name.split("-", 3)[3]
         try:
@@ -47,6 +47,9 @@ def main():
             alarms = sorted(found - {"slow-step"})
             if alarms:
                 healthy_alarms.append((run.name, alarms))
+            errors = sorted(c.name for c in d.causes if c.severity == "error")
+            if errors:  # the promise: a healthy run yields no cause of severity error
+                healthy_errors.append((run.name, errors))
             continue
         total[fault] += 1
         if found & EXPECT[fault]:
@@ -59,10 +62,13 @@ def main():
         if total[f]:
             print(f"| {f} | {' or '.join(sorted(EXPECT[f]))} | {hit[f]}/{total[f]} |")
     print(f"| none (healthy) | no loss/gradient symptom | {healthy_runs - len(healthy_alarms)}/{healthy_runs} silent |")
+    print(f"| none (healthy) | no cause of severity error | {healthy_runs - len(healthy_errors)}/{healthy_runs} |")
     for name, found in missed:
         print(f"missed: {name}: found {found or 'nothing'}")
     for name, found in healthy_alarms:
         print(f"healthy run with symptoms: {name}: {found}")
+    for name, found in healthy_errors:
+        print(f"healthy run with error causes: {name}: {found}")
 
 
 if __name__ == "__main__":
