@@ -23,6 +23,7 @@ _LAZY = {
     "lint": ".lint",
     "load_any": ".importers",
     "open_run": ".store",
+    "replay_bundle": ".forensics",
     "watch": ".monitor",
 }
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs
     from .data import check_data
     from .diagnose import Diagnosis, diagnose
     from .findings import Finding
+    from .forensics import replay_bundle
     from .importers import load_any
     from .lint import lint
     from .monitor import Monitor, watch

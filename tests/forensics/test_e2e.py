@@ -87,3 +87,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     (tmp_path / "b" / "meta.json").write_text("{not json")
     r = run_cli("replay", tmp_path / "b")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unreadable" in r.stderr
+
+
+def test_python_api_replays_in_process(monitored):
+    import traindoc
+
+    r, run = monitored("masked_row")
+    bundle = next((run / "bundles").iterdir())
+    res = traindoc.replay_bundle(bundle, write=False)
+    assert res["bad_indices"] == [50]
+    assert res["location"]["culprit"]["module"] == "layers.0.attn"
+    assert res["location"]["culprit"]["short"] == "_softmax"
+    from torch.utils.data import DataLoader
+
+    assert DataLoader.__iter__.__name__ == "__iter__"  # the replay's patches are gone

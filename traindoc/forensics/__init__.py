@@ -4,14 +4,24 @@ Replay-time tools (nothing here runs during training):
 
 - :func:`first_nonfinite`: the first aten op that made a NaN/Inf, its module and inputs;
 - :func:`find_bad_samples` / :func:`slice_batch`: group testing over the batch;
-- :func:`per_sample_loss_and_grad_norm`: rank samples with ``torch.func``;
-- :func:`bad_data_or_bad_state`: PaLM's triage of data against model state;
-- :func:`write_bundle` / :func:`read_bundle`: the step, stored safely (no pickle);
-- :mod:`.findings`: the results as taxonomy ``Finding`` objects.
+- :func:`replay_bundle` (:mod:`.analyze`, :mod:`.replay`): re-execute the script on a bundled
+  step: location, group testing, per-sample loss, PaLM's triage of data against state;
+- :mod:`.bundle`: the step, stored safely (tensors + JSON, no pickle);
+- :mod:`.findings`: the results as taxonomy ``Finding`` objects, and their loader for diagnose.
 """
 
 from .bisect import BisectResult, batch_size_of, find_bad_samples, max_calls, slice_batch
 from .locate import NonfiniteReport, OpEvent, first_nonfinite
+
+
+def replay_bundle(path, write: bool = True) -> dict:
+    """Replay a bundle (``RUN/bundles/step-...``) by re-executing its script; returns the
+    forensics document (first non-finite op, bad samples, triage, findings) and, with
+    ``write``, stores it as ``forensics.json`` in the bundle. Same as ``traindoc replay``."""
+    from .analyze import analyze
+
+    return analyze(path, write=write)
+
 
 __all__ = [
     "BisectResult",
@@ -21,5 +31,6 @@ __all__ = [
     "find_bad_samples",
     "first_nonfinite",
     "max_calls",
+    "replay_bundle",
     "slice_batch",
 ]
