@@ -21,6 +21,7 @@ CASES = [
     ("masked_row", "unstable-op", "layers.0.attn", "_softmax", [50]),
     ("nan_input", "data-nonfinite", "0", "addmm", [200]),
     ("fp16_overflow", "fp16-overflow", "0", "addmm", [30]),
+    ("sqrt_backward", "unstable-op", "1", "div", [5]),  # in the backward pass: SqrtBackward0
 ]
 
 
@@ -49,6 +50,9 @@ def test_mechanism_named_by_module_op_and_samples(monitored, script, cause, modu
     assert top["location"]["module"] == module and top["location"]["op"] == op
     assert top["location"]["samples"] == samples
     assert top["fix"] and top["confirm"].startswith("traindoc replay ")
+    if script == "sqrt_backward":
+        assert top["location"]["phase"] == "backward" and top["location"]["node"] == "SqrtBackward0"
+        assert "gradient of sqrt" in top["message"] and "eps" in top["fix"]
 
 
 def test_replay_command_is_deterministic_and_flags_the_outlier(monitored):

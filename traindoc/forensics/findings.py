@@ -27,7 +27,17 @@ _OP_FIX = {
     "rsqrt": "add eps inside: torch.rsqrt(x + eps)",
     "pow": "clamp the base or the exponent to a safe range",
 }
+_OP_FIX["sqrt"] = ("the gradient of sqrt at 0 is infinite (0/0 in the backward): add eps inside, "
+                   "torch.sqrt(x + eps), or use torch.linalg.vector_norm / F.normalize")
 _OP_FIX["softmax"] = _OP_FIX["_softmax"]
+
+
+def _forward_op(node: str | None) -> str | None:
+    """``SqrtBackward0`` -> ``sqrt``; None for a forward op or an unknown node."""
+    if not node or "Backward" not in node:
+        return None
+    name = node.split("Backward")[0]
+    return "".join("_" + ch.lower() if ch.isupper() and i else ch.lower() for i, ch in enumerate(name)).lstrip("_")
 _OP_FIX["_log_softmax"] = _OP_FIX["_softmax"]
 
 
@@ -90,7 +100,10 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
                    "reach it")
         else:
             msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} from finite inputs at step {step}"
-            fix = _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)")
+            fwd = _forward_op(c.get("node"))  # backward: the forward op whose gradient failed
+            if fwd:
+                msg += f" (the gradient of {fwd}, {c['node']})"
+            fix = _OP_FIX.get(fwd or c["short"], _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)"))
             if c["short"] in ("exp", "log", "div"):
                 fix += "; clip gradients so one bad batch cannot wreck the weights"
         if samples:
@@ -98,7 +111,8 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         msg += f"; inputs {ins}"
         out.append(Finding(kind, ERROR, msg,
                            location={"step": step, "module": c.get("module"), "op": c["short"],
-                                     "phase": c["phase"], "samples": samples},
+                                     "phase": c["phase"], "samples": samples,
+                                     **({"node": c["node"]} if c.get("node") else {})},
                            evidence=ev, fix=fix, confirm=confirm, confidence=0.95))
     # the data side: what is extreme about the samples that make the step fail
     nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
