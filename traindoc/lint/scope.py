@@ -89,6 +89,8 @@ class Site(NamedTuple):
 
 
 _Func = (ast.FunctionDef, ast.AsyncFunctionDef)
+_Name, _Load, _Attribute, _Constant, _Call, _BinOp, _Div, _Subscript = (
+    ast.Name, ast.Load, ast.Attribute, ast.Constant, ast.Call, ast.BinOp, ast.Div, ast.Subscript)
 _Comp = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
@@ -314,23 +316,42 @@ class Walker:
     def _expr(self, node: ast.AST, scope: Scope, env: dict, ctx: Ctx) -> None:
         stack = [node]
         reach = self.reach
+        push = stack.append
+        # The commonest node types first, with their children pushed directly (this loop
+        # visits every expression node of the file: it is the walker's hot path).
         while stack:
             n = stack.pop()
             if n is None:
                 continue
             t = type(n)
-            if t is ast.Name:
-                if type(n.ctx) is ast.Load:
+            if t is _Name:
+                if type(n.ctx) is _Load:
                     d = env.get(n.id)
                     reach[id(n)] = d if d is not None else scope
                 continue
-            if t is ast.Constant:
+            if t is _Attribute:
+                push(n.value)
                 continue
-            if t is ast.Call:
+            if t is _Constant:
+                continue
+            if t is _Call:
                 self.calls.append(Site(n, ctx))
-            elif t is ast.BinOp and type(n.op) is ast.Div:
-                self.divs.append(Site(n, ctx))
-            elif t is ast.NamedExpr:
+                push(n.func)
+                stack.extend(n.args)
+                for k in n.keywords:
+                    push(k.value)
+                continue
+            if t is _BinOp:
+                if type(n.op) is _Div:
+                    self.divs.append(Site(n, ctx))
+                push(n.left)
+                push(n.right)
+                continue
+            if t is _Subscript:
+                push(n.value)
+                push(n.slice)
+                continue
+            if t is ast.NamedExpr:
                 self._expr(n.value, scope, env, ctx)
                 env[n.target.id] = (n.value,)
                 continue
