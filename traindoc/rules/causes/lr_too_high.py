@@ -29,6 +29,8 @@ def high_for(f, run=None) -> bool:
 
     if not np.isfinite(f.lr):
         return False
+    if f.opt_class.startswith(("Adagrad", "Adadelta")):
+        return f.lr > 0.3  # their usual rates are 10-100x Adam's
     if f.opt_class.startswith(_ADAPTIVE):
         return f.lr > 0.03
     mom = 0.0
@@ -41,7 +43,8 @@ def high_for(f, run=None) -> bool:
 def lr_too_high(run):
     """What it detects: a learning rate large enough to oscillate or diverge: the loss
     climbs (or blows up to NaN) while each update moves the weights by a large fraction
-    of their size (update/weight ratio above ~1e-2 where healthy runs sit near 1e-3),
+    of their size (update/weight ratio above ~3e-2 where healthy runs sit near 1e-3, or
+    30-100 % on the first steps),
     with inputs on a sane scale and the loss averaged (not summed).
 
     Why it happens: a learning rate copied from another optimizer, batch size or model
@@ -75,8 +78,8 @@ def lr_too_high(run):
         # how much of the progress made was lost again by the end
         regress = (f.loss_last - f.loss_min) / max(f.loss[0] - f.loss_min, 1e-12)
         progress = f.rel_drop0
-        if np.isfinite(ur) and ur > 0.01 and (progress < 0.3 or regress > 0.3):
-            s = (ur / 0.01) ** 0.3 * (1.2 if progress < 0 else 1.0)
+        if np.isfinite(ur) and ur > 0.03 and (progress < 0.3 or regress > 0.3):
+            s = (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0)
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
     grow = lr_growth(run, upto=f.first_bad)
