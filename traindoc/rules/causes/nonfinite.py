@@ -28,5 +28,7 @@ def half_model(f: Features) -> bool:
 
 def confident_before(f: Features) -> bool:
     """The model had become very confident before the NaN (training loss down by more
-    than 80 %): the regime where a hand-written exp/log over- or underflows."""
-    return f.first_bad is not None and len(f.loss) >= 10 and f.rel_drop > 0.8
+    than 80 % over at least 30 steps): the regime where logits have grown and a
+    hand-written exp/log over- or underflows. A NaN in the first few dozen steps is more
+    often the first bad row the loader drew."""
+    return f.first_bad is not None and len(f.loss) >= 30 and f.rel_drop > 0.8
