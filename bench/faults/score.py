@@ -63,11 +63,17 @@ def _traindoc() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "traindoc"]
 
 
-def record(path: Path, seed: str, cache: Path, rerun: bool) -> tuple[Path, float, float, int]:
+def record(path: Path, seed: str, cache: Path, rerun: bool, any_version: bool = False
+           ) -> tuple[Path, float, float, int]:
     """Run the script under ``traindoc run`` (or reuse the cached run); return the run
-    folder, the script's wall and CPU seconds and its exit code."""
+    folder, the script's wall and CPU seconds and its exit code. ``any_version`` reuses
+    the newest cached run of the script and seed even if traindoc's code changed since."""
     out = cache / f"{path.stem}-s{seed}-{_key(path, seed)}"
     done = out / "bench.json"
+    if any_version and not done.exists():
+        older = sorted(cache.glob(f"{path.stem}-s{seed}-*/bench.json"), key=lambda p: p.stat().st_mtime)
+        if older:
+            done, out = older[-1], older[-1].parent
     if done.exists() and not rerun:
         info = json.loads(done.read_text())
         return out, info["wall_s"], info.get("cpu_s", float("nan")), info["rc"]
@@ -108,6 +114,8 @@ def main() -> int:
     ap.add_argument("-j", type=int, default=2, help="scripts run in parallel (default 2)")
     ap.add_argument("--only", default="", help="only scripts whose name contains this")
     ap.add_argument("--rerun", action="store_true", help="ignore cached runs")
+    ap.add_argument("--any-version", action="store_true",
+                    help="reuse cached runs recorded by an older traindoc (rules are always re-run)")
     ap.add_argument("--seeds", default="default", help="comma-separated seeds per script; 'default' = the script's own")
     ap.add_argument("--cache", default=os.environ.get("TRAINDOC_BENCH_CACHE",
                                                       str(Path.home() / ".cache" / "traindoc-bench")))
@@ -121,7 +129,7 @@ def main() -> int:
 
     def one(item):
         path, exp, seed = item
-        run, wall, cpu, rc = record(path, seed, cache, a.rerun)
+        run, wall, cpu, rc = record(path, seed, cache, a.rerun, a.any_version)
         doc = diagnose(run)
         causes = doc.get("causes", [])
         name = path.name if seed == "default" else f"{path.name} --seed {seed}"
