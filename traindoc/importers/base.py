@@ -48,9 +48,6 @@ class ImportedRun(Run):
         return None
 
 
-Points = "dict[int, float] | tuple[np.ndarray, np.ndarray]"
-
-
 def last_per_step(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted unique steps, each with the last value logged for it (a resumed run's
     newest value replaces the earlier one)."""
