@@ -18,7 +18,6 @@ Then the profiles of the bad samples (:mod:`.samples`) and the findings
 from __future__ import annotations
 
 import io
-import math
 import time
 from pathlib import Path
 from typing import Any, Callable

@@ -47,7 +47,7 @@ import torch
 
 from ..errors import UserError
 from ..findings import jsonable
-from .bisect import batch_size_of, find_bad_samples, slice_batch
+from .bisect import batch_size_of, slice_batch
 from .bundle import Bundle, restore_rng
 from .locate import Instrument
 
@@ -80,7 +80,6 @@ class Result:
     grads_finite: bool | None = None
     report: Any = None  # NonfiniteReport
     batch_size: int | None = None
-    error: str | None = None
 
     @property
     def fails(self) -> bool:
@@ -389,7 +388,9 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
         os.environ.pop("TRAINDOC_REPLAYING", None)
         os.chdir(old_cwd)
         drv.remove()
-        if drv.plan.is_alive():
+        if drv.plan.is_alive():  # cut short: unblock the plan wherever it waits
+            with contextlib.suppress(queue.Empty):
+                drv.plan.requests.get_nowait()
             with contextlib.suppress(queue.Full):
                 drv.plan.results.put_nowait(None)
             drv.plan.join(timeout=5)
