@@ -29,7 +29,9 @@ KNOWN = PARQUET + CSV + JSONL + NUMPY
 # A unit is about this many rows: big enough that per-unit overhead (a process hop, a
 # profile merge) is noise, small enough that two cores get several units each.
 UNIT_ROWS = 1_000_000
-BATCH_ROWS = 131_072
+# 64 Ki rows a batch: the per-batch NumPy temporaries (a list column's elements, hashes)
+# stay ~100 MB per worker; halving it again costs more in per-call overhead than it saves.
+BATCH_ROWS = 65_536
 # CSV null tokens: "nan"/"NaN" are *not* nulls, they are the NaN the check must find.
 CSV_NULLS = ["", "NA", "N/A", "NULL", "null", "None", "#N/A"]
 
@@ -184,7 +186,9 @@ def _raw_batches(u: Unit, batch_rows: int) -> Iterator[pa.RecordBatch]:
     if u.kind == "parquet":
         import pyarrow.parquet as pq
 
-        pf = pq.ParquetFile(u.path)
+        # pre_buffer off: it holds whole row groups' bytes at once (~100 MB a worker
+        # measured on 131 072-row groups) for no speed gain on a local disk
+        pf = pq.ParquetFile(u.path, pre_buffer=False)
         if u.row_groups == ():
             return
         # One thread per unit: units already run in parallel, one per core; Arrow's own
