@@ -43,6 +43,7 @@ class Module:
         self._callee: dict[int, tuple] = {}
         self._sites: dict[int, list] | None = None
         self._cycles = 0
+        self.memo: dict[str, Any] = {}  # per-file scratch space for rules (freed with the module)
 
     # ---- names ---------------------------------------------------------------------
     def defs(self, name: ast.Name) -> tuple | None:

@@ -99,14 +99,19 @@ def _hit(m, op: str, arg, node, func):
 
 def _tested(m, arg, func) -> bool:
     """The value is checked in a condition of its function (``if noise == 0: return``,
-    ``if mask.any():``, ``assert n > 0``): a guard the rule trusts. Walks the function
-    only when there is a finding to drop."""
+    ``if mask.any():``, ``assert n > 0``): a guard the rule trusts. A function is walked
+    only when it has a finding to drop, and once."""
     names = {n.id for n in ast.walk(arg) if type(n) is ast.Name}
     if not names:
         return False
-    for n in ast.walk(func if func is not None else m.tree):
-        t = type(n)
-        test = n.test if t in (ast.If, ast.While, ast.IfExp, ast.Assert) else None
-        if test is not None and any(type(x) is ast.Name and x.id in names for x in ast.walk(test)):
-            return True
-    return False
+    memo = m.memo.setdefault("unguarded-zero.tested", {})
+    scope = func if func is not None else m.tree
+    tested = memo.get(id(scope))
+    if tested is None:
+        tested = memo[id(scope)] = {
+            x.id for n in ast.walk(scope) if type(n) in _TESTS for x in ast.walk(n.test) if type(x) is ast.Name
+        }
+    return not names.isdisjoint(tested)
+
+
+_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)

@@ -159,9 +159,9 @@ def _runs_model(m, loop) -> bool:
     return False
 
 
-def _trains(m, node, depth: int = 0, memo: dict | None = None) -> bool:
+def _trains(m, node, depth: int = 0) -> bool:
     """backward() or an optimizer step in the loop, or in this file's functions it calls (two levels)."""
-    memo = {} if memo is None else memo
+    memo = m.memo.setdefault("validation-in-train-mode.trains", {})
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             if is_backward(m, n) or is_step(m, n):
@@ -172,14 +172,12 @@ def _trains(m, node, depth: int = 0, memo: dict | None = None) -> bool:
                     fn = c[1][1]
                     if id(fn) not in memo:
                         memo[id(fn)] = False  # recursion: "not yet"
-                        memo[id(fn)] = _trains(m, fn, depth + 1, memo)
+                        memo[id(fn)] = _trains(m, fn, depth + 1)
                     if memo[id(fn)]:
                         return True
     return False
 
 
 def _body_no_grad(m, loop) -> bool:
-    for n in ast.walk(loop):
-        if isinstance(n, (ast.With, ast.AsyncWith)) and enclosing_no_grad(m, (n,)):
-            return True
-    return False
+    """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
+    return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)
