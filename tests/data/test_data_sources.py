@@ -133,3 +133,9 @@ def test_check_data_takes_a_torch_dataset_and_a_dataframe():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"a": np.r_[np.ones(9), np.inf], "b": np.arange(10.0)})
     assert _nonfinite(traindoc.check_data(df, executor="serial")) == {"a": [9]}
+
+
+def test_nested_lists_map_elements_to_their_rows(tmp_path):
+    t = pa.table({"n": pa.array([[[1.0, 2.0]], [[3.0], [math.nan]], [], [[4.0, math.inf]]]), "x": [1.0, 2.0, 3.0, 4.0]})
+    pq.write_table(t, tmp_path / "a.parquet")
+    assert _nonfinite(_run([tmp_path / "a.parquet"])) == {"n": [1, 3]}

@@ -69,17 +69,24 @@ def _profile_column(prof: DatasetProfile, name: str, arr: pa.Array, rids: np.nda
             lens = pc.list_value_length(arr).fill_null(0).to_numpy().astype(np.int64)
             valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else None
             col.update_lengths(lens, rids, valid)
-            values, parents = arr.flatten(), pc.list_parent_indices(arr).to_numpy()
+            chain, values = [arr], arr.flatten()
             while _is_list(values.type):  # nested lists: profile the innermost numbers
-                parents = parents[pc.list_parent_indices(values).to_numpy()]
+                chain.append(values)
                 values = values.flatten()
             if _is_numeric(values.type):
                 if col.values is None:
                     col.values = NumericProfile()
                 vals, valid, integer = numeric_values(values)
                 # Integer elements (ids) can hold no NaN/Inf and no check reads their
-                # quantiles: counts and range only, which keeps sequences cheap.
-                col.values.update(vals, rids[parents], valid, integer, light=integer)
+                # quantiles: counts and range only, and no element -> row map (a gather
+                # over every element), which keeps sequences cheap.
+                erids = None
+                if not integer:
+                    parents = pc.list_parent_indices(chain[-1]).to_numpy()
+                    for outer in reversed(chain[:-1]):
+                        parents = pc.list_parent_indices(outer).to_numpy()[parents]
+                    erids = rids[parents]
+                col.values.update(vals, erids, valid, integer, light=integer)
             return
     else:
         col = col if col is not None else prof.columns.setdefault(name, OtherProfile(type=str(t)))
