@@ -14,10 +14,11 @@ SCRIPTS = Path(__file__).resolve().parent / "scripts"
 def monitored(tmp_path_factory):
     done = {}
 
-    def get(script):
-        if script not in done:
+    def get(script, *args):
+        key = (script, *args)
+        if key not in done:
             run = tmp_path_factory.mktemp(script) / "run"
-            done[script] = (run_cli("run", "--out", run, SCRIPTS / f"{script}.py"), run)
-        return done[script]
+            done[key] = (run_cli("run", "--out", run, SCRIPTS / f"{script}.py", *args), run)
+        return done[key]
 
     return get

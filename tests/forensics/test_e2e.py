@@ -105,3 +105,20 @@ def test_python_api_replays_in_process(monitored):
     from torch.utils.data import DataLoader
 
     assert DataLoader.__iter__.__name__ == "__iter__"  # the replay's patches are gone
+
+
+def test_script_that_stops_before_backward(monitored):
+    """The script checks the loss and exits before backward: the monitor never sees the step
+    end, so close() bundles it; the replay re-runs the script (with its arguments) once per
+    test, since it exits again at every failing one, and finds the same as without the guard."""
+    r, run = monitored("log_zero", "--guard-before-backward")
+    assert r.returncode == 1 and "stopping" in r.stderr
+    (bundle,) = (run / "bundles").iterdir()
+    meta = json.loads((bundle / "meta.json").read_text())
+    assert meta["trigger"]["kind"] == "ended-mid-step" and meta["command"]["args"] == ["--guard-before-backward"]
+    res = json.loads((bundle / "forensics.json").read_text())
+    assert res["bad_indices"] == [100] and len(res["script_runs"]) > 1
+    assert res["location"]["culprit"]["short"] == "log"
+    plain = json.loads(next((monitored("log_zero")[1] / "bundles").iterdir()).joinpath("forensics.json").read_text())
+    good = lambda d: [(p["position"], p["loss"], p["grad_norm"]) for p in d["per_sample"] if not p["bad"]]  # noqa: E731
+    assert good(res) == good(plain)  # every re-run loaded the bundled weights into its new model

@@ -374,6 +374,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
             raise UserError(f"{cmd['script']}: the script of the run is not there any more (cwd {cwd})")
         for _ in range(MAX_SCRIPT_RUNS):
             served = drv.served
+            drv.roots = {}  # a re-run builds a new model: find it again at its first forward
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
                 endings.append(_run_script(cmd))
             if drv.instrument is not None:

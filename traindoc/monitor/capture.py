@@ -182,6 +182,42 @@ class Capture:
             self.bundles.append(path)
             self.mon.writer.event(step, "bundle", f"bundle for step {step}: {path}", {"path": str(path)})
 
+    def end_of_run(self, status: str, exit_code: int | None, error: str | None) -> None:
+        """The script stopped between drawing a batch and the optimizer step (it checked the
+        loss or the gradients and exited or raised): bundle that step too, since the monitor
+        never saw it end. Called by ``Monitor.close`` only; a normal end bundles nothing."""
+        if not self.enabled or not self.cur or exit_code in (0, None) or status not in ("exited", "crashed"):
+            return
+        if self._nonfinite_done:
+            return
+        last = (error or "").strip().splitlines()[-1:] or [""]
+        trig = {"kind": "ended-mid-step", "status": status, "exit_code": exit_code, "error": last[0][:300]}
+        self.mon.writer.event(self.mon.step, "trigger", f"the script stopped during step {self.mon.step}", trig)
+        from ..forensics.bundle import write_bundle
+
+        path = write_bundle(self, self.mon.step, trig)
+        if path is not None:
+            self._nonfinite_done = True
+            self.bundles.insert(0, path)
+
+    def worth_replaying(self) -> Path | None:
+        """The bundle ``traindoc run`` replays: the first non-finite step, else a spike; a
+        script that stopped mid-step only when it exited with an error code or its
+        exception mentions NaN/Inf (a crash from a plain bug is not worth re-running it)."""
+        import json
+        import re
+
+        for p in self.bundles:
+            try:
+                trig = json.loads((p / "meta.json").read_text())["trigger"]
+            except (OSError, ValueError, KeyError):
+                continue
+            if trig.get("kind") != "ended-mid-step":
+                return p
+            if trig.get("status") == "exited" or re.search(r"\b(nan|inf|infinite|(non-?)?finite)\b", trig.get("error") or "", re.I):
+                return p
+        return None
+
     # ---------------------------------------------------------------- what a bundle needs
     def command(self) -> dict[str, Any]:
         """How to re-run the script: from ``traindoc run``'s command, else ``sys.argv``."""

@@ -206,13 +206,18 @@ class Monitor:
                             "budget": self.sampler.budget})
         if error:
             w.event(self.step, "exception", error.splitlines()[-1] if error.strip() else error, {"traceback": error})
+        try:
+            self.capture.end_of_run(status, exit_code, error)
+        except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
+            self.errors.setdefault("bundle", f"{type(exc).__name__}: {exc}")
         w.close()
         self.capture.cur = self.capture.prev = []  # drop the batch references
-        if self.capture.bundles and self._want_replay():
+        target = self.capture.worth_replaying() if self.capture.bundles else None
+        if target is not None and self._want_replay():
             try:
                 from ..forensics.replay import replay_subprocess
 
-                self.replay_output = replay_subprocess(self.capture.bundles[0])
+                self.replay_output = replay_subprocess(target)
             except Exception as exc:  # noqa: BLE001 - the run is recorded; replay is extra
                 self.replay_output = f"traindoc: replay failed ({type(exc).__name__}: {exc})\n"
             if self.replay is None and self.replay_output:  # `traindoc run`: show it with the diagnosis

@@ -1,6 +1,8 @@
 """Mechanism (b): log(0) in a hand-written cross-entropy. Dataset index 100 has features
 1 000x larger than the rest: its logits are hundreds apart, the probability of its
 (least likely) label underflows to 0 and log(0) = -inf."""
+import sys
+
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -26,8 +28,11 @@ def main():
     loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=False)
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     criterion = SoftmaxCrossEntropy()
+    guard = "--guard-before-backward" in sys.argv
     for step, (xb, yb) in enumerate(loader):
         loss = criterion(model(xb), yb)
+        if guard and not torch.isfinite(loss):  # a common guard: stop before backward
+            sys.exit(f"step {step}: loss {loss.item()}, stopping")
         opt.zero_grad()
         loss.backward()
         opt.step()
