@@ -121,10 +121,10 @@ def test_findings_do_not_depend_on_which_rules_run():
     rules = load_all()
     for f in files:
         src = f.read_bytes()
-        together = {(x.name, x.location["line"], x.location["column"]) for x in run(src, str(f), rules)}
+        together = {(x.name, x.location["line"], x.location["col"]) for x in run(src, str(f), rules)}
         alone = set()
         for n, r in rules.items():
-            alone |= {(x.name, x.location["line"], x.location["column"]) for x in run(src, str(f), {n: r})}
+            alone |= {(x.name, x.location["line"], x.location["col"]) for x in run(src, str(f), {n: r})}
         alone |= {x for x in together if x[0] == "unparsable-file"}
         assert together == alone, f.name
 
@@ -137,9 +137,9 @@ def test_processes_give_the_same_findings_as_one(tmp_path):
     fixtures = Path(__file__).resolve().parent / "fixtures" / "rules"
     for i, f in enumerate(sorted(fixtures.glob("*.py")) * 3):
         (tmp_path / f"{i:03d}_{f.name}").write_bytes(f.read_bytes())
-    key = [(x.location["file"], x.location["line"], x.location["column"], x.name)
+    key = [(x.location["file"], x.location["line"], x.location["col"], x.name)
            for x in lint_paths([str(tmp_path)], jobs=1).findings]
-    assert key and key == [(x.location["file"], x.location["line"], x.location["column"], x.name)
+    assert key and key == [(x.location["file"], x.location["line"], x.location["col"], x.name)
                            for x in lint_paths([str(tmp_path)], jobs=2).findings]
 
 

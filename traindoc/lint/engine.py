@@ -75,12 +75,14 @@ def collect(paths: Iterable[str]) -> list[str]:
 
 
 def _loc(path: str, node: ast.AST) -> dict:
+    """file, line and col (1-based, as editors and SARIF count); "col", not "column", which
+    in a finding's location names a data column (traindoc data check)."""
     line = getattr(node, "lineno", 1)
     col = getattr(node, "col_offset", 0) + 1  # 1-based, as editors and SARIF count
-    loc = {"file": path, "line": line, "column": col}
+    loc = {"file": path, "line": line, "col": col}
     if getattr(node, "end_lineno", None) is not None:
         loc["end_line"] = node.end_lineno
-        loc["end_column"] = node.end_col_offset + 1
+        loc["end_col"] = node.end_col_offset + 1
     return loc
 
 
@@ -104,7 +106,7 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
         col = getattr(exc, "offset", None) or 1
         msg = getattr(exc, "msg", None) or str(exc)
         return [Finding(PARSE_ERROR, ERROR, f"cannot parse: {msg}",
-                        location={"file": path, "line": line, "column": col},
+                        location={"file": path, "line": line, "col": col},
                         fix="fix the syntax error; no other rule could check this file")]
     mod = Module(path, source, tree)
     sup = suppressions(source)
@@ -113,7 +115,7 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
     for r in active:
         for h in r.fn(mod):
             loc = _loc(path, h.node)
-            key = (r.name, loc["line"], loc["column"])
+            key = (r.name, loc["line"], loc["col"])
             if key in seen or is_suppressed(sup, loc["line"], r.name, r.code):
                 continue
             seen.add(key)
@@ -122,7 +124,7 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
                 evidence=[{"file": path, "line": loc["line"], "code": _source_line(source, loc["line"])}],
                 fix=h.fix or r.fix, confirm=r.confirm,
             ))
-    out.sort(key=lambda f: (f.location["line"], f.location["column"], f.name))
+    out.sort(key=lambda f: (f.location["line"], f.location["col"], f.name))
     return out
 
 

@@ -20,7 +20,7 @@ _GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 def text_line(f: Finding) -> str:
     """``path:line:col name message`` (what editors and pre-commit parse)."""
     loc = f.location
-    return f"{loc.get('file', '?')}:{loc.get('line', 1)}:{loc.get('column', 1)} {f.name} {f.message}"
+    return f"{loc.get('file', '?')}:{loc.get('line', 1)}:{loc.get('col', 1)} {f.name} {f.message}"
 
 
 def _gh_escape(s: str, prop: bool = False) -> str:
@@ -34,7 +34,7 @@ def github_line(f: Finding) -> str:
     props = ",".join([
         f"file={_gh_escape(str(loc.get('file', '')), True)}",
         f"line={loc.get('line', 1)}",
-        f"col={loc.get('column', 1)}",
+        f"col={loc.get('col', 1)}",
         *([f"endLine={loc['end_line']}"] if "end_line" in loc else []),
         f"title={_gh_escape(f'{f.name} ({f.code})', True)}",
     ])
@@ -63,10 +63,10 @@ def sarif(findings: Iterable[Finding], rules: dict, version: str, docs: dict[str
     results = []
     for f in findings:
         loc = f.location
-        region = {"startLine": loc.get("line", 1), "startColumn": loc.get("column", 1)}
+        region = {"startLine": loc.get("line", 1), "startColumn": loc.get("col", 1)}
         if "end_line" in loc:
             region["endLine"] = loc["end_line"]
-            region["endColumn"] = loc.get("end_column", region["startColumn"])
+            region["endColumn"] = loc.get("end_col", region["startColumn"])
         results.append({
             "ruleId": f.code,
             "ruleIndex": index[f.name],
