@@ -54,7 +54,9 @@ def test_bucket_max_and_mean_match_brute_force(data):
         assert bad[j] == len(v) - len(f)
         if len(f):
             assert mx[j] == f.max()
-            assert mean[j] == pytest.approx(f.mean(), rel=1e-9, abs=1e-300) or not np.isfinite(f.mean())
+            with np.errstate(over="ignore"):   # the brute force overflows on huge draws; so may the bucket
+                want = f.mean()
+            assert mean[j] == pytest.approx(want, rel=1e-9, abs=1e-300) or not np.isfinite(want)
         else:
             assert np.isnan(mx[j]) and np.isnan(mean[j])
 
