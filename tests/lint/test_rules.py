@@ -147,3 +147,10 @@ def test_undecodable_and_null_byte_files_are_parse_findings():
     for src in (b"import torch\nx = '\xff\xfe'\ntorch.log(torch.softmax(x))\n",
                 b"import torch\x00\ntorch.log(torch.softmax(x))\n"):
         assert [f.name for f in lint_source(src, "bad.py")] == ["unparsable-file"]
+
+
+def test_columns_count_characters_not_utf8_bytes():
+    src = 'import torch\ns = "é"; y = torch.log(torch.softmax(x, -1))\n'
+    (f,) = lint_source(src, "u.py")
+    assert (f.location["line"], f.location["col"]) == (2, 14)
+    assert f.evidence[0]["code"].startswith('s = "é"')

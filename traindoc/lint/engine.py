@@ -74,20 +74,25 @@ def collect(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def _loc(path: str, node: ast.AST) -> dict:
-    """file, line and col (1-based, as editors and SARIF count); "col", not "column", which
-    in a finding's location names a data column (traindoc data check)."""
+def _loc(path: str, node: ast.AST, lines: list[bytes]) -> dict:
+    """file, line and col, 1-based and counted in characters as editors and SARIF count
+    (the AST counts UTF-8 bytes); "col", not "column", which in a finding's location names
+    a data column (traindoc data check)."""
     line = getattr(node, "lineno", 1)
-    col = getattr(node, "col_offset", 0) + 1  # 1-based, as editors and SARIF count
-    loc = {"file": path, "line": line, "col": col}
+    loc = {"file": path, "line": line, "col": _chars(lines, line, getattr(node, "col_offset", 0)) + 1}
     if getattr(node, "end_lineno", None) is not None:
         loc["end_line"] = node.end_lineno
-        loc["end_col"] = node.end_col_offset + 1
+        loc["end_col"] = _chars(lines, node.end_lineno, node.end_col_offset) + 1
     return loc
 
 
-def _source_line(source: bytes, line: int) -> str:
-    lines = source.splitlines()
+def _chars(lines: list[bytes], line: int, byte_offset: int) -> int:
+    if 0 < line <= len(lines):
+        return len(lines[line - 1][:byte_offset].decode("utf-8", "replace"))
+    return byte_offset
+
+
+def _source_line(lines: list[bytes], line: int) -> str:
     return lines[line - 1].decode("utf-8", "replace").strip() if 0 < line <= len(lines) else ""
 
 
@@ -112,16 +117,19 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
     sup = suppressions(source)
     out: list[Finding] = []
     seen: set[tuple] = set()
+    lines: list[bytes] | None = None  # split only for a file with findings
     for r in active:
         for h in r.fn(mod):
-            loc = _loc(path, h.node)
+            if lines is None:
+                lines = source.splitlines()
+            loc = _loc(path, h.node, lines)
             key = (r.name, loc["line"], loc["col"])
             if key in seen or is_suppressed(sup, loc["line"], r.name, r.code):
                 continue
             seen.add(key)
             out.append(Finding(
                 name=r.name, severity=h.severity or r.severity, message=h.message, location=loc,
-                evidence=[{"file": path, "line": loc["line"], "code": _source_line(source, loc["line"])}],
+                evidence=[{"file": path, "line": loc["line"], "code": _source_line(lines, loc["line"])}],
                 fix=h.fix or r.fix, confirm=r.confirm,
             ))
     out.sort(key=lambda f: (f.location["line"], f.location["col"], f.name))
