@@ -59,12 +59,13 @@ def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path, di
     code, doc = diagnose_json(run_dir)
     assert symptom_steps(doc, "loss-nonfinite") == [150]
     assert doc["status"] == "imported" and "grad-nonfinite" in doc["cannot_tell"]
-    # One event file works the same; a folder of two runs is ambiguous.
+    # The folder above one run is that run; one event file works the same; two runs are ambiguous.
+    assert load_any(tmp_path / "runs").series("loss/eval").steps.tolist() == list(range(0, 200, 20))
     event = next(p for p in run_dir.iterdir() if "tfevents" in p.name)
     assert load_any(event).series("loss").steps.tolist() == list(range(200))
     write_tb_run(tb_writer, tmp_path / "runs" / "exp2", steps=10)
     code, _, err = cli("diagnose", tmp_path / "runs")
-    assert code == 2 and err.count("\n") == 1 and "exp1" in err and "give one" in err
+    assert code == 2 and err.count("\n") == 1 and "2 runs (exp1, exp2)" in err and "give one" in err
 
 
 def test_tensorboard_tensor_scalars_tf2_style(tb_writer, tmp_path):

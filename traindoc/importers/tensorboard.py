@@ -94,10 +94,12 @@ def load(path: Path) -> ImportedRun:
         dirs = event_dirs(path)
         if not dirs:
             raise UserError(f"{path}: no TensorBoard event file (events.out.tfevents.*) inside")
-        if path not in dirs and len(dirs) > 1:
-            shown = ", ".join(str(d.relative_to(path)) for d in dirs[:8]) + (" ..." if len(dirs) > 8 else "")
-            raise UserError(f"{path}: holds the event files of {len(dirs)} runs ({shown}); give one of them")
-        root = path if path in dirs else dirs[0]
+        # A run is an event folder with the add_scalars folders under it.
+        roots = [d for d in dirs if not any(o in d.parents for o in dirs)]
+        if len(roots) > 1:
+            shown = ", ".join(str(d.relative_to(path)) for d in roots[:8]) + (" ..." if len(roots) > 8 else "")
+            raise UserError(f"{path}: holds the event files of {len(roots)} runs ({shown}); give one of them")
+        root = roots[0]
         raw = _scalars(_files(root))
         for sub in dirs:
             if sub == root:
