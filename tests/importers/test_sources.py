@@ -208,3 +208,22 @@ def test_public_api_reads_another_tools_log(tmp_path):
     assert "load_any" in traindoc.__all__
     d = traindoc.diagnose(traindoc.load_any(path))
     assert d.run.meta["import"]["format"] == "huggingface" and d.exit_code == 0
+
+
+def test_every_rule_runs_on_imports_without_failing(tmp_path):
+    """Rules written against recorded runs meet runs with no model, optimizer or
+    environment metadata: none may crash (a crash would be an internal finding)."""
+    sources = [
+        write_hf(tmp_path / "hf" / "trainer_state.json", hf_state(blowup_at=200)),
+        DATA / "lightning_metrics.csv",
+        write_lightning(tmp_path / "lt", lightning_rows(nan_at=100)),
+    ]
+    csv_path = tmp_path / "t.csv"
+    csv_path.write_text("step,loss,lr,grad_norm,step_time,data_time\n" + "".join(
+        f"{i},{3 * math.exp(-i / 30) if i != 77 else 'nan'},0.1,{1 + (i == 50) * 100},0.01,{0.009 if i > 60 else 0.001}\n"
+        for i in range(120)))
+    sources.append(csv_path)
+    for src in sources:
+        d = diagnose(load_any(src))
+        assert d.internal == [], (src, [f.message for f in d.internal])
+        assert d.symptoms, src
