@@ -6,7 +6,6 @@ import json
 
 import traindoc
 from conftest import run_cli
-from traindoc.diagnose import diagnose
 
 
 def test_demo_tells_the_whole_story(tmp_path):
@@ -25,6 +24,6 @@ def test_demo_tells_the_whole_story(tmp_path):
     (bundle,) = (tmp_path / "demo" / "bundles").iterdir()
     res = json.loads((bundle / "forensics.json").read_text())
     assert res["bad_indices"] == [5171] and res["triage"]["verdict"] == "bad-data"
-    top = diagnose(tmp_path / "demo").causes[0]
+    top = traindoc.diagnose(tmp_path / "demo").causes[0]  # the public name (importing the submodule would shadow it)
     assert top.name == "unstable-op" and top.location["module"] == "attn" and top.location["op"] == "exp"
     assert top.location["samples"] == [5171]

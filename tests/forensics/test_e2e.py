@@ -27,9 +27,9 @@ CASES = [
 
 def _diagnose(run):
     # in-process (the CLI's diagnose is what `traindoc run` printed already): one process less
-    from traindoc.diagnose import diagnose
+    import traindoc
 
-    d = diagnose(run)
+    d = traindoc.diagnose(run)
     assert d.exit_code == 1
     return json.loads(json.dumps(d.to_json()))
 
