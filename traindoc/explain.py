@@ -35,11 +35,11 @@ def all_docs() -> dict[str, list[tuple[str, str]]]:
 
 
 def explain(name: str) -> str:
+    docs = all_docs().get(name, [])  # first: importing the doc modules registers their names (lint)
     if name not in TAXONOMY:
         raise UserError(f"{name}: unknown name; `traindoc explain --list` lists them")
     e = TAXONOMY[name]
     head = f"{e.name} ({e.code}, {e.family} {e.kind}): {e.meaning}"
-    docs = all_docs().get(name, [])
     if not docs:
         return head + "\n\nNo check implements this name yet in this version of traindoc.\n"
     parts = [head]
