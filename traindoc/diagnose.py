@@ -91,6 +91,26 @@ def settle(causes: list[Finding], replayed: list[Finding]) -> list[Finding]:
     return out
 
 
+def last_domino(run: Run, f: Finding) -> Finding:
+    """A replay names the op where a NaN first appeared; when the loss or the gradient
+    norm had been growing by orders of magnitude for steps before it, that op is the last
+    domino of a blow-up (weights already huge), not its cause: its confidence is halved
+    so that the causes of the growth (lr-too-high, loss-reduction, exploding-gradient)
+    rank above it."""
+    if f.name != "unstable-op":
+        return f
+    from .rules.causes._stats import features
+    from .rules.causes.nonfinite import calm_onset
+
+    feats = features(run)
+    if feats.first_bad is None or calm_onset(feats) or f.location.get("step") not in (feats.first_bad, None):
+        return f
+    c = (f.confidence or 0.5) * 0.5
+    return Finding(f.name, ERROR if c >= 0.5 else "warning", f.message, location=f.location,
+                   evidence=f.evidence + [{"series": "loss", "note": "grew for steps before this op overflowed"}],
+                   fix=f.fix, confirm=f.confirm, confidence=c)
+
+
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     missing = []
     kinds = None
@@ -130,6 +150,7 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
 
         replayed = load_findings(run.folder)
         d.causes = settle(d.causes, [f for f in replayed if f.is_cause])
+        replayed = [last_domino(run, f) for f in replayed]
         for f in replayed:
             (d.causes if f.is_cause else d.symptoms if f.is_symptom else d.internal).append(f)
     for ev in run.events():

@@ -326,6 +326,9 @@ def calm_jump(f: Features, run=None) -> int | None:
     before = v[i - 10:i]
     if np.max(np.abs(before)) > 3 * abs(float(np.median(before))):
         return None
+    gi = f.grad[max(0, i - 10):i] if len(f.grad) >= i else np.zeros(0)
+    if len(gi) >= 5 and np.max(gi) > 4 * float(np.median(gi)):
+        return None  # the gradient norm was already jumping around: not a calm run
     if run is not None and lr_growth(run, upto=int(f.loss_steps[i])) > 3:
         return None  # the learning rate rose before the jump
     return i

@@ -32,7 +32,7 @@ def data_outlier(run):
     f = features(run)
     v, st = f.loss, f.loss_steps
     best = None
-    if len(v) >= 30:
+    if len(v) >= 20:
         z, med, _ = trailing_robust_z(v, 50, 10)
         prev = np.concatenate([[np.inf], v[:-1]])
         big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend

@@ -55,7 +55,9 @@ def exploding_gradient(run):
     spikes = int(np.sum(up & (z > 6) & (g > 2 * early)))
     o = onset(f)
     grow = o.get("grad_growth", 1.0)
-    recurrent = any(c.startswith(_RECURRENT) for _, c in module_order(run))
+    order = module_order(run)
+    recurrent = any(c.startswith(_RECURRENT) for _, c in order)
+    deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
     s = 0.0
     if spikes >= 2:
         s = 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1)) + 0.05 * min(spikes, 10)
@@ -68,7 +70,7 @@ def exploding_gradient(run):
         s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
     if s == 0.0:
         return []
-    c = min(0.9, 0.45 * s * (1.3 if recurrent else 1.0)) * (0.5 if clipped else 1.0)
+    c = min(0.9, 0.45 * s * (1.3 if recurrent or deep else 1.0)) * (0.5 if clipped else 1.0)
     from .lr_too_high import input_scale
 
     if input_scale(run, before=f.first_bad) > 100:
