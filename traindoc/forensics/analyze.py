@@ -6,7 +6,9 @@
    op that made a non-finite value, its module, inputs and rows;
 2. group testing over that batch (about log2(B) + 2 forward/backward passes for one bad
    sample): a group "fails" when its loss or a gradient is non-finite, or, for a spike,
-   when its loss (gradient norm) is above the band limit that fired the trigger;
+   when its loss (gradient norm) is above the band limit that fired the trigger; these
+   passes run without the op instrumentation unless the script never calls backward on a
+   failing batch (then only the op trace can tell);
 3. each bad sample alone and, for contrast, up to three good ones: loss and gradient norm;
 4. PaLM's triage: the same batch from the earlier snapshot (bad data fails from there
    too), and the previous step's batch from this state (a bad state fails on it too).
@@ -78,10 +80,12 @@ def make_plan(b: Bundle) -> Callable:
             return out
         cache = {tuple(range(r.batch_size)): True}
 
+        watch_groups = not r.losses  # no backward seen: only the op trace can judge a group
+
         def fails(group: list[int]) -> bool:
             key = tuple(group)
             if key not in cache:
-                cache[key] = run(Test("group", list(group), mb))[1]
+                cache[key] = run(Test("group", list(group), mb, watch=watch_groups))[1]
             return cache[key]
 
         t0, n0 = time.perf_counter(), len(out["tests"])
