@@ -9,6 +9,7 @@ How to fix. A rule whose series are missing is reported as "cannot tell", never 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -37,7 +38,7 @@ def rule(name: str, needs: Iterable[str] = ()) -> Callable:
     entry(name)
 
     def deco(fn: Callable[..., list[Finding]]) -> Callable[..., list[Finding]]:
-        doc = (fn.__doc__ or "").strip()
+        doc = inspect.cleandoc(fn.__doc__ or "")
         RULES[name] = Rule(name, tuple(needs), fn, doc)
         return fn
 
