@@ -39,7 +39,8 @@ def explain(name: str) -> str:
     if name not in TAXONOMY:
         raise UserError(f"{name}: unknown name; `traindoc explain --list` lists them")
     e = TAXONOMY[name]
-    head = f"{e.name} ({e.code}, {e.family} {e.kind}): {e.meaning}"
+    what = e.kind if e.family == e.kind else f"{e.family} {e.kind}"
+    head = f"{e.name} ({e.code}, {what}): {e.meaning}"
     if not docs:
         return head + "\n\nNo check implements this name yet in this version of traindoc.\n"
     parts = [head]
