@@ -365,9 +365,9 @@ def main() -> None:
     cache = os.path.join(folder, "cache")
     rows = []
 
-    def add(name, wall, rss, found, note=""):
+    def add(name, wall, rss, found, note="", n=None):
         cpu = _measure.cpu
-        rows.append((name, wall, a.rows / wall if wall else 0, rss, found, note, cpu))
+        rows.append((name, wall, (n or a.rows) / wall if wall else 0, rss, found, note, cpu))
         print(f"  {name}: {wall:.1f} s, CPU {cpu:.1f} s, {rss:,.0f} MB, {note}", flush=True)
 
     import shutil
@@ -388,7 +388,8 @@ def main() -> None:
         for tool in ("deepchecks", "whylogs"):
             wall, rss, out, rc = _measure([a.others, __file__, "--_child", tool, folder, str(a.others_rows)], env)
             res = json.loads(out.split("RESULT ", 1)[1]) if "RESULT " in out else {"note": f"failed (exit {rc})"}
-            add(tool, wall, rss, [], res["note"] + (f"; flagged: {', '.join(res.get('flagged', []))}" if res.get("flagged") else ""))
+            add(tool, wall, rss, [], res["note"] + (f"; flagged: {', '.join(res.get('flagged', []))}" if res.get("flagged") else ""),
+                n=min(a.others_rows, a.rows))
     big = None
     if a.big:
         bf = os.path.join(a.dir, f"{4 * a.rows}")
