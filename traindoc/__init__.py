@@ -40,6 +40,14 @@ if TYPE_CHECKING:  # for type checkers and IDEs
     from .store import Run, open_run
 
 
+# ``diagnose`` and ``lint`` are also submodule names: importing the submodule (e.g.
+# ``from traindoc.diagnose import Diagnosis``) makes Python set ``traindoc.diagnose`` to
+# the module, shadowing the function. Bind them now (neither imports torch: ~50 ms), so
+# the later submodule import finds them already loaded and leaves the attribute alone.
+from .diagnose import Diagnosis, diagnose  # noqa: E402
+from .lint import lint  # noqa: E402  (the package is also callable, for the same reason)
+
+
 def __getattr__(name: str) -> Any:
     mod = _LAZY.get(name)
     if mod is None:
