@@ -65,8 +65,13 @@ def exploding_gradient(run):
         s = max(s, 1.0)
     g_late = float(np.median(g[len(g) // 4:]))
     g0 = float(g[0])
-    if g0 > 1000 * max(g_late, 1e-30):
-        # the very first gradient is 1000x what the run later sees: it exploded at init
+    loss = run.series("loss", run.ranks[0]).values
+    loss = loss[np.isfinite(loss)]
+    l_fall = (float(loss[0]) / max(float(np.median(loss[len(loss) // 4:])), 1e-30)) if len(loss) >= 10 else 1.0
+    if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10:
+        # the very first gradient is 1000x what the run later sees while the loss hardly
+        # fell: it exploded at init (gradients that shrink with a falling loss converge;
+        # a regression driven to zero loss has 1e5x smaller gradients at the end)
         s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
     if s == 0.0:
         return []
