@@ -222,7 +222,7 @@ def test_gradients_that_shrink_with_a_loss_going_to_zero_are_not_exploding(make_
     # a regression driven to zero loss: the first gradient is 1e5x the last ones
     t = np.arange(300)
     loss = 2.0 * np.exp(-t / 15) + 1e-9
-    grad = 3.0 * np.exp(-t / 30) + 1e-6
+    grad = 3.0 * np.exp(-t / 15) + 1e-7
     d = diagnose(make_run(loss=loss, grad=grad, opt="SGD", lr=0.01))
     assert "exploding-gradient" not in [c.name for c in d.causes]
     assert d.exit_code == 0
