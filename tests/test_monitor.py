@@ -220,3 +220,32 @@ def test_compiled_model(tmp_path):
     assert "grad_norm/0.weight" in run.names()  # names resolved through the compiled wrapper
     assert run.meta["compiled"] is True
     assert not any(n.startswith("act/") for n in run.names())  # said, not recorded
+
+
+def test_loss_functions_binary_labels_and_autocast_are_described(tmp_path):
+    torch.manual_seed(0)
+    x = torch.randn(64, 6)
+    y = (torch.arange(64) % 8 == 0).float()  # 8 positives, 56 negatives
+    model = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 1))
+    opt = torch.optim.Adam(model.parameters(), 1e-3)
+    with traindoc.watch(out=tmp_path / "r", sample_every=100):
+        for i in range(4):
+            xb, yb = x[i * 16:(i + 1) * 16], y[i * 16:(i + 1) * 16]
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                out = model(xb).squeeze(1)
+            loss = nn.functional.binary_cross_entropy_with_logits(out.float(), yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    fn = run.meta["loss_function/binary_cross_entropy_with_logits"]
+    assert fn["target"] == {"shape": [16], "dtype": "float32"} and fn["input"]["shape"] == [16]
+    assert run.series("loss_fn/binary_cross_entropy_with_logits/target_integral").values.tolist() == [1.0]
+    assert run.series("loss_fn/binary_cross_entropy_with_logits/target_max").values.tolist() == [1.0]
+    counts = {}
+    for e in run.events():
+        if e["kind"] == "labels":
+            for k, c in e["data"]["counts"].items():
+                counts[k] = counts.get(k, 0) + c
+    assert counts == {"0": 56.0, "1": 8.0}
+    assert [e["data"] for e in run.events() if e["kind"] == "autocast"] == [{"cpu": "bfloat16"}]

@@ -122,6 +122,8 @@ class Monitor:
         self._scalers: list[weakref.ref] = []
         self._t_last: float | None = None
         self._deferred: list[tuple[int, list[str], list[torch.Tensor]]] = []
+        self._loss_fns_seen: set[str] = set()
+        self._autocast: set[tuple[tuple[str, str], ...]] = set()
         self._eval: list[torch.Tensor] = []
         self._label_counts: torch.Tensor | None = None
         # model discovery (names of modules and parameters)
@@ -312,6 +314,8 @@ class Monitor:
 
             if not isinstance(module, _Loss) and (self._only_models is None) and next(module.parameters(), None) is not None:
                 self._note_root(module)
+            if not isinstance(module, _Loss):
+                self._note_autocast()
         self._depth += 1
 
     def _fwd_post(self, module: torch.nn.Module, args: Any, out: Any) -> None:
@@ -457,16 +461,63 @@ class Monitor:
         if not torch.is_grad_enabled():
             self._eval.append(out.detach().float().reshape(()))
             return
-        if name in ("cross_entropy", "nll_loss") and isinstance(target, torch.Tensor) and not target.is_floating_point():
+        if name not in self._loss_fns_seen:
+            self._describe_loss_fn(name, input, target)
+        if not isinstance(target, torch.Tensor):
+            return
+        if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
             t = target.detach().reshape(-1)
-            counts = torch.bincount(t.clamp(min=0), weights=(t >= 0).float())
-            lc = self._label_counts
-            if lc is None or lc.device != counts.device:
-                self._label_counts = counts
-            else:
-                n = max(len(lc), len(counts))
-                self._label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
-                    counts, (0, n - len(counts)))
+            self._add_label_counts(torch.bincount(t.clamp(min=0), weights=(t >= 0).float()))
+        elif (name.startswith("binary_cross_entropy") and target.is_floating_point()
+              and (target.dim() == 1 or (target.dim() == 2 and target.shape[1] == 1))):
+            # one binary label per sample (multi-label targets have no single class prior)
+            t = target.detach().reshape(-1)
+            pos = (t >= 0.5).sum().float()
+            self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+
+    def _add_label_counts(self, counts: torch.Tensor) -> None:
+        lc = self._label_counts
+        if lc is None or lc.device != counts.device:
+            self._label_counts = counts
+        else:
+            n = max(len(lc), len(counts))
+            self._label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
+                counts, (0, n - len(counts)))
+
+    def _describe_loss_fn(self, name: str, input: Any, target: Any) -> None:
+        """Once per loss function: what it was given (the loss-mismatch rule reads it). The
+        target's range goes through the step's gather: no sync of its own."""
+        self._loss_fns_seen.add(name)
+
+        def desc(t: Any) -> Any:
+            return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")} if isinstance(
+                t, torch.Tensor) else type(t).__name__
+
+        self.writer.meta(f"loss_function/{name}", {"step": self.step, "input": desc(input), "target": desc(target)})
+        if isinstance(target, torch.Tensor) and target.is_floating_point() and target.numel():
+            t = target.detach().float().reshape(-1)
+            stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean()])
+            self._deferred.append((self.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral")],
+                                   [stats]))
+
+    def _note_autocast(self) -> None:
+        """Record each autocast state the model's forward runs under (a few Python calls
+        per forward of the root model; no tensor work)."""
+        state = []
+        for dev in ("cuda", "cpu"):
+            try:
+                on = torch.is_autocast_enabled(dev)
+                dtype = torch.get_autocast_dtype(dev) if on else None
+            except (TypeError, AttributeError):  # torch < 2.4
+                on = torch.is_autocast_enabled() if dev == "cuda" else torch.is_autocast_cpu_enabled()
+                dtype = (torch.get_autocast_gpu_dtype() if dev == "cuda" else torch.get_autocast_cpu_dtype()) if on else None
+            if on:
+                state.append((dev, str(dtype).replace("torch.", "")))
+        key = tuple(state)
+        if key not in self._autocast:  # each state once (eval forwards often run outside autocast)
+            self._autocast.add(key)
+            self.writer.event(self.step, "autocast", ", ".join(f"{d} {t}" for d, t in state) or "off",
+                              {d: t for d, t in state})
 
     def _on_scheduler(self, sched: Any) -> None:
         if id(sched) in self._schedulers_seen:
