@@ -139,7 +139,7 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
             d.cannot_tell[name] = "not recorded: " + ", ".join(missing)
             continue
         try:
-            found = r.fn(run)
+            found = list(r.fn(run) or [])
         except Exception as exc:  # noqa: BLE001 - one broken rule must not hide the others
             d.internal.append(Finding("monitor-error", "warning", f"rule {name} failed: {type(exc).__name__}: {exc}"))
             continue

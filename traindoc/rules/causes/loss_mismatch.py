@@ -23,8 +23,14 @@ def loss_mismatch(run):
     How to confirm: check the loss against the model's last layer; on one batch, the
     loss of a perfect prediction is not ~0 (a floor) or the loss is negative.
 
+    Also: a regression loss (MSE, L1, Huber) on integer targets 0..K (K >= 2) given by a
+    single output, whose loss stays at a fifth or more of the variance such labels would
+    have (a warning; an error from half the variance): class indices regressed as numbers (the monitor records each loss function's
+    input shape and its target's range once).
+
     How to fix: feed logits to CrossEntropyLoss/BCEWithLogitsLoss (remove the final
-    Softmax/Sigmoid from the training graph), or use log_softmax + NLLLoss.
+    Softmax/Sigmoid from the training graph), or use log_softmax + NLLLoss; for class
+    indices, a K+1-way output with cross-entropy.
     """
     f = features(run)
     if len(f.loss) < 10:
@@ -53,4 +59,41 @@ def loss_mismatch(run):
                     "(apply it only at inference)",
                 confirm="overfit one batch: with the extra squashing the loss cannot get near 0",
             )]
+    return _regression_on_classes(run, f)
+
+
+_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+
+
+def _regression_on_classes(run, f) -> list:
+    rank = run.ranks[0]
+    for name in _REGRESSION:
+        desc = run.meta.get(f"loss_function/{name}")
+        integral = run.series(f"loss_fn/{name}/target_integral", rank)
+        if not isinstance(desc, dict) or integral.empty:
+            continue
+        lo = run.series(f"loss_fn/{name}/target_min", rank).values
+        hi = run.series(f"loss_fn/{name}/target_max", rank).values
+        inp = desc.get("input")
+        shape = inp.get("shape") if isinstance(inp, dict) else None
+        single = shape is not None and (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1))
+        if not (single and integral.values[0] == 1.0 and lo[0] == 0 and 2 <= hi[0] <= 1000):
+            continue
+        k = int(hi[0])
+        var = ((k + 1) ** 2 - 1) / 12.0  # variance of labels spread evenly over 0..K
+        if not (math.isfinite(f.loss_last) and f.loss_last >= 0.2 * var):
+            continue  # the regression fits: integer targets that are real quantities
+        # a regression of real counts can also sit there: below half the variance it is
+        # a warning to look at, not an error
+        return [finding(
+            "loss-mismatch", 0.65 if f.loss_last >= 0.5 * var else 0.45,
+            f"{name} regresses integer targets 0..{k} from a single output and stays at {fmt(f.loss_last)}, "
+            f"{fmt(f.loss_last / var)}x the variance of such labels ({fmt(var)}): class indices treated as numbers",
+            evidence=[{"loss_function": name, "input_shape": shape, "target_min": 0, "target_max": k,
+                       "target_integral": 1.0},
+                      {"series": "loss", "last": fmt(f.loss_last), "label_variance_if_uniform": fmt(var)}],
+            fix=f"if the targets are classes, output {k + 1} logits and use F.cross_entropy(logits, y.long())",
+            confirm="train the same model with cross-entropy for a few hundred steps: accuracy jumps if the classes "
+                    "are unordered",
+        )]
     return []
