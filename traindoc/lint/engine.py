@@ -110,9 +110,27 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
         msg = getattr(exc, "msg", None) or str(exc)
-        return [Finding(PARSE_ERROR, ERROR, f"cannot parse: {msg}",
-                        location={"file": path, "line": line, "col": col},
-                        fix="fix the syntax error; no other rule could check this file")]
+        return [_unparsable(path, f"cannot parse: {msg}", "fix the syntax error; no other rule could check this file",
+                            line, col)]
+    except (RecursionError, MemoryError) as exc:  # a generated 3000-term sum, `- - - ... 1`
+        return [_too_deep(path, "Python's parser", exc)]
+    try:
+        return _run_rules(path, source, tree, active)
+    except RecursionError as exc:  # parsed, but deeper than the walker and kinds can recurse
+        return [_too_deep(path, "the checker", exc)]
+
+
+def _unparsable(path: str, message: str, fix: str, line: int = 1, col: int = 1) -> Finding:
+    return Finding(PARSE_ERROR, ERROR, message, location={"file": path, "line": line, "col": col}, fix=fix)
+
+
+def _too_deep(path: str, who: str, exc: BaseException) -> Finding:
+    what = "out of memory" if isinstance(exc, MemoryError) else "recursion limit"
+    return _unparsable(path, f"cannot parse: too deeply nested for {who} ({what})",
+                       "split the expression (a generated sum, a long chain): no rule could check this file")
+
+
+def _run_rules(path: str, source: bytes, tree: ast.Module, active: list[LintRule]) -> list[Finding]:
     mod = Module(path, source, tree)
     sup = suppressions(source)
     out: list[Finding] = []
