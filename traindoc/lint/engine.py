@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import gc
 import os
+import stat
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -60,18 +61,35 @@ class LintResult:
 
 
 def collect(paths: Iterable[str]) -> list[str]:
-    """Files to lint: given files as they are, folders searched for ``*.py`` (sorted)."""
+    """Files to lint: given files as they are, folders searched for ``*.py`` (sorted).
+
+    A path given explicitly that is missing, not a regular file or unreadable raises
+    :class:`UserError` (bad input); a file found by walking a folder is read later and,
+    if it cannot be, becomes one ``unparsable-file`` finding (see :func:`lint_file`).
+    """
     out: list[str] = []
     for p in paths:
-        if os.path.isfile(p):
-            out.append(p)
-        elif os.path.isdir(p):
+        if os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
                 out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
+        elif os.path.isfile(p):
+            try:  # a permission problem is the user's to fix: one line, exit 2
+                os.close(os.open(p, _OPEN_FLAGS))
+            except OSError as exc:
+                raise UserError(f"{p}: cannot read: {exc.strerror or exc}") from None
+            out.append(p)
+        elif os.path.exists(p):  # a FIFO, socket or device: reading it could block forever
+            raise UserError(f"{p}: not a regular file")
         else:
             raise UserError(f"{p}: no such file or folder")
     return out
+
+
+# O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer
+# (it has no effect on a regular file), so fstat can tell the FIFO apart.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+_READ_FIX = "make the file readable or leave it out of the paths; no rule could check it"
 
 
 def _loc(path: str, node: ast.AST, lines: list[bytes]) -> dict:
@@ -155,11 +173,17 @@ def _run_rules(path: str, source: bytes, tree: ast.Module, active: list[LintRule
 
 
 def lint_file(path: str, rules: dict[str, LintRule] | None = None) -> list[Finding]:
+    """Findings for one file; a file that cannot be read (a dangling symlink, no
+    permission, a FIFO found by walking) is one ``unparsable-file`` finding, so that one
+    bad file does not abort the run. Costs one fstat, which ``open`` does anyway."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, _OPEN_FLAGS)
+        with open(fd, "rb") as fh:  # closes fd
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return [_unparsable(path, "cannot read: not a regular file", _READ_FIX)]
             source = fh.read()
     except OSError as exc:
-        raise UserError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return [_unparsable(path, f"cannot read: {exc.strerror or exc}", _READ_FIX)]
     return lint_source(source, path, rules)
 
 
