@@ -63,16 +63,21 @@ class LintResult:
 def collect(paths: Iterable[str]) -> list[str]:
     """Files to lint: given files as they are, folders searched for ``*.py`` (sorted).
 
-    A path given explicitly that is missing, not a regular file or unreadable raises
-    :class:`UserError` (bad input); a file found by walking a folder is read later and,
-    if it cannot be, becomes one ``unparsable-file`` finding (see :func:`lint_file`).
+    A path given explicitly that is missing, not a regular file or unreadable, or a folder
+    without any ``*.py`` (outside the skipped folders), raises :class:`UserError` (bad
+    input); a file found by walking a folder is read later and, if it cannot be, becomes
+    one ``unparsable-file`` finding (see :func:`lint_file`).
     """
     out: list[str] = []
+    empty: list[str] = []
     for p in paths:
         if os.path.isdir(p):
+            n = len(out)
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
                 out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
+            if len(out) == n:  # a CI gate pointed at the wrong folder must not pass on 0 files
+                empty.append(p)
         elif os.path.isfile(p):
             try:  # a permission problem is the user's to fix: one line, exit 2
                 os.close(os.open(p, _OPEN_FLAGS))
@@ -83,6 +88,8 @@ def collect(paths: Iterable[str]) -> list[str]:
             raise UserError(f"{p}: not a regular file")
         else:
             raise UserError(f"{p}: no such file or folder")
+    if empty:  # each empty folder is an error, even when other paths have files
+        raise UserError("; ".join(f"{p}: no *.py file found" for p in empty))
     return out
 
 
