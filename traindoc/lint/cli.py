@@ -68,7 +68,7 @@ def add_parser(subparsers) -> None:
         description="Check Python training code (files, or folders searched for *.py) for known numerical and "
                     "training-loop pitfalls. Exit 1 when a finding of severity error is found, 2 on bad input. "
                     "A file that does not parse is reported as one `unparsable-file` finding (severity error) and "
-                    "the others are still checked. Suppress a finding with `# traindoc: ignore[NAME]` on its line.",
+                    "the others are still checked. Suppress a finding with `# traindoc: ignore[NAME]` on any line of its statement.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (folders: every *.py below them)")
     p.add_argument("--json", action="store_true", help="the JSON document of the contract on stdout (= --format json)")
