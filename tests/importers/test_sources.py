@@ -178,13 +178,21 @@ def test_tensorboard_resumed_run_killed_writer_and_corrupt_record(tb_writer, tmp
     w = tb_writer(str(folder), filename_suffix=".a")
     for i in range(100):
         w.add_scalar("loss", 1.0, i)          # the first attempt reached step 99 and died
+        if i < 50:
+            w.add_scalar("epoch_loss", 1.0, i)
     w.close()
     w = tb_writer(str(folder), filename_suffix=".b")
     for i in range(60, 80):
         w.add_scalar("loss", 2.0, i)          # resumed from the step-60 checkpoint, now at 79
     w.close()
-    s = load_any(folder).series("loss")
-    assert s.steps.tolist() == list(range(80)) and set(s.values[60:]) == {2.0}   # 80..99 of the old attempt: gone
+    # TensorBoard (EventAccumulator, version-2 files) keeps all 120 points and draws the
+    # attempts over each other; a series holds one value per step, so the newest attempt
+    # wins and the old attempt's 80..99 are dropped, counted, not silently mixed in.
+    run = load_any(folder)
+    s = run.series("loss")
+    assert s.steps.tolist() == list(range(80)) and set(s.values[60:]) == {2.0} and set(s.values[:60]) == {1.0}
+    assert run.meta["import"]["dropped_points"] == {"loss": 40}
+    assert len(run.series("epoch_loss")) == 50   # a tag the new attempt did not log is untouched
     # A file cut mid-record (kill -9 of the writer) reads up to the cut.
     event = sorted(folder.iterdir())[0]
     cut = tmp_path / "cut" / event.name
@@ -199,6 +207,59 @@ def test_tensorboard_resumed_run_killed_writer_and_corrupt_record(tb_writer, tmp
     bad.write_bytes(bytes(data))
     with pytest.raises(UserError, match="corrupt record at byte"):
         load_any(bad)
+
+
+def test_tensorboard_purge_step_marker_and_steps_going_back_in_one_file(tb_writer, tmp_path):
+    folder = tmp_path / "purged"
+    w = tb_writer(str(folder), filename_suffix=".a")
+    for i in range(100):
+        w.add_scalar("loss", 1.0, i)
+        w.add_scalar("acc", 0.5, i)
+    w.close()
+    w = tb_writer(str(folder), filename_suffix=".b", purge_step=60)   # TensorBoard purges every tag from 60
+    for i in range(60, 70):
+        w.add_scalar("loss", 2.0, i)
+    w.close()
+    run = load_any(folder)
+    assert run.series("loss").steps.tolist() == list(range(70)) and run.series("acc").steps.tolist() == list(range(60))
+    assert run.meta["import"]["dropped_points"] == {"loss": 40, "acc": 40}
+    # One writer whose step goes back (a per-epoch batch counter) is no restart: kept.
+    one = tmp_path / "one"
+    w = tb_writer(str(one))
+    for epoch in range(3):
+        for b in range(10 - epoch):
+            w.add_scalar("loss", float(epoch), b)
+    w.close()
+    run = load_any(one)
+    assert run.series("loss").values.tolist() == [2.0] * 8 + [1.0, 0.0] and "dropped_points" not in run.meta["import"]
+
+
+def test_tensorboard_newest_writer_wins_past_ten_writers(tb_writer, tmp_path):
+    """Event file names carry an unpadded writer counter (``...pid.10`` sorts before
+    ``...pid.9``) and whole seconds: the newest attempt is found by its first event's time."""
+    for k in range(12):
+        w = tb_writer(str(tmp_path))
+        for i in range(10):
+            w.add_scalar("loss", float(k), i)   # each attempt restarted from step 0
+        w.close()
+    run = load_any(tmp_path)
+    assert set(run.series("loss").values) == {11.0} and run.meta["import"]["dropped_points"] == {"loss": 110}
+
+
+def test_tensorboard_tags_on_different_step_axes_keep_their_points(tb_writer, tmp_path, diagnose_json):
+    """train/loss against the global step, epoch/val_loss against the epoch, one writer:
+    the epoch tag's small steps must not purge the training loss (a NaN run read healthy)."""
+    folder = tmp_path / "axes"
+    w = tb_writer(str(folder))
+    for i in range(500):
+        w.add_scalar("train/loss", float("nan") if i >= 450 else 2.0 * math.exp(-i / 100), i)
+        if i % 100 == 99:
+            w.add_scalar("epoch/val_loss", 1.0, i // 100)
+    w.close()
+    run = load_any(folder)
+    assert len(run.series("loss")) == 500 and len(run.series("epoch/val_loss")) == 5
+    _, doc = diagnose_json(folder)
+    assert symptom_steps(doc, "loss-nonfinite") == [450]
 
 
 def test_public_api_reads_another_tools_log(tmp_path):
