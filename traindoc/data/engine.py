@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -74,6 +75,9 @@ def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[
         # fork: workers inherit the imported modules (no second 1-3 s import of pyarrow
         # and torch); the parent has no DuckDB connection or thread pool open yet.
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        torch = sys.modules.get("torch")
+        if ctx is not None and torch is not None and torch.cuda.is_initialized():
+            ctx = mp.get_context("spawn")  # a forked child of a CUDA process must not touch CUDA; be safe
         with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
             for fut in as_completed([pool.submit(_task, t) for t in tasks]):
                 done(fut.result())
