@@ -8,6 +8,8 @@ def test_all_is_sorted_and_resolves_without_torch_until_needed():
         "import sys, traindoc\n"
         "assert traindoc.__all__ == sorted(traindoc.__all__), traindoc.__all__\n"
         "assert 'torch' not in sys.modules\n"
+        "import traindoc.cli; traindoc.cli.build_parser()\n"
+        "assert 'torch' not in sys.modules, 'building the CLI parser imported torch'\n"
         "from traindoc.diagnose import Diagnosis\n"
         "import traindoc.diagnose, traindoc.lint\n"
         "assert callable(traindoc.diagnose) and traindoc.diagnose.__name__ == 'diagnose'\n"

@@ -10,8 +10,25 @@ Replay-time tools (nothing here runs during training):
 - :mod:`.findings`: the results as taxonomy ``Finding`` objects, and their loader for diagnose.
 """
 
-from .bisect import BisectResult, batch_size_of, find_bad_samples, max_calls, slice_batch
-from .locate import NonfiniteReport, OpEvent, first_nonfinite
+import importlib
+from typing import Any
+
+# imported on first use: the replay tools need torch, the CLI parser and the findings
+# loader (traindoc diagnose) must not pay for it
+_LAZY = {
+    "BisectResult": ".bisect", "batch_size_of": ".bisect", "find_bad_samples": ".bisect",
+    "max_calls": ".bisect", "slice_batch": ".bisect",
+    "NonfiniteReport": ".locate", "OpEvent": ".locate", "first_nonfinite": ".locate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'traindoc.forensics' has no attribute {name!r}")
+    value = getattr(importlib.import_module(mod, __name__), name)
+    globals()[name] = value
+    return value
 
 
 def replay_bundle(path, write: bool = True) -> dict:
