@@ -152,6 +152,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, name, cli):
     assert not (tmp_path / "r.html").exists()
 
 
+@pytest.mark.parametrize("name, data, message", [
+    ("huge-step.csv", b"step,loss\n0,1.0\n1e30,0.5\n", ":3: step '1e30' is too large to be a step (at most 2**53)"),
+    ("past-int64.jsonl", b'{"step": 0, "loss": 1}\n{"step": 9223372036854775808, "loss": 1}\n',
+     ":2: step 9223372036854775808 is too large to be a step"),
+    ("bool-step.jsonl", b'{"step": 0, "loss": 1}\n{"step": true, "loss": 1}\n', ":2: step true is a boolean, not a step number"),
+    ("decimal-comma.csv", b"step;loss;acc\n1;2,5;0,1\n2;2,4;0,2\n",
+     "left out as text: 'acc' (e.g. '0,1'), 'loss' (e.g. '2,5') (decimal commas"),
+])
+def test_bad_step_or_text_metrics_say_what_is_wrong_in_one_line(tmp_path, name, data, message):
+    p = tmp_path / name
+    p.write_bytes(data)
+    r = run_cli("diagnose", p, "--json")   # a subprocess: a NumPy RuntimeWarning would show on stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
+
+
 def test_missing_and_unknown_folders(tmp_path, cli):
     code, _, err = cli("report", tmp_path / "nope", "-o", tmp_path / "r.html")
     assert code == 2 and err == f"traindoc: error: {tmp_path / 'nope'}: no such file or folder\n"

@@ -45,16 +45,30 @@ def _floats(cells: list[Any]) -> np.ndarray | None:
         return None
 
 
+# Steps are parsed as float64 (whole columns at once, in C), which holds whole numbers
+# exactly only up to 2**53; no run has that many steps, and a larger one would be
+# rounded onto its neighbour (and past 2**63 overflow int64), so it is refused.
+MAX_STEP = 2**53
+
+
 def _steps(cells: list[Any], line_of, path: Path) -> np.ndarray:
-    """Step cells as int64; a cell that is not a whole number >= 0 is an error at its line."""
+    """Step cells as int64; a cell that is not a whole number in [0, 2**53] is an error
+    at its line. A JSON boolean is not a step (NumPy would read ``true`` as 1)."""
+    flags = [i for i, c in enumerate(cells) if c is True or c is False]
+    if flags:
+        i = flags[0]
+        raise UserError(f"{path}:{line_of(i)}: step {json.dumps(cells[i])} is a boolean, not a step number")
     raw = _floats(cells)
-    ok = None if raw is None else np.isfinite(raw) & (raw >= 0) & (raw == np.round(raw))
-    if raw is None or not ok.all():
-        if raw is None:   # find the first cell that is not a number
-            i = next(i for i, c in enumerate(cells) if _floats([c]) is None)
-        else:
-            i = int(np.argmin(ok))
+    if raw is None:   # find the first cell that is not a number
+        i = next(i for i, c in enumerate(cells) if _floats([c]) is None)
         raise UserError(f"{path}:{line_of(i)}: step {cells[i]!r} is not a whole number >= 0")
+    ok = np.isfinite(raw) & (raw >= 0) & (raw == np.round(raw))
+    if not ok.all():
+        i = int(np.argmin(ok))
+        raise UserError(f"{path}:{line_of(i)}: step {cells[i]!r} is not a whole number >= 0")
+    if (raw > MAX_STEP).any():
+        i = int(np.argmax(raw > MAX_STEP))
+        raise UserError(f"{path}:{line_of(i)}: step {cells[i]!r} is too large to be a step (at most 2**53)")
     return raw.astype(np.int64)
 
 
@@ -88,7 +102,14 @@ def _assemble(step_cells: list[Any], cols: dict[str, tuple[Any, list[Any]]], lin
             raise UserError(f"{path}:{lines[i]}: a row with metrics but no {step_col!r}")
         out[name] = (st, vals)
     if not out:
-        raise UserError(f"{path}: no numeric metric besides the step column {step_col!r}")
+        if not ignored:
+            raise UserError(f"{path}: no numeric metric besides the step column {step_col!r}")
+        # Every metric is text: usually numbers this reader cannot parse (decimal commas,
+        # "1.234,5", units) or a delimiter it did not split on; name what was dropped.
+        shown = ", ".join(f"{n!r} (e.g. {str(cols[n][1][0])!r})" for n in sorted(ignored)[:4]) + (" ..." if len(ignored) > 4 else "")
+        raise UserError(f"{path}: no numeric metric besides the step column {step_col!r}; left out as text: {shown}"
+                        " (decimal commas or an unusual delimiter? write numbers with a '.' decimal point,"
+                        " one per cell, split by ',', ';' or tab)")
     return out, sorted(ignored)
 
 
