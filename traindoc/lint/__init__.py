@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import types
+import warnings
 from typing import Iterable, Union
 
 from ..findings import Finding
@@ -28,12 +29,16 @@ def lint(
     """Lint files and folders (folders: every ``*.py`` below them); findings ordered by file and line.
 
     ``select`` / ``ignore``: rule names or TD5xx codes. A missing path raises
-    :class:`~traindoc.errors.UserError`; a file with a syntax error yields one
+    :class:`~traindoc.errors.UserError`, and so does a folder without ``*.py``; a file given
+    by name that is not Python is skipped with a warning; a file with a syntax error yields one
     ``unparsable-file`` finding (severity error) and the other files are still checked.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return lint_paths([os.fspath(p) for p in paths], select=select, ignore=ignore).findings
+    res = lint_paths([os.fspath(p) for p in paths], select=select, ignore=ignore)
+    for note in res.skipped:  # a non-Python file given by name: not linted, and said so
+        warnings.warn(f"traindoc lint: skipped {note}", stacklevel=2)
+    return res.findings
 
 
 __all__ = ["LintResult", "lint", "lint_paths", "lint_source"]

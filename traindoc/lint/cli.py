@@ -37,6 +37,8 @@ def _cmd_lint(a: argparse.Namespace) -> int:
         raise UserError(f"--jobs {a.jobs}: must be at least 1")
     res = lint_paths(a.paths, select=_split(a.select), ignore=_split(a.ignore), jobs=a.jobs)
     fs = res.findings
+    for note in res.skipped:  # a file given by name that is not Python: say so, never silently
+        print(f"traindoc lint: skipped {note}", file=sys.stderr)
     if fmt == "json":
         print(dumps(document(findings=fs, files=res.files)))
     elif fmt == "sarif":
@@ -68,7 +70,7 @@ def add_parser(subparsers) -> None:
         description="Check Python training code (files, or folders searched for *.py) for known numerical and "
                     "training-loop pitfalls. Exit 1 when a finding of severity error is found, 2 on bad input. "
                     "A file that does not parse is reported as one `unparsable-file` finding (severity error) and "
-                    "the others are still checked. Suppress a finding with `# traindoc: ignore[NAME]` on any line of its statement.",
+                    "the others are still checked. A non-Python file given by name (README.md, a notebook) is skipped with a note. Suppress a finding with `# traindoc: ignore[NAME]` on any line of its statement.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (folders: every *.py below them)")
     p.add_argument("--json", action="store_true", help="the JSON document of the contract on stdout (= --format json)")

@@ -54,6 +54,7 @@ class LintResult:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     seconds: float = 0.0
+    skipped: list[str] = field(default_factory=list)  # "PATH: why" for files given by name, not linted
 
     @property
     def exit_code(self) -> int:
@@ -61,15 +62,26 @@ class LintResult:
 
 
 def collect(paths: Iterable[str]) -> list[str]:
-    """Files to lint: given files as they are, folders searched for ``*.py`` (sorted).
+    """Files to lint (see :func:`collect_paths`, whose notes on skipped files this drops)."""
+    return collect_paths(paths)[0]
+
+
+def collect_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Files to lint and notes on the files skipped: given Python files as they are,
+    folders searched for ``*.py`` (sorted). A file given by name that is not Python
+    (``README.md``, a notebook) is skipped with a note rather than reported as a syntax
+    error; Python means ``.py``/``.pyw``/``.pyi`` or, without an extension, a
+    ``#!...python`` first line (what pre-commit's ``types: [python]`` passes).
 
     A path given explicitly that is missing, not a regular file or unreadable, or a folder
     without any ``*.py`` (outside the skipped folders), raises :class:`UserError` (bad
     input); a file found by walking a folder is read later and, if it cannot be, becomes
-    one ``unparsable-file`` finding (see :func:`lint_file`).
+    one ``unparsable-file`` finding (see :func:`lint_file`). When every path given was
+    skipped, nothing would be checked: that is a :class:`UserError` too.
     """
     out: list[str] = []
     empty: list[str] = []
+    skipped: list[str] = []
     for p in paths:
         if os.path.isdir(p):
             n = len(out)
@@ -83,14 +95,37 @@ def collect(paths: Iterable[str]) -> list[str]:
                 os.close(os.open(p, _OPEN_FLAGS))
             except OSError as exc:
                 raise UserError(f"{p}: cannot read: {exc.strerror or exc}") from None
-            out.append(p)
+            why = _not_python(p)
+            if why:
+                skipped.append(f"{p}: {why}")
+            else:
+                out.append(p)
         elif os.path.exists(p):  # a FIFO, socket or device: reading it could block forever
             raise UserError(f"{p}: not a regular file")
         else:
             raise UserError(f"{p}: no such file or folder")
     if empty:  # each empty folder is an error, even when other paths have files
         raise UserError("; ".join(f"{p}: no *.py file found" for p in empty))
-    return out
+    if not out and skipped:
+        raise UserError("; ".join(skipped) + "; nothing to lint")
+    return out, skipped
+
+
+PY_SUFFIXES = (".py", ".pyw", ".pyi")
+
+
+def _not_python(path: str) -> str | None:
+    """Why a file given by name is not linted as Python, or None when it is Python."""
+    if path.endswith(PY_SUFFIXES):
+        return None
+    if path.endswith(".ipynb"):
+        return "not a Python file: notebooks are not linted (`jupyter nbconvert --to script` first)"
+    if not os.path.splitext(os.path.basename(path))[1]:
+        with open(path, "rb") as fh:  # readable: collect just opened it
+            first = fh.readline(256)
+        if first.startswith(b"#!") and b"python" in first:
+            return None
+    return "not a Python file (*.py), skipped"
 
 
 # O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer
@@ -240,7 +275,7 @@ def lint_paths(
     t0 = time.perf_counter()
     keep = _wanted_names(select, ignore)
     rules = {n: r for n, r in load_all().items() if n in keep}
-    files = collect(paths)
+    files, skipped = collect_paths(paths)
     if jobs is None:
         jobs = min(os.cpu_count() or 1, 8) if len(files) >= 256 else 1
     findings: list[Finding] = []
@@ -263,4 +298,4 @@ def lint_paths(
                 findings.extend(part)
     if PARSE_ERROR not in keep:
         findings = [f for f in findings if f.name != PARSE_ERROR]
-    return LintResult(findings, len(files), time.perf_counter() - t0)
+    return LintResult(findings, len(files), time.perf_counter() - t0, skipped)
