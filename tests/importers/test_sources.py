@@ -262,6 +262,15 @@ def test_tensorboard_tags_on_different_step_axes_keep_their_points(tb_writer, tm
     assert symptom_steps(doc, "loss-nonfinite") == [450]
 
 
+def test_report_lr_legend_splits_only_traindocs_own_optimizer_group_names(tmp_path):
+    from traindoc.report.html import build_plots
+
+    src = tmp_path / "lrs.csv"
+    src.write_text("step,loss,lr/0/1,lr/encoder,lr/Adam/pg2\n" + "".join(f"{i},1.0,0.1,0.01,0.001\n" for i in range(5)))
+    lr = next(p for p in build_plots(diagnose(load_any(src)), 0) if p.key == "lr")
+    assert sorted(t.name for t in lr.fig.data) == ["lr/Adam/pg2", "lr/encoder", "optimizer 0, group 1"]
+
+
 def test_public_api_reads_another_tools_log(tmp_path):
     import traindoc
 

@@ -5,6 +5,8 @@ GradScaler scale, step-time split. Each is a pure function (run, diagnosis, rank
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..diagnose import Diagnosis
@@ -107,6 +109,9 @@ def loss_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     return p
 
 
+_OWN_LR = re.compile(r"(\d+)/(\d+)")
+
+
 def lr_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     p = Plot("lr", "Learning rate")
     lrs = run.matching("lr/", rank)
@@ -116,8 +121,10 @@ def lr_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     allv = np.concatenate([s.values for s in lrs.values()])
     fig = figure("learning rate", height=300, log_y=wants_log(allv, 10))
     for j, (name, s) in enumerate(sorted(lrs.items())):
-        opt, _, group = name.partition("/")
-        text = f"optimizer {opt}, group {group}" if group else name
+        # traindoc's own lr/<optimizer>/<param group>; an imported name that merely
+        # starts with lr/ (lr/encoder, lr/Adam/pg2) is shown as it was logged.
+        own = _OWN_LR.fullmatch(name)
+        text = f"optimizer {own[1]}, group {own[2]}" if own else f"lr/{name}"
         _line(fig, s, label(text), PALETTE[j % len(PALETTE)], shape="hv")
     fin = allv[np.isfinite(allv)]
     if len(fin) and fin.min() == fin.max() > 0:
