@@ -27,7 +27,9 @@ from .suppress import is_suppressed, suppressions
 PARSE_ERROR = "unparsable-file"
 PARSE_ERROR_DOC = """\
 What it detects: a file that `traindoc lint` was asked to check but that Python cannot
-parse (a syntax error, a null byte, an undecodable encoding).
+parse (a syntax error, a null byte, an undecodable encoding, an expression nested too
+deeply for the parser or the checker, such as a generated 3000-term sum), or a file found
+in a folder that cannot be read (a dangling symlink, no permission, a FIFO).
 
 Why it breaks training: it does not, by itself; but none of the other rules could look
 at that file, so a clean report would be a false assurance. The finding has severity
@@ -35,11 +37,13 @@ error so that a CI gate fails instead of passing silently.
 
 Example:
     def f(:                 # -> train.py:1:7 unparsable-file cannot parse: invalid syntax
+    x = a0 + a1 + ... + a2999  # -> gen.py:1:1 unparsable-file cannot parse: too deeply nested ...
 
-Instead: fix the syntax error, or leave the file out of the paths given to lint.
+Instead: fix the syntax error, split the generated expression (`sum([...])`), make the
+file readable, or leave the file out of the paths given to lint.
 """
 PARSE_CODE = "TD500"
-register(PARSE_ERROR, PARSE_CODE, "lint", KIND, "a file that could not be parsed, so no rule could check it")
+register(PARSE_ERROR, PARSE_CODE, "lint", KIND, "a file that could not be read or parsed, so no rule could check it")
 
 # Folders never worth linting (ruff's defaults, plus caches).
 SKIP_DIRS = frozenset(
