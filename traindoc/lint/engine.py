@@ -73,9 +73,10 @@ def collect(paths: Iterable[str]) -> list[str]:
 def collect_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     """Files to lint and notes on the files skipped: given Python files as they are,
     folders searched for ``*.py`` (sorted). A file given by name that is not Python
-    (``README.md``, a notebook) is skipped with a note rather than reported as a syntax
-    error; Python means ``.py``/``.pyw``/``.pyi`` or, without an extension, a
-    ``#!...python`` first line (what pre-commit's ``types: [python]`` passes).
+    (``README.md``) is skipped with a note rather than reported as a syntax error; Python
+    means ``.py``/``.pyw``/``.pyi`` or, without an extension, a ``#!...python`` first line
+    (what pre-commit's ``types: [python]`` passes); a notebook (``.ipynb``) given by name
+    has its code cells linted.
 
     A path given explicitly that is missing, not a regular file or unreadable, or a folder
     without any ``*.py`` (outside the skipped folders), raises :class:`UserError` (bad
@@ -123,7 +124,7 @@ def _not_python(path: str) -> str | None:
     if path.endswith(PY_SUFFIXES):
         return None
     if path.endswith(".ipynb"):
-        return "not a Python file: notebooks are not linted (`jupyter nbconvert --to script` first)"
+        return None  # its code cells are linted (traindoc.lint.notebook)
     if not os.path.splitext(os.path.basename(path))[1]:
         with open(path, "rb") as fh:  # readable: collect just opened it
             first = fh.readline(256)
@@ -230,7 +231,19 @@ def lint_file(path: str, rules: dict[str, LintRule] | None = None) -> list[Findi
             source = fh.read()
     except OSError as exc:
         return [_unparsable(path, f"cannot read: {exc.strerror or exc}", _READ_FIX)]
+    if path.endswith(".ipynb"):  # given by name only: folders are searched for *.py
+        return _lint_notebook(source, path, rules)
     return lint_source(source, path, rules)
+
+
+def _lint_notebook(raw: bytes, path: str, rules: dict[str, LintRule] | None) -> list[Finding]:
+    from .notebook import code_of, to_cells
+
+    try:
+        code, starts, numbers = code_of(raw)
+    except ValueError as exc:
+        return [_unparsable(path, f"cannot parse: {exc}", "give lint the notebook's .ipynb JSON, or a script")]
+    return to_cells(lint_source(code, path, rules), starts, numbers)
 
 
 def _wanted_names(select: Iterable[str] | None, ignore: Iterable[str] | None) -> set[str]:

@@ -18,9 +18,11 @@ _GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def text_line(f: Finding) -> str:
-    """``path:line:col name message`` (what editors and pre-commit parse)."""
+    """``path:line:col name message`` (what editors and pre-commit parse); in a notebook
+    ``nb.ipynb:cell 3:line:col``, as ruff writes it."""
     loc = f.location
-    return f"{loc.get('file', '?')}:{loc.get('line', 1)}:{loc.get('col', 1)} {f.name} {f.message}"
+    cell = f"cell {loc['cell']}:" if "cell" in loc else ""
+    return f"{loc.get('file', '?')}:{cell}{loc.get('line', 1)}:{loc.get('col', 1)} {f.name} {f.message}"
 
 
 def _gh_escape(s: str, prop: bool = False) -> str:
@@ -38,7 +40,13 @@ def github_line(f: Finding) -> str:
         *([f"endLine={loc['end_line']}"] if "end_line" in loc else []),
         f"title={_gh_escape(f'{f.name} ({f.code})', True)}",
     ])
-    return f"::{_GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(f.message + ('. Fix: ' + f.fix if f.fix else ''))}"
+    msg = _cell(loc) + f.message + (". Fix: " + f.fix if f.fix else "")
+    return f"::{_GITHUB_LEVEL[f.severity]} {props}::{_gh_escape(msg)}"
+
+
+def _cell(loc: dict) -> str:
+    """In a notebook the line counts within a cell, not in the .ipynb JSON: say which cell."""
+    return f"(notebook cell {loc['cell']}, line {loc.get('line', 1)}) " if "cell" in loc else ""
 
 
 def sarif(findings: Iterable[Finding], rules: dict, version: str, docs: dict[str, str]) -> dict:
@@ -71,7 +79,7 @@ def sarif(findings: Iterable[Finding], rules: dict, version: str, docs: dict[str
             "ruleId": f.code,
             "ruleIndex": index[f.name],
             "level": _SARIF_LEVEL[f.severity],
-            "message": {"text": f"{f.name}: {f.message}" + (f" Fix: {f.fix}" if f.fix else "")},
+            "message": {"text": f"{f.name}: {_cell(loc)}{f.message}" + (f" Fix: {f.fix}" if f.fix else "")},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": _uri(str(loc.get("file", "")))},
                 "region": region,
