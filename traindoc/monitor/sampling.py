@@ -3,7 +3,8 @@ parameter norms, float16 underflow).
 
 The first steps are always sampled (they discover the model and show initialisation);
 after that every ``interval`` steps, where the interval grows until the measured extra
-cost of a sampled step, spread over the interval, stays under ``budget`` of step time.
+cost of a sampled step, spread over the interval, stays under ``budget`` of step time
+(and, early in a run, at most a quarter of the run's age).
 Steps right after an anomaly are always sampled.
 """
 
@@ -31,7 +32,13 @@ class Sampler:
     def want(self, step: int) -> bool:
         if self.fixed is not None:
             return step % self.fixed == 0 or step <= self._force_until
-        return step < self.warmup or step <= self._force_until or step - self._last_sampled >= self.interval
+        # Early on the interval is also capped at a quarter of the run's age, so a short run
+        # gets about ten sampled steps in its first few hundred (samples ~1.25x apart)
+        # instead of one: rules that read activations need more than one look. Once the
+        # run is 4 budget intervals old the cap no longer binds (cost: a few extra sampled
+        # steps in the first hundreds of steps).
+        interval = min(self.interval, max(self.min_interval, step // 4))
+        return step < self.warmup or step <= self._force_until or step - self._last_sampled >= interval
 
     def mark_sampled(self, step: int) -> None:
         self._last_sampled = step
