@@ -11,17 +11,6 @@ def finite(values: np.ndarray) -> np.ndarray:
     return values[np.isfinite(values)]
 
 
-def rolling_median(x: np.ndarray, window: int) -> np.ndarray:
-    """Centred-left rolling median: out[i] = median(x[max(0, i-window+1) : i+1])."""
-    n = len(x)
-    if n == 0:
-        return x.copy()
-    out = np.empty(n)
-    for i in range(n):
-        out[i] = np.median(x[max(0, i - window + 1) : i + 1])
-    return out
-
-
 def trailing_robust_z(x: np.ndarray, window: int, min_history: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each point, its robust z-score against the ``window`` points before it.
 
