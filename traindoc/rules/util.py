@@ -7,10 +7,6 @@ import numpy as np
 MAD_TO_SIGMA = 1.4826
 
 
-def finite(values: np.ndarray) -> np.ndarray:
-    return values[np.isfinite(values)]
-
-
 def trailing_robust_z(x: np.ndarray, window: int, min_history: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each point, its robust z-score against the ``window`` points before it.
 
