@@ -9,6 +9,8 @@
     data-duplicates = "error"
     [tool.traindoc.data.columns.seq]  # per column
     max_length = 1024
+    [tool.traindoc.data.columns.age]
+    allow_null = true                 # the loader imputes it: nulls are not reported
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     "outlier_k": 3.0,
     "outlier_error_k": 100.0,  # a value this far past the fence is an error, not a warning
     "max_length": None,  # a hard cap on a list column's length (error when exceeded)
+    # data-nonfinite: nulls in numeric / list columns and the label are NaN once in a
+    # tensor, so they are errors unless allowed (a column the loader imputes or masks)
+    "allow_null": False,
     # data-unnormalized
     "scale_ratio": 1e3,  # largest / smallest feature std
     "max_std": 100.0,

@@ -1,6 +1,6 @@
 """Mergeable partial profiles: one streaming pass per unit, merged in any order.
 
-Per numeric column: exact null / NaN / +Inf / -Inf counts, finite min and max, count,
+Per numeric column: exact null / NaN / +Inf / -Inf counts (and the first K null rows), finite min and max, count,
 mean and M2 merged with Chan et al.'s formula, the K most extreme finite values with
 their rows, the first K non-finite rows, and a relative-error quantile sketch
 (``sketch.LogSketch``). Per list column: an exact histogram of lengths, the K longest
@@ -30,6 +30,11 @@ from .sketch import LogSketch
 K = 32  # extremes and example rows kept per column
 MAX_CLASSES = 10_000  # beyond this many distinct labels it is regression: counts dropped
 ROW_BITS = 40
+
+
+def _first_k(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The K smallest distinct row ids of two sets (the first K rows, merged in any order)."""
+    return np.unique(np.concatenate([a, b]).astype(np.uint64))[:K]
 
 
 def pack(unit: int, rows: np.ndarray) -> np.ndarray:
@@ -62,6 +67,7 @@ class NumericProfile:
     top: tuple = (np.empty(0), np.empty(0, np.uint64))  # (values, rows) largest first
     bottom: tuple = (np.empty(0), np.empty(0, np.uint64))
     nonfinite_rows: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))
+    null_rows: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # first K nulls
 
     def update(self, vals: np.ndarray, rids: np.ndarray, valid: np.ndarray | None, integer: bool,
                light: bool = False) -> None:
@@ -74,7 +80,11 @@ class NumericProfile:
         self.integer &= integer
         fin = np.isfinite(vals)
         if valid is not None:
-            self.nulls += int(n - np.count_nonzero(valid))
+            nnull = int(n - np.count_nonzero(valid))
+            self.nulls += nnull
+            if nnull and rids is not None and len(self.null_rows) < K:
+                nidx = np.flatnonzero(~valid)[:K]
+                self.null_rows = _first_k(self.null_rows, rids[nidx])
         nfin = int(np.count_nonzero(fin))
         if nfin < n:  # the slow path only runs on batches that hold a null or non-finite
             bad = ~fin if valid is None else (~fin & valid)
@@ -153,6 +163,7 @@ class NumericProfile:
         self.top = self._merge_extreme(self.top, o.top, True)
         self.bottom = self._merge_extreme(self.bottom, o.bottom, False)
         self.nonfinite_rows = np.unique(np.concatenate([self.nonfinite_rows, o.nonfinite_rows]))[:K].astype(np.uint64)
+        self.null_rows = _first_k(self.null_rows, o.null_rows)
         return self
 
     # -- derived ------------------------------------------------------------------
@@ -192,6 +203,7 @@ class NumericProfile:
         d["top"] = [self.top[0].tolist(), self.top[1].tolist()]
         d["bottom"] = [self.bottom[0].tolist(), self.bottom[1].tolist()]
         d["nonfinite_rows"] = self.nonfinite_rows.tolist()
+        d["null_rows"] = self.null_rows.tolist()
         return d
 
     @classmethod
@@ -202,6 +214,7 @@ class NumericProfile:
         p.top = (np.asarray(d["top"][0], float), np.asarray(d["top"][1], np.uint64))
         p.bottom = (np.asarray(d["bottom"][0], float), np.asarray(d["bottom"][1], np.uint64))
         p.nonfinite_rows = np.asarray(d["nonfinite_rows"], np.uint64)
+        p.null_rows = np.asarray(d.get("null_rows", []), np.uint64)
         return p
 
 
@@ -214,11 +227,15 @@ class ListProfile:
     lengths: dict[int, int] = field(default_factory=dict)
     longest: tuple = (np.empty(0), np.empty(0, np.uint64))
     values: NumericProfile | None = None  # None when the elements are not numbers
+    null_rows: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # first K null lists
 
     def update_lengths(self, lens: np.ndarray, rids: np.ndarray, valid: np.ndarray | None) -> None:
         self.n += len(lens)
         if valid is not None:
-            self.nulls += int(len(lens) - np.count_nonzero(valid))
+            nnull = int(len(lens) - np.count_nonzero(valid))
+            self.nulls += nnull
+            if nnull and len(self.null_rows) < K:
+                self.null_rows = _first_k(self.null_rows, rids[np.flatnonzero(~valid)[:K]])
             lens, rids = lens[valid], rids[valid]
         u, c = np.unique(lens, return_counts=True)
         for a, b in zip(u.tolist(), c.tolist()):
@@ -235,6 +252,7 @@ class ListProfile:
         for a, b in o.lengths.items():
             self.lengths[a] = self.lengths.get(a, 0) + b
         self.longest = NumericProfile._merge_extreme(self.longest, o.longest, True)
+        self.null_rows = _first_k(self.null_rows, o.null_rows)
         if o.values is not None:
             self.values = o.values if self.values is None else self.values.merge(o.values)
         return self
@@ -254,13 +272,15 @@ class ListProfile:
     def to_json(self) -> dict:
         return {"n": self.n, "nulls": self.nulls, "lengths": [[a, b] for a, b in sorted(self.lengths.items())],
                 "longest": [self.longest[0].tolist(), self.longest[1].tolist()],
-                "values": self.values.to_json() if self.values is not None else None}
+                "values": self.values.to_json() if self.values is not None else None,
+                "null_rows": self.null_rows.tolist()}
 
     @classmethod
     def from_json(cls, d: dict) -> "ListProfile":
         return cls(n=d["n"], nulls=d["nulls"], lengths={int(a): int(b) for a, b in d["lengths"]},
                    longest=(np.asarray(d["longest"][0], float), np.asarray(d["longest"][1], np.uint64)),
-                   values=NumericProfile.from_json(d["values"]) if d["values"] else None)
+                   values=NumericProfile.from_json(d["values"]) if d["values"] else None,
+                   null_rows=np.asarray(d.get("null_rows", []), np.uint64))
 
 
 @dataclass

@@ -29,7 +29,7 @@ class ScanOptions:
     batch_rows: int = BATCH_ROWS
 
     def key(self) -> tuple:
-        return (self.label, tuple(sorted(self.exclude)), self.hashes, 2)  # 2: profile format
+        return (self.label, tuple(sorted(self.exclude)), self.hashes, 3)  # 3: profile format (null rows)
 
 
 def _is_numeric(t: pa.DataType) -> bool:
@@ -80,8 +80,9 @@ def _profile_column(prof: DatasetProfile, name: str, arr: pa.Array, rids: np.nda
                 # Integer elements (ids) can hold no NaN/Inf and no check reads their
                 # quantiles: counts and range only, and no element -> row map (a gather
                 # over every element), which keeps sequences cheap.
+                # (A null element makes even integer lists take the gather: its row is reported.)
                 erids = None
-                if not integer:
+                if not integer or valid is not None:
                     parents = pc.list_parent_indices(chain[-1]).to_numpy()
                     for outer in reversed(chain[:-1]):
                         parents = pc.list_parent_indices(outer).to_numpy()[parents]
