@@ -86,7 +86,11 @@ def optimizer_summary(index: int, opt: torch.optim.Optimizer) -> dict[str, Any]:
     groups = []
     for g in opt.param_groups:
         groups.append({k: _plain(v) for k, v in g.items() if k != "params"}
-                      | {"n_params": len(g["params"]), "numel": sum(p.numel() for p in g["params"])})
+                      | {"n_params": len(g["params"]), "numel": sum(p.numel() for p in g["params"]),
+                         # frozen on purpose (a fine-tuned backbone passed with the head):
+                         # the params-not-updated rule leaves these out
+                         "n_frozen": sum(1 for p in g["params"] if not p.requires_grad),
+                         "numel_frozen": sum(p.numel() for p in g["params"] if not p.requires_grad)})
     return {
         "index": index,
         "class": type(opt).__name__,

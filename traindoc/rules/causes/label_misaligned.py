@@ -59,7 +59,10 @@ def label_misaligned(run):
         return []  # the first updates wrecked the weights: a collapsed net also sits at chance (lr-too-high)
     if last_module_class(run) in ("Sigmoid", "Softmax"):
         return []  # a squashed output feeding the loss: loss-mismatch explains the floor
-    c = 0.75 - 5 * gap
+    # From the loss alone a misaligned label cannot be told from a task with almost no
+    # signal (a healthy 55 %-accuracy binary task sits 0.8 % under chance, the shuffled
+    # and shifted faults 0.3-1.2 %): a warning until the confirm experiment settles it.
+    c = min(0.49, 0.75 - 5 * gap)
     return [finding(
         "label-misaligned", c,
         f"the loss sits at the chance level for the whole run: {fmt(f.loss_last)} against {fmt(h)}, {what}, "

@@ -27,9 +27,12 @@ def missing_zero_grad(run):
     """
     f = features(run)
     g = f.grad
+    pre = run.series("grad_norm_preclip", run.ranks[0])
+    if not pre.empty:
+        # the clipped norm is flat at max_norm once clipping binds: read the norm before it
+        g = pre.values[np.isfinite(pre.values)]
     if len(g) < 30 or f.first_bad is not None and f.first_bad < 30:
         return []
-    g = g[: len(g)]
     head = float(np.median(g[:3]))
     tail = float(np.median(g[len(g) // 2:]))
     growth = tail / max(head, 1e-12)

@@ -18,8 +18,10 @@ def _counts(run) -> tuple[int, int, int]:
     for k, o in run.meta.items():
         if k.startswith("optimizer/") and isinstance(o, dict):
             for g in o.get("groups", []):
-                in_opt += int(g.get("numel", 0))
-                n_tensors += int(g.get("n_params", 0))
+                # tensors with requires_grad=False when training began were frozen on
+                # purpose (fine-tuning passes model.parameters() with a frozen backbone)
+                in_opt += int(g.get("numel", 0)) - int(g.get("numel_frozen", 0))
+                n_tensors += int(g.get("n_params", 0)) - int(g.get("n_frozen", 0))
     return trainable, in_opt, n_tensors
 
 
@@ -33,6 +35,9 @@ def params_not_updated(run):
     Why it happens: an optimizer built from a sub-module (model.head.parameters()), a
     layer replaced after the optimizer was created, a stray .detach() or .item(),
     requires_grad=False left on after a freeze.
+
+    Parameters that had ``requires_grad=False`` when training began are frozen on purpose
+    and left out, even when they sit in the optimizer.
 
     How to confirm: compare each parameter before and after a few steps
     (traindoc records update_ratio/<param> on sampled steps); list the parameters with
@@ -64,7 +69,7 @@ def params_not_updated(run):
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
     return [finding(
         "params-not-updated", c,
-        f"{share:.0%} of the parameters never change: " + "; ".join(
+        f"{share:.0%} of the trainable parameters never change: " + "; ".join(
             "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
             else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
             if "tensors_with_gradient" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import rule
-from ._stats import act_stat, features, finding
+from ._stats import act_stat, features, finding, module_order
 
 
 @rule("saturated-activation", needs=("act/",))
@@ -26,14 +28,20 @@ def saturated_activation(run):
     """
     f = features(run)
     sat = act_stat(run, "saturated", before=f.first_bad)
+    order = module_order(run)
+    last = order[-1][0] if order else None
     worst, val = None, 0.0
     for mod, v in sat.items():
+        if mod == last:
+            continue  # a confident classifier's output sigmoid sits at 0/1: that is success
         m = float(np.median(v))
         if m > val:
             worst, val = mod, m
     if worst is None or val < 0.5:
         return []
     c = 0.5 + 0.45 * (val - 0.5) / 0.5
+    if math.isfinite(f.rel_drop) and f.rel_drop > 0.5:
+        c = min(c, 0.45)  # the loss fell by more than half: saturated but learning (a warning)
     return [finding(
         "saturated-activation", c,
         f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)",
