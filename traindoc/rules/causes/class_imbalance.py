@@ -35,6 +35,10 @@ def class_imbalance(run):
     h = f.prior_entropy
     near = math.isfinite(f.loss_last) and f.loss_last < 1.5 * h
     c = (0.55 if near else 0.35) + min(0.3, (share - 0.85) * 3)
+    if f.first_bad is not None:
+        # the run broke (NaN) before it could learn beyond the prior: sitting at the label
+        # entropy then says little (a CTR model at step 60 does), so a warning at most
+        c = min(c, 0.45)
     return [finding(
         "class-imbalance", c,
         f"class {major} is {share:.0%} of the training targets; the loss settles at {fmt(f.loss_last)}, "
