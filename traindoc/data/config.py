@@ -25,7 +25,9 @@ DEFAULTS: dict[str, Any] = {
     # data-outlier: fence = Pq + k (Pq - P50) on each side, q = outlier_quantile
     "outlier_quantile": 0.999,
     "outlier_k": 3.0,
-    "outlier_error_k": 100.0,  # a value this far past the fence is an error, not a warning
+    # value outliers are warnings (heavy tails are often legitimate); set this to make a
+    # value more than k spreads past the fence an error. List lengths are always errors.
+    "outlier_error_k": None,
     "max_length": None,  # a hard cap on a list column's length (error when exceeded)
     # data-nonfinite: nulls in numeric / list columns and the label are NaN once in a
     # tensor, so they are errors unless allowed (a column the loader imputes or masks)

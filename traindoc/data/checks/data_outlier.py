@@ -7,6 +7,17 @@ What it detects:
     beyond the same fence on the exact length histogram, or beyond ``max_length``;
     reports P50 / P99 / P99.9 / max and the rows holding the longest lists.
 
+Severity:
+    Sequence lengths beyond the fence or beyond ``max_length`` are errors: a 5 000-long
+    sequence among 200-long ones is never legitimate input to an attention model. Value
+    outliers are warnings by default: popularity counts, prices and durations are
+    legitimately heavy-tailed (a Pareto(1.1) count puts many values past any quantile
+    fence), and a gap test (the largest value far above the next) cannot tell them from a
+    sentinel either, since in a Pareto(1.1) sample the largest value is more than 10x the
+    next one about 8 % of the time. So values block CI only when asked: set
+    ``outlier_error_k`` (a value that many spreads past the fence is an error), per column
+    or globally, or raise the severity of ``data-outlier``.
+
 Why it breaks training:
     One 5 000-long sequence where P99.9 is 900 makes attention logits large enough that a
     hand-written softmax overflows (exp -> inf, inf / inf = NaN), and blows up memory and
@@ -55,6 +66,8 @@ def _numeric(ctx: Context, name: str, p, elements: bool = False):
         return None
     q, k = ctx.cfg.get("outlier_quantile", name), ctx.cfg.get("outlier_k", name)
     p50, hi, lo = p.quantile(0.5), p.quantile(q), p.quantile(1 - q)
+    if p.integer:  # the sketch interpolates; an integer column's quantiles are integers
+        p50, hi, lo = float(round(p50)), float(round(hi)), float(round(lo))
     spread_hi, spread_lo = hi - p50, p50 - lo
     hits = []  # (side, count, exact, fence, values, rows)
     if spread_hi > 0:
@@ -74,7 +87,8 @@ def _numeric(ctx: Context, name: str, p, elements: bool = False):
     total = sum(h[1] for h in hits)
     exact = all(h[2] for h in hits)
     far = max(h[6] for h in hits)
-    sev = "error" if far > ctx.cfg.get("outlier_error_k", name) else "warning"
+    err_k = ctx.cfg.get("outlier_error_k", name)  # None (default): values only warn
+    sev = "error" if err_k is not None and far > err_k else "warning"
     vals = np.concatenate([h[4] for h in hits])
     packed = np.concatenate([h[5] for h in hits])
     order = np.argsort(-np.abs(vals - p50), kind="stable")
