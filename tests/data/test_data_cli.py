@@ -101,3 +101,21 @@ def test_github_lines_point_into_csv_and_escape():
     f = Finding("data-nonfinite", "error", "50% NaN\nin `a`", location={"column": "a", "file": "d/x.csv", "file_row": 9})
     assert github([f]) == ("::error file=d/x.csv,line=11,title=traindoc data-nonfinite (TD201)::"
                            "50%25 NaN%0Ain `a`\n")
+
+
+def test_zero_rows_is_one_line_and_exit_2(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "h.csv").write_text("a,label\n")  # header only
+    pq.write_table(pa.table({"a": pa.array([], pa.float64()), "label": pa.array([], pa.int64())}),
+                   tmp_path / "e.parquet")
+    _one_line_error(run_cli("data", "check", tmp_path / "h.csv", "--no-cache"), "h.csv: no rows")
+    _one_line_error(run_cli("data", "check", tmp_path / "e.parquet", "--label", "label", "--no-cache"),
+                    "e.parquet: no rows")
+    # the schema still validates --label
+    _one_line_error(run_cli("data", "check", tmp_path / "e.parquet", "--label", "nope", "--no-cache"),
+                    "--label nope", "columns are a, label")
+    good = write(tmp_path / "t.parquet", clean(200))
+    _one_line_error(run_cli("data", "check", good, "--val", tmp_path / "e.parquet", "--no-cache"),
+                    "e.parquet: no rows")

@@ -183,6 +183,12 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
         vprof, vfiles, vkeys = (None, [], [])
         if vunits:
             vprof, vfiles, vkeys = _scan(vunits, VAL_BASE, opts, executor, workers, cache, work, tick, stats)
+        # No rows: nothing to check, and "no findings" would pass CI on an empty export
+        # (a header-only CSV, a zero-row Parquet); the Parquet schema already served the
+        # --label check above, so a wrong label still names the column.
+        for ps, pr in ((paths, prof), (val or [], vprof)):
+            if pr is not None and ps and pr.rows == 0:
+                raise UserError(f"{', '.join(str(x) for x in ps)}: no rows")
         if label and label not in prof.columns:
             raise UserError(f"--label {label}: no such column; columns are "
                             + ", ".join(list(prof.columns)[:20]))
