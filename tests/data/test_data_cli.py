@@ -119,3 +119,25 @@ def test_zero_rows_is_one_line_and_exit_2(tmp_path):
     good = write(tmp_path / "t.parquet", clean(200))
     _one_line_error(run_cli("data", "check", good, "--val", tmp_path / "e.parquet", "--no-cache"),
                     "e.parquet: no rows")
+
+
+def test_corrupt_parquet_error_is_one_printable_line(tmp_path):
+    import struct
+
+    path = write(tmp_path / "c.parquet", clean(50))
+    with open(path, "rb") as fh:
+        b = bytearray(fh.read())
+    footer = struct.unpack("<i", b[-8:-4])[0]
+    b[len(b) - 8 - footer] = 0x0E  # pyarrow then says "don't know what type: \x0e\n"
+    (tmp_path / "c.parquet").write_bytes(bytes(b))
+    r = run_cli("data", "check", tmp_path / "c.parquet", "--no-cache")
+    _one_line_error(r, "c.parquet: not a readable Parquet file (")
+    assert r.stderr.rstrip("\n").isprintable(), repr(r.stderr)
+
+
+def test_reason_normalises_library_messages():
+    from traindoc.data.sources import _reason
+
+    assert _reason(ValueError("bad:\x0e\n  page\theader\r\n")) == "bad: page header"
+    assert _reason(ValueError("")) == "ValueError"
+    assert len(_reason(ValueError("x" * 1000))) == 300

@@ -51,6 +51,17 @@ class Unit:
                 self.start, self.stop, self.partition)
 
 
+def _reason(exc: BaseException, limit: int = 300) -> str:
+    """A library's error message as part of one line: pyarrow's can hold newlines and raw
+    bytes from the corrupt file (a thrift type byte), which would break the one-line error
+    and GitHub annotations. Non-printables dropped, whitespace runs made one space."""
+    text = "".join(c if c.isprintable() or c.isspace() else " " for c in str(exc))
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text or type(exc).__name__
+
+
 def _kind(path: str) -> str:
     low = path.lower()
     for exts, kind in ((PARQUET, "parquet"), (CSV, "csv"), (JSONL, "jsonl")):
@@ -111,7 +122,7 @@ def _parquet_units(f: str, part, unit_rows: int) -> list[Unit]:
     try:
         md = pq.ParquetFile(f).metadata
     except (pa.ArrowException, OSError) as exc:
-        raise UserError(f"{f}: not a readable Parquet file ({exc})") from None
+        raise UserError(f"{f}: not a readable Parquet file ({_reason(exc)})") from None
     units, groups, rows, start = [], [], 0, 0
     for i in range(md.num_row_groups):
         groups.append(i)
@@ -129,7 +140,7 @@ def _npy_rows(f: str) -> int:
     try:
         a = np.load(f, mmap_mode="r", allow_pickle=False)
     except (ValueError, OSError) as exc:
-        raise UserError(f"{f}: not a readable .npy file ({exc})") from None
+        raise UserError(f"{f}: not a readable .npy file ({_reason(exc)})") from None
     return int(a.shape[0]) if a.ndim else 1
 
 
@@ -178,8 +189,7 @@ def read_unit(u: Unit, batch_rows: int = BATCH_ROWS) -> Iterator[pa.RecordBatch]
     except UserError:
         raise
     except (pa.ArrowException, OSError, ValueError, json.JSONDecodeError) as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UserError(f"{u.path}: cannot read as {u.kind} ({msg})") from None
+        raise UserError(f"{u.path}: cannot read as {u.kind} ({_reason(exc)})") from None
 
 
 def _raw_batches(u: Unit, batch_rows: int) -> Iterator[pa.RecordBatch]:
