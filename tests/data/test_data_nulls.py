@@ -36,7 +36,9 @@ def test_pandas_nan_written_to_parquet_is_reported_with_rows(tmp_path):
     assert got["a"]["severity"] == "error" and "3 null/NaN" in got["a"]["message"]
     assert got["a"]["location"]["rows"] == [5, 77, 1234]
     assert got["y"]["message"].startswith("target `y`") and got["y"]["location"]["rows"] == [9]
-    assert got["seq"]["location"]["rows"] == [11, 12] and "null list" in got["seq"]["message"]
+    assert got["seq"]["location"]["rows"] == [11, 12]
+    assert "holds 1 null list, 1 null/NaN element (" in got["seq"]["message"]
+    assert "1 null/NaN (" in got["y"]["message"] and "; row 9;" in got["y"]["message"]
 
 
 def test_blank_csv_cells_are_reported(tmp_path):

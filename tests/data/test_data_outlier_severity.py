@@ -46,4 +46,4 @@ def test_a_5000_long_sequence_still_blocks(tmp_path):
     d = clean()
     d["seq"][3210] = list(range(5000))
     r = run_cli("data", "check", write(tmp_path / "s.parquet", d), "--label", "y", "--no-cache")
-    assert r.returncode == 1 and "error data-outlier" in r.stdout and "max 5 000" in r.stdout
+    assert r.returncode == 1 and "error data-outlier" in r.stdout and "max 5 000" in r.stdout and "1 row longer" in r.stdout

@@ -65,6 +65,11 @@ def rows_text(rows: list[int], n: int = 5) -> str:
     return ", ".join(f"{r:,}" for r in rows[:n]) + (" ..." if len(rows) > n else "")
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 row``, ``2 rows`` (``words`` for an irregular plural)."""
+    return f"{num(n)} {word if n == 1 else (words or word + 's')}"
+
+
 def num(x: float) -> str:
     """A number for a message: integers with thousands separators, else 4 significant digits."""
     if x != x or x in (float("inf"), float("-inf")):

@@ -22,7 +22,7 @@ How to fix:
 from __future__ import annotations
 
 from ...findings import Finding
-from . import Context, check, num
+from . import Context, check, num, plural
 
 
 @check("class-imbalance")
@@ -43,7 +43,7 @@ def class_imbalance(ctx: Context) -> list[Finding]:
         ratio = nlow / ntop
         if ratio >= ctx.cfg.get("min_class_ratio", name):
             return []
-        msg = (f"label `{name}`: class {low!r} has {num(nlow)} rows ({nlow / total:.3%}), "
+        msg = (f"label `{name}`: class {low!r} has {plural(nlow, 'row')} ({nlow / total:.3%}), "
                f"{ratio:.2%} of the largest class {top!r} ({num(ntop)} rows); {len(counts)} classes")
     return [Finding(
         name="class-imbalance", severity="warning", message=msg,

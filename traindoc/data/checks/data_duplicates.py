@@ -20,7 +20,7 @@ How to fix:
 from __future__ import annotations
 
 from ...findings import Finding
-from . import Context, check, num
+from . import Context, check, num, plural
 
 
 @check("data-duplicates")
@@ -34,7 +34,7 @@ def data_duplicates(ctx: Context) -> list[Finding]:
     eg = "; ".join(" = ".join(f"{r:,}" for r in g) for g in groups[:3])
     return [Finding(
         name="data-duplicates", severity=sev,
-        message=(f"{num(ex.duplicate_rows)} rows ({frac:.3%}) repeat an earlier row exactly "
+        message=(f"{plural(ex.duplicate_rows, 'row')} ({frac:.3%}) repeat an earlier row exactly "
                  f"({num(ex.duplicate_groups)} distinct rows repeated); e.g. rows {eg}"),
         location={"rows": [r for g in groups for r in g][:20]},
         evidence=[{"duplicate_rows": ex.duplicate_rows, "groups": ex.duplicate_groups,

@@ -21,7 +21,7 @@ How to fix:
 from __future__ import annotations
 
 from ...findings import Finding
-from . import Context, check, num
+from . import Context, check, num, plural
 
 
 @check("data-leakage")
@@ -34,7 +34,7 @@ def data_leakage(ctx: Context) -> list[Finding]:
     w = ctx.first_file([ex.leaked_examples[0][0]], ctx.val) if ex.leaked_examples else {}
     return [Finding(
         name="data-leakage", severity="error",
-        message=(f"{num(ex.leaked_rows)} of {num(ex.val_rows)} validation rows "
+        message=(f"{num(ex.leaked_rows)} of {plural(ex.val_rows, 'validation row')} "
                  f"({ex.leaked_rows / max(ex.val_rows, 1):.3%}) also occur in training; e.g. {eg}"),
         location={"rows": [v for v, _ in pairs][:20], "file": w.get("file"), "file_row": w.get("row")},
         evidence=[{"leaked_rows": ex.leaked_rows, "val_rows": ex.val_rows,

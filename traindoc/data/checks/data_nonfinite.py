@@ -29,7 +29,7 @@ import numpy as np
 
 from ...findings import Finding
 from ..profile import ListProfile, NumericProfile
-from . import Context, check, num, rows_text
+from . import Context, check, num, plural, rows_text
 
 
 @check("data-nonfinite")
@@ -55,16 +55,19 @@ def data_nonfinite(ctx: Context) -> list[Finding]:
             packed.append(lp.null_rows)
         packed = np.unique(np.concatenate(packed).astype(np.uint64)) if packed else np.empty(0, np.uint64)
         rows = ctx.rows(packed)
-        el = "" if lp is None else " elements"
-        parts = [f"{num(c)} {t}{el if t != 'null lists' else ''}" for c, t in ((null_lists, "null lists"), (nulls, "null/NaN"),
-                                               (p.nan if p is not None else 0, "NaN"),
-                                               (p.posinf if p is not None else 0, "+Inf"),
-                                               (p.neginf if p is not None else 0, "-Inf")) if c]
+        def part(c: int, kind: str) -> str:  # "3 NaN", "1 NaN element", "2 NaN elements"
+            return f"{num(c)} {kind}" if lp is None else plural(c, f"{kind} element")
+
+        parts = ([plural(null_lists, "null list")] if null_lists else []) + [
+            part(c, t) for c, t in ((nulls, "null/NaN"), (p.nan if p is not None else 0, "NaN"),
+                                    (p.posinf if p is not None else 0, "+Inf"),
+                                    (p.neginf if p is not None else 0, "-Inf")) if c]
         total = p.n if p is not None else lp.n
         bad = nulls + nonfinite
         what = "target" if name == ctx.label else "column"
-        where = f"first rows {rows_text(rows)}" if rows else "rows not recorded for integer list elements"
-        share = f" ({bad / max(total, 1):.4%} of {num(total)} values)" if bad else ""
+        where = (f"row {rows[0]:,}" if len(rows) == 1 and bad + null_lists == 1 else
+                 f"first rows {rows_text(rows)}" if rows else "rows not recorded")
+        share = f" ({bad / max(total, 1):.4%} of {plural(total, 'value')})" if bad else ""
         w = ctx.first_file(packed)
         out.append(Finding(
             name="data-nonfinite", severity="error",

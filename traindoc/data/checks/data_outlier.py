@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...findings import Finding
-from . import Context, check, num, rows_text
+from . import Context, check, num, plural, rows_text
 
 
 @check("data-outlier")
@@ -100,7 +100,7 @@ def _numeric(ctx: Context, name: str, p, elements: bool = False):
     w = ctx.first_file(packed)
     return Finding(
         name="data-outlier", severity=sev,
-        message=(f"{what}: {'' if exact else 'at least '}{num(total)} extreme values ({sides}; "
+        message=(f"{what}: {'' if exact else 'at least '}{plural(total, 'extreme value')} ({sides}; "
                  f"fence {qn} + {k:g}x({qn} - P50)); P50 {num(p50)}, {_qname(1 - q)} {num(lo)}, {qn} {num(hi)}, "
                  f"min {num(p.min)}, max {num(p.max)}; most extreme {num(vals[0])} at row {rows[0]:,}"),
         location={"column": name, "rows": rows[:20], "file": w.get("file"), "file_row": w.get("row")},
@@ -134,12 +134,12 @@ def _lengths(ctx: Context, name: str, lp):
     w = ctx.first_file(lp.longest[1][sel])
     return Finding(
         name="data-outlier", severity="error",
-        message=(f"list `{name}`: {num(beyond)} rows longer than {why}; lengths P50 {num(p50)}, "
+        message=(f"list `{name}`: {plural(beyond, 'row')} longer than {why}; lengths P50 {num(p50)}, "
                  f"P99 {num(p99)}, {qn} {num(hi)}, max {num(mx)} (row {rows[0]:,})"),
         location={"column": name, "rows": rows[:20], "file": w.get("file"), "file_row": w.get("row")},
         evidence=[{"column": name, "p50": p50, "p99": p99, "p_high": hi, "max": mx, "rows_beyond": beyond,
                    "lengths": lengths[:10]}],
-        fix=(f"cap `{name}` at {num(hi)}, its {qn}; {num(longer_than_hi)} rows are longer "
+        fix=(f"cap `{name}` at {num(hi)}, its {qn}; {plural(longer_than_hi, 'row')} {'is' if longer_than_hi == 1 else 'are'} longer "
              f"(truncate, e.g. `x[:{hi}]`, or split long sequences into windows), and set "
              f"`max_length = {hi}` under [tool.traindoc.data.columns.{name}] to keep it checked"),
         confirm=f"df.loc[{rows[:5]}, '{name}'].str.len()",
