@@ -66,3 +66,17 @@ def test_allow_null_per_column_and_globally(tmp_path):
     df.loc[8, "a"] = np.inf  # allow_null never hides Inf
     df.to_parquet(path)
     assert cols(parse({"allow_null": True})) == {"a"}
+
+
+def test_null_string_label_is_reported(tmp_path):
+    df = _frame(300)
+    df["y"] = np.where(df["y"] > 0, "pos", "neg").astype(object)
+    df.loc[[40, 41], "y"] = None
+    path = str(tmp_path / "t.parquet")
+    df.to_parquet(path)
+    rep = check([path], label="y", cache_dir=False, executor="serial", exact=False)
+    (f,) = [f for f in rep.findings if f.name == "data-nonfinite"]
+    assert f.location["rows"] == [40, 41] and f.message.startswith("target `y` holds 2 nulls")
+    rep = check([path], label="y", config=parse({"columns": {"y": {"allow_null": True}}}), cache_dir=False,
+                executor="serial", exact=False)
+    assert not [f for f in rep.findings if f.name == "data-nonfinite"]

@@ -290,18 +290,21 @@ class OtherProfile:
     n: int = 0
     nulls: int = 0
     type: str = ""
+    null_rows: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # first K (for a label)
 
     def merge(self, o: "OtherProfile") -> "OtherProfile":
         self.n += o.n
         self.nulls += o.nulls
+        self.null_rows = _first_k(self.null_rows, o.null_rows)
         return self
 
     def to_json(self) -> dict:
-        return {"n": self.n, "nulls": self.nulls, "type": self.type}
+        return {"n": self.n, "nulls": self.nulls, "type": self.type, "null_rows": self.null_rows.tolist()}
 
     @classmethod
     def from_json(cls, d: dict) -> "OtherProfile":
-        return cls(**d)
+        return cls(n=d["n"], nulls=d["nulls"], type=d["type"],
+                   null_rows=np.asarray(d.get("null_rows", []), np.uint64))
 
 
 @dataclass

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .hashing import row_hashes, value_hash
-from .profile import DatasetProfile, LabelProfile, ListProfile, NumericProfile, OtherProfile, pack
+from .profile import K, DatasetProfile, LabelProfile, ListProfile, NumericProfile, OtherProfile, pack
 from .sources import BATCH_ROWS, Unit, read_unit
 
 HASH_SCHEMA = pa.schema([("h1", pa.uint64()), ("h2", pa.uint64()), ("lh", pa.uint64()), ("rid", pa.uint64())])
@@ -94,6 +94,9 @@ def _profile_column(prof: DatasetProfile, name: str, arr: pa.Array, rids: np.nda
         if isinstance(col, OtherProfile):
             col.n += len(arr)
             col.nulls += arr.null_count
+            if arr.null_count and len(col.null_rows) < K:  # a string label's nulls are reported
+                nidx = np.flatnonzero(~arr.is_valid().to_numpy(zero_copy_only=False))[:K]
+                col.null_rows = np.unique(np.concatenate([col.null_rows, rids[nidx]]))[:K]
             return
     from ..errors import UserError
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...findings import Finding
-from ..profile import ListProfile, NumericProfile
+from ..profile import ListProfile, NumericProfile, OtherProfile
 from . import Context, check, num, plural, rows_text
 
 
@@ -36,6 +36,10 @@ from . import Context, check, num, plural, rows_text
 def data_nonfinite(ctx: Context) -> list[Finding]:
     out = []
     for name, col in ctx.profile.columns.items():
+        if isinstance(col, OtherProfile):  # a string / categorical label: nulls only
+            if name == ctx.label and col.nulls and not ctx.cfg.get("allow_null", name):
+                out.append(_null_label(ctx, name, col))
+            continue
         if isinstance(col, NumericProfile):
             p, lp = col, None
         elif isinstance(col, ListProfile):
@@ -85,3 +89,18 @@ def data_nonfinite(ctx: Context) -> list[Finding]:
             confirm=f"df.loc[{rows[:5]}, '{name}'] shows the null/NaN/Inf",
         ))
     return out
+
+
+def _null_label(ctx: Context, name: str, col: OtherProfile) -> Finding:
+    rows = ctx.rows(col.null_rows)
+    w = ctx.first_file(col.null_rows)
+    return Finding(
+        name="data-nonfinite", severity="error",
+        message=(f"target `{name}` holds {plural(col.nulls, 'null')} ({col.nulls / max(col.n, 1):.4%} of "
+                 f"{plural(col.n, 'row')}); first rows {rows_text(rows)}: a label encoder turns a null into "
+                 "a class of its own or fails"),
+        location={"column": name, "rows": rows[:20], **({"file": w["file"], "file_row": w["row"]} if w else {})},
+        evidence=[{"column": name, "null": col.nulls, "values": col.n}],
+        fix=f"drop the rows with no `{name}` (`df = df.dropna(subset=['{name}'])`) or fix their producer",
+        confirm=f"df['{name}'].isna().sum() == {col.nulls}",
+    )
