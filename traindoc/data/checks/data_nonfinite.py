@@ -59,7 +59,7 @@ def data_nonfinite(ctx: Context) -> list[Finding]:
             packed.append(lp.null_rows)
         packed = np.unique(np.concatenate(packed).astype(np.uint64)) if packed else np.empty(0, np.uint64)
         rows = ctx.rows(packed)
-        def part(c: int, kind: str) -> str:  # "3 NaN", "1 NaN element", "2 NaN elements"
+        def part(c: int, kind: str, lp=lp) -> str:  # "3 NaN", "1 NaN element", "2 NaN elements"
             return f"{num(c)} {kind}" if lp is None else plural(c, f"{kind} element")
 
         parts = ([plural(null_lists, "null list")] if null_lists else []) + [
