@@ -22,7 +22,8 @@ re-executes the script (same argv and working directory) in *replay mode*:
   re-run for the remaining tests.
 
 Side effects: the script runs again up to its training loop (files it writes before the
-loop are written again); its output goes to ``replay.log`` in the bundle. Results go to
+loop with plain ``open`` are written again); its optimizer steps and ``torch.save`` calls are
+no-ops (:func:`_no_side_effects`), so its checkpoints keep the real run's content; its output goes to ``replay.log`` in the bundle. Results go to
 ``forensics.json`` in the bundle (atomic), which ``traindoc diagnose`` reads.
 """
 
@@ -285,14 +286,7 @@ class Driver:
         self.undo.append(lambda: setattr(GradScaler, "scale", orig_scale))
         h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))
         self.undo.append(h.remove)
-        from torch.optim.optimizer import register_optimizer_step_pre_hook
-
-        def opt_pre(opt, args, kwargs):
-            if self.test is None:
-                raise _Stray()
-
-        h2 = register_optimizer_step_pre_hook(opt_pre)
-        self.undo.append(h2.remove)
+        self.undo.extend(_no_side_effects(self))
 
     def matches(self, dl: Any) -> bool:
         if not torch.is_grad_enabled():
@@ -309,6 +303,46 @@ class Driver:
     def remove(self) -> None:
         while self.undo:
             self.undo.pop()()
+
+
+def _no_side_effects(drv: Driver) -> list[Callable[[], None]]:
+    """Replay must not change anything the user keeps: every optimizer the script builds gets
+    a no-op ``step`` (an instance attribute, so it also covers ``GradScaler.step``, LR
+    schedulers and wrappers that call ``opt.step``; AdamW's weight decay would otherwise move
+    the weights even on zeroed gradients), and ``torch.save`` writes nothing (the script's
+    checkpoints keep the real run's content). Other writes of the script (``open(..., "w")``,
+    its own loggers) are not intercepted. Returns the undo callables."""
+    import types
+
+    from torch.optim.optimizer import Optimizer, register_optimizer_step_pre_hook
+
+    def step(opt: Any, closure: Any = None, *a: Any, **k: Any) -> Any:
+        if drv.test is None:
+            raise _Stray()
+        if closure is not None:  # LBFGS-style: the closure computes the loss (one test's backward)
+            with torch.enable_grad():
+                return closure()
+        return None
+
+    orig_init = Optimizer.__init__
+
+    def init(self_o: Any, *a: Any, **k: Any) -> None:
+        orig_init(self_o, *a, **k)
+        self_o.step = types.MethodType(step, self_o)
+
+    def real_step(opt: Any, args: Any, kwargs: Any) -> None:
+        raise _Stray()  # an optimizer that escaped the no-op (built without Optimizer.__init__)
+
+    def save(obj: Any, f: Any, *a: Any, **k: Any) -> None:
+        print(f"traindoc replay: skipped torch.save to {f!r}", file=sys.stderr)
+
+    Optimizer.__init__ = init
+    h = register_optimizer_step_pre_hook(real_step)
+    orig_save, orig_ser_save = torch.save, torch.serialization.save
+    torch.save = torch.serialization.save = save
+    return [lambda: setattr(Optimizer, "__init__", orig_init), h.remove,
+            lambda: setattr(torch, "save", orig_save),
+            lambda: setattr(torch.serialization, "save", orig_ser_save)]
 
 
 class _FakeIter:
