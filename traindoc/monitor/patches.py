@@ -12,7 +12,8 @@ What is wrapped and why:
   sees clipped gradients).
 - DataLoader iterator ``__next__`` / ``_next_index``: time waiting for data and the
   dataset indices of each batch (batches come back in sampler order, so a FIFO pairs
-  them even with worker prefetching).
+  them even with worker prefetching; ``_reset`` empties the FIFO when a persistent-workers
+  iterator starts a new epoch).
 - the loss functions of ``torch.nn.functional``: evaluation losses (no grad) and the
   label histogram.
 - ``LRScheduler.__init__``: scheduler config.
@@ -161,7 +162,19 @@ class Patches:
             guard("dataloader", mon._on_batch, self_it, batch, idx, dt)
             return batch
 
+        orig_reset = base._reset
+
+        def _reset(self_it, *args, **kwargs):
+            # a persistent-workers loader reuses its iterator: the indices drawn for batches
+            # an abandoned epoch never handed over (a peek ``next(iter(loader))``, a
+            # ``break``) must not be paired with the next epoch's batches
+            q = self_it.__dict__.get("_traindoc_idx")
+            if q is not None:
+                q.clear()
+            return orig_reset(self_it, *args, **kwargs)
+
         self._setattr(base, "_next_index", _next_index)
+        self._setattr(base, "_reset", _reset)
         self._setattr(base, "__next__", __next__)
 
         # -- functional losses ----------------------------------------------------------
