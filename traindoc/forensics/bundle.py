@@ -206,6 +206,30 @@ def restore_rng(st: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(st["cuda"])
 
 
+def worth_replaying(bundles: list[Path]) -> Path | None:
+    """The bundle to replay among a run's ``bundles`` (in step order): the first non-finite
+    step, else the first spike, else a script that stopped mid-step, and that only when it
+    exited with an error code or its exception mentions NaN/Inf (a crash from a plain bug is
+    not worth re-running it). ``traindoc run`` and ``traindoc replay RUN`` both pick this one."""
+    import re
+
+    spike = ended = None
+    for p in bundles:
+        try:
+            trig = json.loads((p / "meta.json").read_text())["trigger"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        kind = trig.get("kind") or ""
+        if kind.endswith("nonfinite"):
+            return p
+        if kind != "ended-mid-step":
+            spike = spike or p
+        elif ended is None and (trig.get("status") == "exited" or re.search(
+                r"\b(nan|inf|infinite|(non-?)?finite)\b", trig.get("error") or "", re.I)):
+            ended = p
+    return spike or ended
+
+
 def find_bundles(run_folder: str | Path) -> list[Path]:
     base = Path(run_folder) / "bundles"
     if not base.is_dir():

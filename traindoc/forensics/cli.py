@@ -20,11 +20,11 @@ def _pick(path: str) -> Path:
     p = Path(path)
     if (p / "meta.json").is_file():
         return p
-    from .bundle import find_bundles
+    from .bundle import find_bundles, worth_replaying
 
     found = find_bundles(p)
-    if found:
-        return found[0]
+    if found:  # the one `traindoc run` replays (a non-finite step before an earlier spike)
+        return worth_replaying(found) or found[0]
     if not p.exists():
         raise UserError(f"{path}: no such bundle or run folder")
     raise UserError(f"{path}: neither a bundle nor a run folder with bundles/")
@@ -32,6 +32,23 @@ def _pick(path: str) -> Path:
 
 def _g(x: Any) -> str:
     return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def why_not_reproduced(res: dict[str, Any]) -> list[str]:
+    """Why a replay of the bundled batch from the bundled state can come out finite."""
+    runs = res.get("script_runs") or []
+    ended = "; ".join(dict.fromkeys(runs)) or "not run"
+    return [
+        f"the script ran {len(runs)} time(s) in replay mode (ended: {ended}); the step came out "
+        f"finite from the bundled batch and state. Likely causes:",
+        "- the batch was changed in place after the DataLoader gave it (the bundle holds it as served)",
+        "- a prefetching loader (or a loop that draws one batch ahead) drew this batch one step early, "
+        "so the bundle paired the wrong batch with the step",
+        "- nondeterminism (non-deterministic kernels, dropout or RNG consumed outside the bundled "
+        "generators, other threads)",
+        "- script state the bundle does not hold (optimizer moments, a counter, a schedule, an EMA, "
+        "values computed from earlier steps)",
+    ]
 
 
 def render(res: dict[str, Any], out: Any = None) -> None:
@@ -44,6 +61,9 @@ def render(res: dict[str, Any], out: Any = None) -> None:
         return
     w(f"  reproduced: {'yes' if res.get('reproduced') else 'no'} "
       f"({len(res.get('tests', []))} replays of the step, {res.get('seconds', 0):.1f} s)\n")
+    if not res.get("reproduced"):
+        for line in why_not_reproduced(res):
+            w(f"    {line}\n")
     c = (res.get("location") or {}).get("culprit")
     if c:
         from .findings import _brief, _where
@@ -94,6 +114,6 @@ def _cmd_replay(a: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("replay", help="re-execute a bad step from its bundle: first non-finite op, samples, triage")
-    p.add_argument("bundle", help="a bundle folder (RUN/bundles/step-...) or a run folder (its first bundle)")
+    p.add_argument("bundle", help="a bundle folder (RUN/bundles/step-...) or a run folder (the bundle `traindoc run` replays: the first non-finite step, else the first spike)")
     p.add_argument("--json", action="store_true", help="print the forensics document (also in forensics.json)")
     p.set_defaults(func=_cmd_replay)

@@ -201,22 +201,10 @@ class Capture:
             self.bundles.insert(0, path)
 
     def worth_replaying(self) -> Path | None:
-        """The bundle ``traindoc run`` replays: the first non-finite step, else a spike; a
-        script that stopped mid-step only when it exited with an error code or its
-        exception mentions NaN/Inf (a crash from a plain bug is not worth re-running it)."""
-        import json
-        import re
+        """The bundle ``traindoc run`` replays (see :func:`traindoc.forensics.bundle.worth_replaying`)."""
+        from ..forensics.bundle import worth_replaying
 
-        for p in self.bundles:
-            try:
-                trig = json.loads((p / "meta.json").read_text())["trigger"]
-            except (OSError, ValueError, KeyError):
-                continue
-            if trig.get("kind") != "ended-mid-step":
-                return p
-            if trig.get("status") == "exited" or re.search(r"\b(nan|inf|infinite|(non-?)?finite)\b", trig.get("error") or "", re.I):
-                return p
-        return None
+        return worth_replaying(self.bundles)
 
     # ---------------------------------------------------------------- what a bundle needs
     def command(self) -> dict[str, Any]:
