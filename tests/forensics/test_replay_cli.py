@@ -39,3 +39,29 @@ def test_not_reproduced_gives_the_runs_and_the_likely_causes():
     out = io.StringIO()
     render({"step": 7, "trigger": {}, "bundle": "b", "reproduced": True, "tests": [], "findings": []}, out)
     assert "Likely causes" not in out.getvalue()
+
+
+def test_module_command_from_another_machine_is_refused(tmp_path):
+    import pytest
+
+    from traindoc.errors import UserError
+    from traindoc.forensics.replay import check_command
+
+    with pytest.raises(UserError, match="refusing to import"):
+        check_command({"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []})
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "train.py").write_text("")
+    line = check_command({"script": "pkg.train", "module": True, "cwd": str(tmp_path), "args": ["--lr", "1e-3"]})
+    assert line == f"python -m pkg.train --lr 1e-3  (cwd {tmp_path})"
+
+
+def test_module_refusal_is_one_line_and_exit_2(tmp_path):
+    from conftest import run_cli
+
+    b = _bundle(tmp_path, 3, {"kind": "loss-nonfinite"})
+    meta = json.loads((b / "meta.json").read_text())
+    meta.update({"format": 1, "step": 3, "batches": 1, "command": {"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []}})
+    (b / "meta.json").write_text(json.dumps(meta))
+    r = run_cli("replay", b)
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "refusing to import" in r.stderr and "Traceback" not in r.stderr

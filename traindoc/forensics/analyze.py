@@ -20,6 +20,7 @@ Then the profiles of the bad samples (:mod:`.samples`) and the findings
 from __future__ import annotations
 
 import io
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -136,6 +137,11 @@ def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
     if not b.meta.get("batches"):
         raise UserError(f"{path}: the step's batch was not recorded (it did not come from a "
                         f"DataLoader), so the step cannot be replayed")
+    cmd = b.meta.get("command") or {}
+    if cmd.get("script"):  # the bundle's command is code that runs here: say exactly what first
+        from .replay import check_command
+
+        print(f"traindoc replay: re-running the recorded script: {check_command(cmd)}", file=sys.stderr)
     log = io.StringIO()
     t0 = time.perf_counter()
     res, drv, endings = run_plan(b, make_plan(b), log)

@@ -386,6 +386,26 @@ def _run_script(cmd: dict[str, Any]) -> str:
         sys.argv, sys.path[:] = old_argv, old_path
 
 
+def check_command(cmd: dict[str, Any]) -> str:
+    """What replay will execute, in one line; refuses (``UserError``) a ``python -m`` module
+    that is not a file under the recorded working directory on this machine: a bundle from
+    elsewhere would otherwise import whatever module of that name this environment has."""
+    cwd = Path(cmd.get("cwd") or ".")
+    script = cmd["script"]
+    if cmd.get("module"):
+        base = cwd.joinpath(*script.split("."))
+        if not (base.with_suffix(".py").is_file() or (base / "__main__.py").is_file()
+                or (base / "__init__.py").is_file()):
+            raise UserError(f"the bundle runs module {script!r}, which is not a file under its recorded "
+                            f"cwd {cwd} on this machine; refusing to import it (replay only bundles you trust)")
+        run = ["python", "-m", script]
+    else:
+        run = ["python", script]
+    import shlex
+
+    return f"{shlex.join(run + list(cmd.get('args', [])))}  (cwd {cwd})"
+
+
 def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], Any],
              log: io.TextIOBase) -> tuple[dict[str, Any], Driver, list[str]]:
     """Drive the script through ``plan``; returns (plan output, driver, how each script run ended)."""
@@ -393,6 +413,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
     if not cmd.get("script"):
         raise UserError(f"{bundle.path}: the bundle does not say which script to re-run")
     cwd = cmd.get("cwd")
+    check_command(cmd)  # analyze() printed it; a direct caller still gets the refusal
     drv = Driver(bundle)
     drv.plan = _Plan(plan)
     endings: list[str] = []
