@@ -45,14 +45,16 @@ def test_module_command_from_another_machine_is_refused(tmp_path):
     import pytest
 
     from traindoc.errors import UserError
-    from traindoc.forensics.replay import check_command
+    from traindoc.forensics.isolate import check, origin
 
+    b = tmp_path / "b"
     with pytest.raises(UserError, match="refusing to import"):
-        check_command({"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []})
+        check(b, {"command": {"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []}})
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "train.py").write_text("")
-    line = check_command({"script": "pkg.train", "module": True, "cwd": str(tmp_path), "args": ["--lr", "1e-3"]})
-    assert line == f"python -m pkg.train --lr 1e-3  (cwd {tmp_path})"
+    meta = {"command": {"script": "pkg.train", "module": True, "cwd": str(tmp_path), "args": ["--lr", "1e-3"]},
+            "origin": origin(b)}
+    assert check(b, meta) == f"python -m pkg.train --lr 1e-3  (cwd {tmp_path})"
 
 
 def test_module_refusal_is_one_line_and_exit_2(tmp_path):

@@ -49,11 +49,14 @@ def run_demo(out: str | Path | None = None) -> int:
                 f"(caught at that step, before optimizer.step)")
         c.print(f"  {b} ({_size(b)}): the batch, its dataset indices, the model and optimizer state "
                 f"before the step, RNG states; tensors and JSON only")
-        c.print(f"\n[bold]3. replay[/]: traindoc replay {b}\n")
         fj = b / "forensics.json"
-        if fj.is_file():
+        res = json.loads(fj.read_text()) if fj.is_file() else None
+        where = f" (in the {res['sandbox']} sandbox: it reads everything, writes nothing of yours)" \
+            if res and res.get("sandbox") not in (None, "off") else ""
+        c.print(f"\n[bold]3. replay[/]{where}: traindoc replay {b}\n")
+        if res is not None:
             sys.stdout.flush()
-            render(json.loads(fj.read_text()))
+            render(res)
         elif mon.replay_output:
             c.print(mon.replay_output)
     c.print("\n[bold]4. diagnosis[/]: traindoc diagnose " + str(out) + "\n")

@@ -31,13 +31,23 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def replay_bundle(path, write: bool = True) -> dict:
-    """Replay a bundle (``RUN/bundles/step-...``) by re-executing its script; returns the
+def replay_bundle(path, write: bool = True, *, sandbox: bool = True, yes: bool = False) -> dict:
+    """Replay a bundle (``RUN/bundles/step-...``) by re-executing its script in a child
+    process inside the operating-system sandbox (:mod:`traindoc.sandbox`); returns the
     forensics document (first non-finite op, bad samples, triage, findings) and, with
-    ``write``, stores it as ``forensics.json`` in the bundle. Same as ``traindoc replay``."""
-    from .analyze import analyze
+    ``write``, stores it as ``forensics.json`` in the bundle. Same as ``traindoc replay``.
 
-    return analyze(path, write=write)
+    ``sandbox=False`` runs it where no sandbox exists (the script's writes are real);
+    ``yes=True`` accepts a bundle written on another machine or at another path. Bad input,
+    a missing sandbox, a changed script: :class:`traindoc.errors.UserError`."""
+    from .isolate import replay
+
+    _rc, res = replay(path, quiet=True, write=write, no_sandbox=not sandbox, yes=yes)
+    if res is None:
+        from ..errors import UserError
+
+        raise UserError(f"{path}: the replay produced no result")
+    return res
 
 
 __all__ = [

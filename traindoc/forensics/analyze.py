@@ -20,7 +20,7 @@ Then the profiles of the bad samples (:mod:`.samples`) and the findings
 from __future__ import annotations
 
 import io
-import sys
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -129,19 +129,17 @@ def _verdict(t: dict[str, Any]) -> str:
     return "unknown"
 
 
-def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
-    """Replay the bundle at ``path``; returns (and writes to ``forensics.json``) the results."""
+def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -> dict[str, Any]:
+    """Replay the bundle at ``path`` in this process; returns the results and, with ``write``,
+    writes ``forensics.json`` and ``replay.log`` into ``out_dir`` (default: the bundle).
+    This runs the user's script here: callers go through :func:`.isolate.replay`, which
+    runs it in a sandboxed child process."""
     from .findings import build_findings
 
     b = Bundle(path)
     if not b.meta.get("batches"):
         raise UserError(f"{path}: the step's batch was not recorded (it did not come from a "
                         f"DataLoader), so the step cannot be replayed")
-    cmd = b.meta.get("command") or {}
-    if cmd.get("script"):  # the bundle's command is code that runs here: say exactly what first
-        from .replay import check_command
-
-        print(f"traindoc replay: re-running the recorded script: {check_command(cmd)}", file=sys.stderr)
     log = io.StringIO()
     t0 = time.perf_counter()
     res, drv, endings = run_plan(b, make_plan(b), log)
@@ -151,6 +149,10 @@ def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
         want = (b.meta.get("loader") or {}).get("dataset")
         res["error"] = (f"the script did not iterate a DataLoader over {want} with gradients on "
                         f"(ended: {'; '.join(endings) or 'not run'})")
+        if os.environ.get("TRAINDOC_SANDBOXED") == "landlock":
+            res["error"] += ("; in the landlock sandbox the script cannot write files, so a script that "
+                             "writes before its training loop stops there (where user namespaces are "
+                             "allowed, the replay gives it a throwaway copy of the file system instead)")
     bad = (res.get("bisect") or {}).get("bad") or []
     if bad:
         batch, indices = b.batches("batch")[res.get("micro_batch", 0)]
@@ -161,7 +163,9 @@ def analyze(path: str | Path, write: bool = True) -> dict[str, Any]:
             res["profiles"] = {"error": f"{type(exc).__name__}: {exc}", "samples": []}
         res["bad_indices"] = [indices[p] if indices is not None else None for p in bad]
     res["findings"] = [f.to_dict() for f in build_findings(res, b)]
+    res["sandbox"] = os.environ.get("TRAINDOC_SANDBOXED", "off")
     if write:
-        write_json(b.path / "forensics.json", res)
-        (b.path / "replay.log").write_text(log.getvalue())
+        out = Path(out_dir) if out_dir is not None else b.path
+        write_json(out / "forensics.json", res)
+        (out / "replay.log").write_text(log.getvalue())
     return res

@@ -30,6 +30,7 @@ import torch
 
 from ..errors import UserError
 from ..findings import jsonable
+from .isolate import origin
 
 FORMAT = 1
 
@@ -119,6 +120,7 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
         meta: dict[str, Any] = {
             "format": FORMAT, "step": step, "rank": mon.rank, "world_size": mon.world_size,
             "trigger": jsonable(trigger), "created": time.time(), "command": cap.command(),
+            "origin": origin(final),  # a bundle opened elsewhere asks before it runs anything
             "torch": torch.__version__,
             "roots": [{"prefix": p, "class": type(m).__name__, "module": type(m).__module__,
                        "keys": list(m.state_dict().keys())[:100000]} for p, m in roots],

@@ -102,18 +102,29 @@ def render(res: dict[str, Any], out: Any = None) -> None:
 
 
 def _cmd_replay(a: argparse.Namespace) -> int:
-    from .analyze import analyze
+    if a.inside:  # the sandboxed child of the command below: replay in this process
+        from .analyze import analyze
 
-    res = analyze(_pick(a.bundle))
-    if a.json:
-        print(json.dumps(jsonable(res)))
-    else:
-        render(res)
-    return 1 if any(f["severity"] == "error" for f in res.get("findings", [])) else 0
+        res = analyze(a.bundle, out_dir=Path(a.inside))
+        if a.json:
+            print(json.dumps(jsonable(res)))
+        else:
+            render(res)
+        return 1 if any(f["severity"] == "error" for f in res.get("findings", [])) else 0
+    from .isolate import replay
+
+    rc, _res = replay(_pick(a.bundle), json_out=a.json, no_sandbox=a.no_sandbox, yes=a.yes,
+                      allow_changed=a.allow_changed)
+    return rc
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("replay", help="re-execute a bad step from its bundle: first non-finite op, samples, triage")
+    p = sub.add_parser("replay", help="re-execute a bad step from its bundle, in a sandbox: first non-finite op, samples, triage")
     p.add_argument("bundle", help="a bundle folder (RUN/bundles/step-...) or a run folder (the bundle `traindoc run` replays: the first non-finite step, else the first spike)")
     p.add_argument("--json", action="store_true", help="print the forensics document (also in forensics.json)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="replay even where no operating-system sandbox is available (the script's writes then reach your files)")
+    p.add_argument("--yes", action="store_true", help="replay a bundle written on another machine or at another path without asking")
+    p.add_argument("--allow-changed", action="store_true", help="replay although the script changed since the run")
+    p.add_argument("--inside", help=argparse.SUPPRESS)  # internal: the sandboxed child's output folder
     p.set_defaults(func=_cmd_replay)

@@ -21,10 +21,12 @@ re-executes the script (same argv and working directory) in *replay mode*:
   is stopped; if it stops by itself first (it exits on a NaN before ``backward``), it is
   re-run for the remaining tests.
 
-Side effects: the script runs again up to its training loop (files it writes before the
-loop with plain ``open`` are written again); its optimizer steps and ``torch.save`` calls are
-no-ops (:func:`_no_side_effects`), so its checkpoints keep the real run's content; its output goes to ``replay.log`` in the bundle. Results go to
-``forensics.json`` in the bundle (atomic), which ``traindoc diagnose`` reads.
+Side effects: the script runs again up to its training loop, inside the operating-system
+sandbox of :mod:`traindoc.sandbox` (started by :mod:`.isolate`): whatever it writes, deletes
+or truncates outside the replay's scratch folder never reaches the user's files. As a
+second line inside it, optimizer steps and ``torch.save`` are no-ops (:func:`_no_side_effects`).
+The script's output goes to ``replay.log``; results go to ``forensics.json``, both moved into
+the bundle by the unsandboxed parent. ``traindoc diagnose`` reads them.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ..errors import UserError
 from ..findings import jsonable
 from .bisect import batch_size_of, slice_batch
 from .bundle import Bundle, restore_rng
+from .isolate import script_file
 from .locate import Instrument
 
 MAX_SCRIPT_RUNS = 30
@@ -386,26 +389,6 @@ def _run_script(cmd: dict[str, Any]) -> str:
         sys.argv, sys.path[:] = old_argv, old_path
 
 
-def check_command(cmd: dict[str, Any]) -> str:
-    """What replay will execute, in one line; refuses (``UserError``) a ``python -m`` module
-    that is not a file under the recorded working directory on this machine: a bundle from
-    elsewhere would otherwise import whatever module of that name this environment has."""
-    cwd = Path(cmd.get("cwd") or ".")
-    script = cmd["script"]
-    if cmd.get("module"):
-        base = cwd.joinpath(*script.split("."))
-        if not (base.with_suffix(".py").is_file() or (base / "__main__.py").is_file()
-                or (base / "__init__.py").is_file()):
-            raise UserError(f"the bundle runs module {script!r}, which is not a file under its recorded "
-                            f"cwd {cwd} on this machine; refusing to import it (replay only bundles you trust)")
-        run = ["python", "-m", script]
-    else:
-        run = ["python", script]
-    import shlex
-
-    return f"{shlex.join(run + list(cmd.get('args', [])))}  (cwd {cwd})"
-
-
 def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], Any],
              log: io.TextIOBase) -> tuple[dict[str, Any], Driver, list[str]]:
     """Drive the script through ``plan``; returns (plan output, driver, how each script run ended)."""
@@ -413,7 +396,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
     if not cmd.get("script"):
         raise UserError(f"{bundle.path}: the bundle does not say which script to re-run")
     cwd = cmd.get("cwd")
-    check_command(cmd)  # analyze() printed it; a direct caller still gets the refusal
+    script_file(cmd)  # refuses a module that is not under the recorded cwd (isolate.check did too)
     drv = Driver(bundle)
     drv.plan = _Plan(plan)
     endings: list[str] = []
@@ -456,20 +439,27 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
 
 def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
     """``traindoc replay BUNDLE`` in a fresh process (what ``traindoc run`` does after a
-    trigger); returns its terminal output."""
+    trigger); returns its terminal output. Off, saying why, where no sandbox exists."""
+    from .. import sandbox
+
     try:
         if not Bundle(bundle).meta.get("batches"):
             return (f"traindoc: bundle {bundle}: the step's batch did not come from a DataLoader; "
                     f"the step cannot be replayed\n")
     except UserError as exc:
         return f"traindoc: {exc}\n"
+    mode, why = sandbox.available()
+    if mode is None:
+        return (f"traindoc: the automatic replay is off: no operating-system sandbox here ({why}).\n"
+                f"  To replay anyway (it re-runs your script, whose writes then reach your files):\n"
+                f"  traindoc replay --no-sandbox {bundle}\n")
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
     r = subprocess.run([sys.executable, "-m", "traindoc", "replay", str(bundle)], capture_output=True,
                        text=True, timeout=timeout, env=env)
-    out = r.stdout + r.stderr
+    out = r.stderr + r.stdout  # stderr first: the line saying what is re-run, and in which sandbox
     return out + ("" if r.returncode in (0, 1) else f"traindoc: replay exited {r.returncode}\n") + \
         f"(replay took {time.perf_counter() - t0:.1f} s)\n"
 

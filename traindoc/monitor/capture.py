@@ -109,6 +109,7 @@ class Capture:
         self.bundles: list[Path] = []
         self._nonfinite_done = False
         self._cool_until = -1
+        self._sha256: str | None = None  # of the script, taken by the first command()
 
     # ---------------------------------------------------------------- every step
     def on_batch(self, batch: Any, idx: np.ndarray | None) -> None:
@@ -224,8 +225,18 @@ class Capture:
                     break
         else:
             script, args = (sys.argv[0] if sys.argv else ""), list(sys.argv[1:])
-        return {"script": script, "module": module, "args": args, "cwd": os.getcwd(),
-                "via": "traindoc run" if cmd[:2] == ["traindoc", "run"] else "watch"}
+        out = {"script": script, "module": module, "args": args, "cwd": os.getcwd(),
+               "via": "traindoc run" if cmd[:2] == ["traindoc", "run"] else "watch"}
+        if self._sha256 is None and script:  # once, at the start: the replay refuses a changed script
+            from ..forensics.isolate import fingerprint, script_file
+            from ..errors import UserError
+
+            try:
+                self._sha256 = fingerprint(script_file(out)) or ""
+            except UserError:
+                self._sha256 = ""
+        out["sha256"] = self._sha256 or None
+        return out
 
     def earlier_state(self, step: int) -> dict[str, Any] | None:
         old = [s for s in self._snaps if s["step"] is not None and s["step"] < step]

@@ -172,6 +172,8 @@ class Monitor:
         # Our global forward hooks make torch.compile warn that hooks fire on the wrapper;
         # we drop them as soon as a compiled module shows up, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Using `torch.compile\(module\)` when there are global hooks")
+        if self.capture.enabled:
+            self._guard("bundle", self.capture.command)  # fingerprints the script as it starts
         self._patches = Patches(self)
         self._patches.install()
         _ACTIVE = self

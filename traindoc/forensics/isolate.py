@@ -1,0 +1,177 @@
+"""Re-execute a bundle's script in the operating-system sandbox (:mod:`traindoc.sandbox`).
+
+``traindoc replay`` (and ``traindoc run``'s automatic replay, and ``replay_bundle``) come
+here. Before anything runs: the bundle must open, its recorded working directory and
+script must still be there and unchanged (SHA-256 recorded at run time), and a bundle
+written on another machine or at another path needs the user's yes. Then a child process
+enters the sandbox, replays the step (:func:`traindoc.forensics.analyze.analyze`) and
+writes ``forensics.json`` and ``replay.log`` into its scratch folder, the only place it
+can write; this process moves them into the bundle. Without a sandbox nothing runs unless
+the caller says so (``--no-sandbox``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from .. import sandbox
+
+OUTPUTS = ("forensics.json", "replay.log")
+
+
+def fingerprint(path: str | Path) -> str | None:
+    """SHA-256 of a script file (``None`` when it cannot be read): the replay refuses to run
+    code that changed since the run."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def origin(bundle_dir: Path) -> dict[str, str]:
+    """Where a bundle is written: a bundle found elsewhere needs the user's yes to run."""
+    return {"host": socket.gethostname(), "path": str(bundle_dir.resolve())}
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    mp = path / "meta.json"
+    if not mp.is_file():
+        raise UserError(f"{path}: not a traindoc bundle (no meta.json)")
+    try:
+        meta = json.loads(mp.read_text())
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{mp}: unreadable ({exc})") from None
+    if not isinstance(meta, dict):
+        raise UserError(f"{mp}: not a bundle description (a JSON object)")
+    return meta
+
+
+def script_file(cmd: dict[str, Any]) -> Path:
+    """The file the recorded command runs, under the recorded working directory."""
+    cwd = Path(cmd.get("cwd") or ".")
+    script = cmd["script"]
+    if cmd.get("module"):
+        base = cwd.joinpath(*script.split("."))
+        for cand in (base.with_suffix(".py"), base / "__main__.py", base / "__init__.py"):
+            if cand.is_file():
+                return cand
+        raise UserError(f"the bundle runs module {script!r}, which is not a file under its recorded "
+                        f"cwd {cwd} on this machine; refusing to import it (replay only bundles you trust)")
+    p = cwd / script
+    if p.is_dir():
+        p = p / "__main__.py"
+    return p
+
+
+def check(path: Path, meta: dict[str, Any], *, yes: bool = False, allow_changed: bool = False) -> str:
+    """Refuse what must not run; returns the command line to show the user."""
+    cmd = meta.get("command")
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("script"), str) or not cmd["script"]:
+        raise UserError(f"{path}: the bundle does not say which script to re-run")
+    args = cmd.get("args") or []
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise UserError(f"{path}: the bundle's script arguments are not a list of strings")
+    if not isinstance(cmd.get("cwd"), str) or not Path(cmd["cwd"]).is_dir():
+        raise UserError(f"{path}: the run's working directory {cmd.get('cwd')!r} is not there any more; "
+                        f"the replay runs the script from there (restore it, or re-run the training)")
+    f = script_file(cmd)
+    if not f.is_file():
+        raise UserError(f"{path}: the run's script {f} is not there any more")
+    line = shlex.join(["python", *(["-m"] if cmd.get("module") else []), cmd["script"], *args]) + \
+        f"  (cwd {cmd['cwd']})"
+    want = cmd.get("sha256")
+    if want and fingerprint(f) != want and not allow_changed:
+        raise UserError(f"{path}: {f} changed since the run (SHA-256 differs); the replay would run other "
+                        f"code than the step did. Re-run the training to capture the step again, or pass "
+                        f"--allow-changed to replay with the script as it is now")
+    here = origin(path)
+    came = meta.get("origin") if isinstance(meta.get("origin"), dict) else {}
+    if (came.get("host"), came.get("path")) != (here["host"], here["path"]) and not yes:
+        where = (f"written on {came.get('host')} at {came.get('path')}" if came
+                 else "of unknown origin (no record of where it was written)")
+        if sys.stdin.isatty() and sys.stderr.isatty():
+            sys.stderr.write(f"traindoc replay: this bundle was {where}; replaying it runs:\n  {line}\n"
+                             f"Run it? [y/N] ")
+            sys.stderr.flush()
+            if sys.stdin.readline().strip().lower() in ("y", "yes"):
+                return line
+        raise UserError(f"{path}: the bundle was {where}; replaying it runs `{line}`: pass --yes if you "
+                        f"trust it")
+    return line
+
+
+def _env(scratch: Path, mode: str) -> dict[str, str]:
+    env = dict(os.environ)
+    tmp = scratch / "tmp"
+    tmp.mkdir()
+    root = str(Path(__file__).resolve().parent.parent.parent)  # traindoc importable from a checkout too
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    # caches and temporary files the script's libraries write go where writes are allowed
+    env.update({"TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1", "TRAINDOC_SANDBOXED": mode,
+                "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor"), "TRITON_CACHE_DIR": str(tmp / "triton"),
+                "MPLCONFIGDIR": str(tmp / "matplotlib")})
+    return env
+
+
+def replay(path: str | Path, *, json_out: bool = False, no_sandbox: bool = False, yes: bool = False,
+           allow_changed: bool = False, quiet: bool = False, write: bool = True,
+           timeout: float | None = None) -> tuple[int, dict[str, Any] | None]:
+    """Replay the bundle at ``path`` in a sandboxed child process.
+
+    Returns (exit code of the replay: 0, 1 when it found a cause of severity error, 2 bad
+    input, 3 the sandbox failed; the forensics document or ``None``). The child's terminal
+    output goes to this process's stdout/stderr unless ``quiet``; with ``write`` the
+    results are moved into the bundle.
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    if not meta.get("batches"):
+        raise UserError(f"{path}: the step's batch was not recorded (it did not come from a "
+                        f"DataLoader), so the step cannot be replayed")
+    line = check(path, meta, yes=yes, allow_changed=allow_changed)
+    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
+    if mode is None and not no_sandbox:
+        raise UserError(f"no operating-system sandbox on this machine ({why}); the replay re-runs your "
+                        f"script, which could then overwrite your files. Pass --no-sandbox to run it anyway")
+    if not quiet:
+        print(f"traindoc replay: re-running the recorded script ({f'{mode} sandbox' if mode else 'NO sandbox'}): "
+              f"{line}", file=sys.stderr, flush=True)
+    scratch = Path(tempfile.mkdtemp(prefix="traindoc-replay-"))
+    try:
+        out = scratch / "out"
+        out.mkdir()
+        args = ["-m", "traindoc", "replay", "--inside", str(out), str(path.resolve())]
+        args += ["--json"] if json_out else []
+        argv = sandbox.command(mode, str(scratch), args) if mode else [sys.executable, *args]
+        pipe = subprocess.PIPE if quiet else None
+        r = subprocess.run(argv, env=_env(scratch, mode or "off"), stdout=pipe, stderr=pipe, text=True,
+                           timeout=timeout)
+        res = None
+        if (out / "forensics.json").is_file():
+            res = json.loads((out / "forensics.json").read_text())
+            if write:
+                for name in OUTPUTS:
+                    if (out / name).is_file():
+                        tmp = path / f".{name}.{os.getpid()}.tmp"
+                        shutil.copyfile(out / name, tmp)
+                        os.replace(tmp, path / name)
+        if r.returncode == 3 and mode:
+            tail = (r.stderr or "").strip().splitlines()[-1:] if quiet else []
+            raise UserError(f"the {mode} sandbox could not be set up{': ' + tail[0] if tail else ''}")
+        if res is None and quiet and r.returncode not in (0, 1):
+            tail = (r.stderr or r.stdout or "").strip().splitlines()[-1:]
+            raise UserError(tail[0] if tail else f"the replay exited {r.returncode}")
+        return r.returncode, res
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
