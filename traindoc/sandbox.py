@@ -42,6 +42,7 @@ from pathlib import Path
 
 MODES = ("namespace", "landlock")
 ENV_MODE = "TRAINDOC_SANDBOX"  # force a mode ("namespace", "landlock") or "off" (tests, users)
+ENV_ALLOW_NONE = "TRAINDOC_ALLOW_UNSANDBOXED"  # "1": where no sandbox works, re-execute without one
 
 _libc = None
 

@@ -167,6 +167,7 @@ def test_without_a_sandbox_nothing_runs_unasked(writes_run, monkeypatch):
     cwd, _ = writes_run
     before = _snapshot(cwd / "out")
     monkeypatch.setenv(sandbox.ENV_MODE, "off")
+    monkeypatch.setenv(sandbox.ENV_ALLOW_NONE, "0")
     r = run_cli("replay", cwd / "run", cwd=cwd)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--no-sandbox" in r.stderr, r.stderr
     assert _snapshot(cwd / "out") == before

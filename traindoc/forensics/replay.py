@@ -449,7 +449,7 @@ def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
     except UserError as exc:
         return f"traindoc: {exc}\n"
     mode, why = sandbox.available()
-    if mode is None:
+    if mode is None and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
         return (f"traindoc: the automatic replay is off: no operating-system sandbox here ({why}).\n"
                 f"  To replay anyway (it re-runs your script, whose writes then reach your files):\n"
                 f"  traindoc replay --no-sandbox {bundle}\n")
