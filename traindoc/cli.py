@@ -39,7 +39,9 @@ def _cmd_run(a: argparse.Namespace) -> int:
 
         print_diagnosis(err, diagnose(mon.out), short=True)
     except UserError as exc:
-        err.print(f"traindoc: could not diagnose the run: {exc}")
+        from .report.terminal import esc
+
+        err.print(f"traindoc: could not diagnose the run: {esc(exc)}")
     if outcome.status == "interrupted" and isinstance(outcome.exc, KeyboardInterrupt):
         raise outcome.exc
     return outcome.exit_code

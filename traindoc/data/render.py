@@ -7,10 +7,10 @@ import math
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from ..findings import Finding
+from ..report.terminal import esc
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _BARS = " ▁▂▃▄▅▆▇█"
@@ -82,7 +82,7 @@ def print_summary(c: Console, report, source: str = "") -> None:
     prof = report.profile
     st = report.stats
     cached = f", {st['cached_units']} of {st['units']} units cached" if st.get("cached_units") else ""
-    c.print(f"[bold]traindoc data check[/] {escape(source)}: {prof.rows:,} rows, {len(prof.columns)} columns"
+    c.print(f"[bold]traindoc data check[/] {esc(source)}: {prof.rows:,} rows, {len(prof.columns)} columns"
             + (f", validation {report.val_profile.rows:,} rows" if report.val_profile else "")
             + f" in {st.get('seconds', 0):.2f} s{cached}")
     t = Table(show_edge=False, pad_edge=False, header_style="bold")
@@ -90,24 +90,24 @@ def print_summary(c: Console, report, source: str = "") -> None:
         t.add_column(h, justify="left" if h in ("column", "type", "findings") else "right")
     for d in column_rows(report):
         bad = d.get("nonfinite") or 0
-        t.add_row(escape(d["column"]), d["type"], fmt(d["nulls"]) if d["nulls"] else "",
+        t.add_row(esc(d["column"]), esc(d["type"]), fmt(d["nulls"]) if d["nulls"] else "",
                   f"[red]{fmt(bad)}[/]" if bad else "", fmt(d.get("min")), fmt(d.get("p50")),
                   fmt(d.get("p99_9")), fmt(d.get("max")), fmt(d.get("mean")), fmt(d.get("std")),
-                  escape(", ".join(d["findings"])))
+                  esc(", ".join(d["findings"])))
     c.print(t)
     from .profile import ListProfile
 
     for name, col in prof.columns.items():
         if isinstance(col, ListProfile) and col.lengths:
             lens, cnt = col.length_array()
-            c.print(f"[bold]{escape(name)}[/] lengths {int(lens[0]):,} {sparkline(lens, cnt)} {int(lens[-1]):,}  "
+            c.print(f"[bold]{esc(name)}[/] lengths {int(lens[0]):,} {sparkline(lens, cnt)} {int(lens[-1]):,}  "
                     f"P50 {col.length_quantile(0.5):,}  P99 {col.length_quantile(0.99):,}  "
                     f"P99.9 {col.length_quantile(0.999):,}  max {int(lens[-1]):,}")
     if report.profile.label and report.profile.label.counts:
         counts = sorted(report.profile.label.counts.items(), key=lambda kv: -kv[1])
         total = sum(v for _, v in counts)
-        c.print(f"[bold]{escape(str(prof.label_column))}[/] classes: " + ", ".join(
-            f"{escape(str(k))} {v / total:.2%}" for k, v in counts[:8]) + (" ..." if len(counts) > 8 else ""))
+        c.print(f"[bold]{esc(str(prof.label_column))}[/] classes: " + ", ".join(
+            f"{esc(str(k))} {v / total:.2%}" for k, v in counts[:8]) + (" ..." if len(counts) > 8 else ""))
     c.print()
     if not report.findings:
         c.print("[green]no findings[/]")
@@ -120,14 +120,14 @@ def print_summary(c: Console, report, source: str = "") -> None:
 
 
 def print_finding(c: Console, f: Finding, i: int) -> None:
-    c.print(f"{i}. [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.name}[/] {f.code}: {escape(f.message)}")
+    c.print(f"{i}. [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.name}[/] {f.code}: {esc(f.message)}")
     if f.location.get("file"):
         where = f.location["file"] + (f" row {f.location['file_row']:,}" if f.location.get("file_row") is not None else "")
-        c.print(f"   [dim]where:[/]   {escape(where)}")
+        c.print(f"   [dim]where:[/]   {esc(where)}")
     if f.fix:
-        c.print(f"   [dim]fix:[/]     {escape(f.fix)}")
+        c.print(f"   [dim]fix:[/]     {esc(f.fix)}")
     if f.confirm:
-        c.print(f"   [dim]confirm:[/] {escape(f.confirm)}")
+        c.print(f"   [dim]confirm:[/] {esc(f.confirm)}")
 
 
 def _gh_escape(s: str, prop: bool = False) -> str:

@@ -28,15 +28,15 @@ def run_demo(out: str | Path | None = None) -> int:
     from ..monitor.monitor import Monitor, default_run_dir
     from ..monitor.runner import run_script
     from ..report.summary import print_diagnosis
-    from ..report.terminal import console
+    from ..report.terminal import console, esc
 
     c = console()
     out = Path(out) if out else default_run_dir(Path("traindoc-runs"))
     c.print("[bold]traindoc demo[/]: a CTR model with a new user-behaviour-sequence feature goes NaN mid-training.")
     c.print("  data: 8 000 users, histories ~200 items long; user 5171's history is 5 000 long")
     c.print("  model: item embeddings -> attention over the history (softmax written by hand) -> MLP")
-    c.print(f"  script: {SCRIPT}")
-    c.print(f"\n[bold]1. run[/]: traindoc run --out {out} ctr_attention.py\n")
+    c.print(f"  script: {esc(SCRIPT)}")
+    c.print(f"\n[bold]1. run[/]: traindoc run --out {esc(out)} ctr_attention.py\n")
     sys.stdout.flush()
     # the demo's own script writes nothing: it is replayed even where no sandbox exists
     os.environ.setdefault("TRAINDOC_ALLOW_UNSANDBOXED", "1")
@@ -50,21 +50,21 @@ def run_demo(out: str | Path | None = None) -> int:
         meta = json.loads((b / "meta.json").read_text())
         c.print(f"\n[bold]2. trigger and bundle[/]: {meta['trigger']['kind']} at step {meta['step']} "
                 f"(caught at that step, before optimizer.step)")
-        c.print(f"  {b} ({_size(b)}): the batch, its dataset indices, the model and optimizer state "
+        c.print(f"  {esc(b)} ({_size(b)}): the batch, its dataset indices, the model and optimizer state "
                 f"before the step, RNG states; tensors and JSON only")
         fj = b / "forensics.json"
         res = json.loads(fj.read_text()) if fj.is_file() else None
         where = f" (in the {res['sandbox']} sandbox: it reads everything, writes nothing of yours)" \
             if res and res.get("sandbox") not in (None, "off") else ""
-        c.print(f"\n[bold]3. replay[/]{where}: traindoc replay {b}\n")
+        c.print(f"\n[bold]3. replay[/]{where}: traindoc replay {esc(b)}\n")
         if res is not None:
             sys.stdout.flush()
             render(res)
         elif mon.replay_output:
-            c.print(mon.replay_output)
-    c.print("\n[bold]4. diagnosis[/]: traindoc diagnose " + str(out) + "\n")
+            c.print(esc(mon.replay_output))
+    c.print("\n[bold]4. diagnosis[/]: traindoc diagnose " + esc(out) + "\n")
     print_diagnosis(c, diagnose(out))
-    c.print(f"\nNext: traindoc report {out} -o report.html · traindoc diagnose {out} --json · "
+    c.print(f"\nNext: traindoc report {esc(out)} -o report.html · traindoc diagnose {esc(out)} --json · "
             f"traindoc explain unstable-op")
     sys.stdout.flush()
     return 0

@@ -53,7 +53,12 @@ def why_not_reproduced(res: dict[str, Any]) -> list[str]:
 
 def render(res: dict[str, Any], out: Any = None) -> None:
     """The replay in a few lines (plain text: it also goes into ``traindoc run``'s stderr)."""
-    w = (out or sys.stdout).write
+    from ..report.terminal import printable
+
+    raw = (out or sys.stdout).write
+
+    def w(text: str) -> None:  # code lines and names come from the user's files: no raw ESC
+        raw(printable(text))
     trig = res.get("trigger") or {}
     w(f"traindoc replay: step {res.get('step')} ({trig.get('kind')}), bundle {res.get('bundle')}\n")
     if res.get("error"):

@@ -4,11 +4,10 @@ the alternatives with how to tell them apart), the symptoms, what could not be t
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..diagnose import Diagnosis
 from ..findings import ERROR
-from .terminal import render_findings
+from .terminal import esc, render_findings
 
 
 def _headline(d: Diagnosis) -> str:
@@ -16,7 +15,7 @@ def _headline(d: Diagnosis) -> str:
     status = m.get("status", "?")
     steps = m.get("steps")
     ranks = d.run.ranks
-    parts = [f"run {escape(str(d.run.folder))}", f"status {status}"]
+    parts = [f"run {esc(str(d.run.folder))}", f"status {esc(status)}"]
     if steps is not None:
         parts.append(f"{steps} steps")
     if len(ranks) > 1:
@@ -33,19 +32,19 @@ def print_diagnosis(c: Console, d: Diagnosis, short: bool = False) -> None:
                  "Possible causes (none with strong evidence), most likely first:")
         render_findings(c, title, causes, detail_first=2)
         if short and len(d.causes) > len(causes):
-            c.print(f"   [dim]... {len(d.causes) - len(causes)} more: traindoc diagnose {escape(str(d.run.folder))}[/]")
+            c.print(f"   [dim]... {len(d.causes) - len(causes)} more: traindoc diagnose {esc(str(d.run.folder))}[/]")
     symptoms = d.symptoms[:5] if short else d.symptoms
     if symptoms:
         render_findings(c, "What the run showed:", symptoms, numbered=False)
         if short and len(d.symptoms) > len(symptoms):
-            c.print(f"   [dim]... {len(d.symptoms) - len(symptoms)} more: traindoc diagnose {escape(str(d.run.folder))}[/]")
+            c.print(f"   [dim]... {len(d.symptoms) - len(symptoms)} more: traindoc diagnose {esc(str(d.run.folder))}[/]")
     if d.internal:
         render_findings(c, "traindoc's own problems (training was not affected):", d.internal, numbered=False)
     if not d.causes and not d.symptoms:
         c.print("No problem found: the loss is finite and no rule fired.")
     if d.cannot_tell and not short:
         c.print("[dim]Cannot tell (series not recorded): "
-                + "; ".join(f"{escape(k)} ({escape(v.removeprefix('not recorded: '))})"
+                + "; ".join(f"{esc(k)} ({esc(v.removeprefix('not recorded: '))})"
                             for k, v in sorted(d.cannot_tell.items())) + "[/]")
     if d.causes and not short:
-        c.print(f"[dim]traindoc explain {escape(d.causes[0].name)} prints how this cause is detected.[/]")
+        c.print(f"[dim]traindoc explain {esc(d.causes[0].name)} prints how this cause is detected.[/]")

@@ -3,6 +3,7 @@ evidence, the fix, how to confirm), one finding at a time."""
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Iterable, TextIO
 
@@ -17,6 +18,21 @@ from ..rules.util import fmt
 
 _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 _INDENT = 5
+
+
+# C0/C1 control characters other than newline and tab: an ESC from a column name or a code
+# line would otherwise reach the terminal raw (rich strips only BEL, BS, VT, FF and CR)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(s: Any) -> str:
+    """``s`` as text with control characters shown escaped (``\\x1b``)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(s))
+
+
+def esc(s: Any) -> str:
+    """A string from the user's code, data or paths, for a rich markup string: never markup."""
+    return escape(printable(s))
 
 
 def console(file: TextIO | None = None) -> Console:
@@ -58,7 +74,7 @@ def _line(c: Console, label: str, text: str) -> None:
     g = Table.grid(padding=(0, 1))
     g.add_column(style="dim", width=8, no_wrap=True)
     g.add_column(overflow="fold")
-    g.add_row(label, text)
+    g.add_row(label, Text(printable(text)))  # a str cell would be parsed as markup
     c.print(Padding(g, (0, 0, 0, _INDENT)))
 
 
@@ -69,7 +85,7 @@ def render_finding(c: Console, f: Finding, index: int | None = None, detail: boo
     head = f"{index}. " if index is not None else ""
     conf = f"{f.confidence:.0%}, " if f.confidence is not None else ""
     c.print(Text.assemble(head, (f.name, "bold"), f" {f.code} (", conf, (f.severity, _STYLE[f.severity]), "): ",
-                          f.message))
+                          printable(f.message)))
     where = _where(f)
     if where:
         _line(c, "where", where)
@@ -89,7 +105,7 @@ def render_findings(c: Console, title: str, findings: Iterable[Finding], numbere
     items = list(findings)
     if not items:
         return
-    c.print(f"[bold]{escape(title)}[/]")
+    c.print(f"[bold]{esc(title)}[/]")
     for i, f in enumerate(items, 1):
         detail = detail_first is None or i <= detail_first
         render_finding(c, f, i if numbered else None, detail=detail)
