@@ -28,7 +28,7 @@ def _cmd_run(a: argparse.Namespace) -> int:
     from .report.terminal import console
     from .report.summary import print_diagnosis
 
-    mon = Monitor(out=a.out, sample_every=a.sample_every,
+    mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True,
                   command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
     outcome = run_script(a.script, a.args, mon, module=a.module)
     if outcome.tb:

@@ -16,6 +16,8 @@ of a small vector (the one sync), a few dozen Python operations and a queue put.
 from __future__ import annotations
 
 import math
+import os
+import sys
 import time
 import traceback
 import warnings
@@ -26,7 +28,8 @@ from typing import Any, Callable, Iterable
 import numpy as np
 import torch
 
-from ..store.writer import RunWriter, write_marker
+from ..errors import UserError
+from ..store.writer import RunWriter, claim, next_free, write_marker
 from . import context
 from .patches import Patches
 from .quantities import activation_stats, gather, grad_norms, underflow_fraction
@@ -48,8 +51,6 @@ def default_run_dir(base: str | Path = "traindoc-runs") -> Path:
     info = context.dist_info()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     if info["world_size"] > 1:
-        import os
-
         # torchrun starts all local ranks from one agent: its pid and start time name the job.
         ppid = os.getppid()
         try:
@@ -92,8 +93,12 @@ class Monitor:
         snapshot_every: int = 100,
         bundles: bool = True,
         replay: bool | None = None,
+        strict_out: bool = False,
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
+        self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
+        self.joined: Monitor | None = None  # the outer monitor, when this one joined it
+        self._lock: int | None = None
         info = context.dist_info()
         self.rank = info["rank"]
         self.world_size = info["world_size"]
@@ -151,13 +156,35 @@ class Monitor:
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> "Monitor":
         global _ACTIVE
-        import os
 
         if os.environ.get("TRAINDOC_REPLAYING"):  # a script replayed by `traindoc replay`: record nothing
             self._closed = True
             return self
         if _ACTIVE is not None:
-            raise RuntimeError("a traindoc monitor is already active in this process")
+            # a script that calls traindoc.watch() itself, under `traindoc run` (or nested
+            # watch() blocks): the outer monitor already records everything; this one joins it
+            self._closed = True
+            self.joined = _ACTIVE
+            if Path(self.out) != Path(_ACTIVE.out):
+                print(f"traindoc: watch(out={str(self.out)!r}) joins the monitor already recording this "
+                      f"process into {_ACTIVE.out}", file=sys.stderr)
+            self.out = _ACTIVE.out
+            return self
+        try:
+            self._lock = claim(self.out, self.rank)
+        except UserError as exc:
+            if self.strict_out:  # `traindoc run`: refuse before the script starts
+                raise
+            # traindoc.watch() inside the user's script: never stop their training for this
+            alt = next_free(self.out, self.rank)
+            try:
+                self._lock = claim(alt, self.rank)
+            except UserError as exc2:
+                print(f"traindoc: {exc}; and {exc2}: this run is not recorded", file=sys.stderr)
+                self._closed = True
+                return self
+            print(f"traindoc: {exc}; recording into {alt} instead", file=sys.stderr)
+            self.out = alt
         self.writer = RunWriter(self.out, rank=self.rank, flush_interval=self._flush_interval,
                                 on_error=self._on_store_error)
         if self.rank == 0:
@@ -215,6 +242,9 @@ class Monitor:
         except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
             self.errors.setdefault("bundle", f"{type(exc).__name__}: {exc}")
         w.close()
+        if self._lock is not None:
+            os.close(self._lock)  # releases the flock: the folder is complete
+            self._lock = None
         self.capture.cur = self.capture.prev = []  # drop the batch references
         target = self.capture.worth_replaying() if self.capture.bundles else None
         if target is not None and self._want_replay():
@@ -225,12 +255,10 @@ class Monitor:
             except Exception as exc:  # noqa: BLE001 - the run is recorded; replay is extra
                 self.replay_output = f"traindoc: replay failed ({type(exc).__name__}: {exc})\n"
             if self.replay is None and self.replay_output:  # `traindoc run`: show it with the diagnosis
-                import sys
 
                 sys.stderr.write(self.replay_output)
 
     def _want_replay(self) -> bool:
-        import os
 
         if self.world_size > 1 or os.environ.get("TRAINDOC_REPLAY", "1") == "0":
             return False

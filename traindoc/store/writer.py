@@ -27,6 +27,50 @@ def _dumps(value: Any) -> str:
     return json.dumps(jsonable(value), default=str)
 
 
+def claim(folder: str | os.PathLike, rank: int) -> int:
+    """Make ``folder`` this process's run folder for ``rank``, or refuse in one line
+    (:class:`~traindoc.errors.UserError`): a file in the way, a folder that cannot be
+    written, another process recording the same rank there, or a rank that is already
+    recorded there (two runs never merge into one store). Returns the file descriptor of
+    the lock (an ``flock`` held until the process closes it or ends)."""
+    import fcntl
+
+    from ..errors import UserError
+
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{folder}: is a file, not a run folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{folder}: cannot create the run folder ({exc.strerror or exc})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{folder}: the run folder is not writable")
+    try:
+        fd = os.open(folder / f".rank{rank}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise UserError(f"{folder}: cannot create its lock file ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise UserError(f"{folder}: another traindoc process is recording rank {rank} there") from None
+    if (folder / rank_file(rank)).exists():
+        os.close(fd)
+        raise UserError(f"{folder}: already holds a recorded run (rank {rank}); runs never merge: choose "
+                        f"another --out, or remove that folder") from None
+    return fd
+
+
+def next_free(folder: str | os.PathLike, rank: int) -> Path:
+    """``folder-2``, ``folder-3``, ...: the first sibling where ``rank`` is not recorded."""
+    folder = Path(folder)
+    n = 2
+    while (folder.with_name(f"{folder.name}-{n}") / rank_file(rank)).exists():
+        n += 1
+    return folder.with_name(f"{folder.name}-{n}")
+
+
 def write_marker(folder: Path, data: dict[str, Any]) -> None:
     """Write the run marker atomically (write a temp file, then rename)."""
     path = folder / MARKER
