@@ -74,6 +74,20 @@ def test_grad_norms_match_torch(tmp_path):
     assert run.series("grad_norm").values[0] == pytest.approx(total, rel=1e-6)
 
 
+def test_huge_finite_gradients_are_not_reported_non_finite(tmp_path):
+    """max |g| 4e22: float32's sum of squares overflows; the norm must not."""
+    w = nn.Parameter(torch.ones(10))
+    opt = torch.optim.SGD([w], lr=0.0)
+    with traindoc.watch(out=tmp_path / "r"):
+        w.grad = torch.full((10,), 4e22)
+        opt.step()
+        w.grad = torch.tensor([float("inf")] + [1.0] * 9)
+        opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.series("grad_norm").values[0] == pytest.approx(4e22 * math.sqrt(10), rel=1e-6)
+    assert run.series("grad_nonfinite").values.tolist() == [0.0, 1.0]
+
+
 def test_gradient_accumulation_sums_micro_losses(tmp_path):
     torch.manual_seed(0)
     model = nn.Linear(3, 1)

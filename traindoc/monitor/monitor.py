@@ -657,6 +657,12 @@ class Monitor:
         self._flush_deferred()
         values.update(lrs)
         if norms:
+            for p, n in zip(params, pnames):
+                if values[f"grad_norm/{n}"] == math.inf:
+                    # float32 overflows once |g| passes ~1e19 (the sum of squares passes 3.4e38):
+                    # recompute in float64 (exact for any finite float32/16 gradient) so a finite
+                    # gradient is never counted as non-finite. Rare; a sync and a read of p.grad.
+                    values[f"grad_norm/{n}"] = float(torch.linalg.vector_norm(p.grad.detach().double()))
             g = [values[f"grad_norm/{n}"] for n in pnames]
             bad = sum(1 for x in g if not math.isfinite(x))
             values["grad_norm"] = math.sqrt(sum(x * x for x in g)) if not bad else float("nan")
