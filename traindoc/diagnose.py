@@ -26,6 +26,11 @@ class Diagnosis:
     cannot_tell: dict[str, str] = field(default_factory=dict)
 
     @property
+    def state(self) -> dict[str, Any]:
+        """How the run ended (:meth:`traindoc.store.reader.Run.state`)."""
+        return self.run.state()
+
+    @property
     def exit_code(self) -> int:
         return 1 if any(c.severity == ERROR for c in self.causes) else 0
 
@@ -35,7 +40,8 @@ class Diagnosis:
         return document(
             self.causes, self.symptoms, self.internal,
             run=str(self.run.folder),
-            status=self.run.meta.get("status"),
+            status=self.state["status"],
+            note=self.state["note"] or None,
             steps=self.run.meta.get("steps"),
             ranks=self.run.ranks,
             cannot_tell=self.cannot_tell,

@@ -44,6 +44,9 @@ class ImportedRun(Run):
     def events(self, rank: int | None = None) -> list[dict[str, Any]]:
         return [e for e in self._events if rank is None or e["rank"] == rank]
 
+    def state(self, rank: int | None = None) -> dict[str, Any]:
+        return {"status": self.meta.get("status"), "last_step": None, "note": ""}  # a log says no more
+
     def batch_indices(self, step: int, rank: int = 0) -> np.ndarray | None:
         return None
 

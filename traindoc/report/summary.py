@@ -12,7 +12,7 @@ from .terminal import esc, render_findings
 
 def _headline(d: Diagnosis) -> str:
     m = d.run.meta
-    status = m.get("status", "?")
+    status = d.state["status"] or "?"
     steps = m.get("steps")
     ranks = d.run.ranks
     parts = [f"run {esc(str(d.run.folder))}", f"status {esc(status)}"]
@@ -25,6 +25,9 @@ def _headline(d: Diagnosis) -> str:
 
 def print_diagnosis(c: Console, d: Diagnosis, short: bool = False) -> None:
     c.print(f"[bold]traindoc[/] {_headline(d)}")
+    note = d.state["note"]
+    if note:
+        c.print(f"[yellow]{esc(note[0].upper() + note[1:])}[/]")
     causes = d.causes[:3] if short else d.causes
     if causes:
         serious = any(f.severity == ERROR for f in causes)
@@ -41,7 +44,8 @@ def print_diagnosis(c: Console, d: Diagnosis, short: bool = False) -> None:
     if d.internal:
         render_findings(c, "traindoc's own problems (training was not affected):", d.internal, numbered=False)
     if not d.causes and not d.symptoms:
-        c.print("No problem found: the loss is finite and no rule fired.")
+        c.print("No problem found: the loss is finite and no rule fired." if not note else
+                "No problem found in what was recorded: the loss is finite and no rule fired.")
     if d.cannot_tell and not short:
         c.print("[dim]Cannot tell (series not recorded): "
                 + "; ".join(f"{esc(k)} ({esc(v.removeprefix('not recorded: '))})"

@@ -8,6 +8,7 @@ from the folder: it reads SQLite rows and JSON.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -86,6 +87,46 @@ class Run:
     @property
     def meta(self) -> dict[str, Any]:
         return self.meta_for(self.ranks[0])
+
+    def state(self, rank: int | None = None) -> dict[str, Any]:
+        """How the run ended: ``status`` as recorded (``finished``, ``exited``, ``crashed``,
+        ``interrupted``), or ``unfinished`` when it says ``running`` but no process holds
+        its lock any more (killed, out of memory, a full disk: the store was never
+        closed), ``running`` while one does; ``last_step`` recorded; ``note``: one line
+        for the reader, empty for a finished run."""
+        import fcntl
+
+        rank = self.ranks[0] if rank is None else rank
+        m = self.meta_for(rank)
+        status = m.get("status") or "running"
+        rows = self._query(rank, "SELECT MAX(step) FROM points")
+        last = rows[0][0] if rows and rows[0][0] is not None else None
+        at = f" after step {last}" if last is not None else " before any step was recorded"
+        note = ""
+        if status == "running":
+            lock = self.folder / f".rank{rank}.lock"
+            try:
+                fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                note = f"the run did not finish{at}: still running, or killed (no lock to tell which)"
+            else:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    status = "unfinished"
+                    note = (f"the run did not finish: its process ended{at} without closing the store "
+                            f"(killed, out of memory, or the disk filled)")
+                except OSError:
+                    note = f"the run is still being recorded ({'step ' + str(last) if last is not None else 'no step yet'})"
+                finally:
+                    os.close(fd)
+        elif status == "crashed":
+            exc = [e for e in self.events(rank) if e["kind"] == "exception"]
+            note = f"the script crashed{at}" + (f": {exc[-1]['message']}" if exc else "")
+        elif status == "interrupted":
+            note = f"the run was interrupted (Ctrl-C){at}"
+        elif status == "exited":
+            note = f"the script exited with code {m.get('exit_code')}{at}"
+        return {"status": status, "last_step": last, "note": note}
 
     def _load(self, rank: int) -> dict[str, Series]:
         if rank not in self._cache:
