@@ -78,6 +78,9 @@ def sparkline(lens, cnt, width: int = 48) -> str:
     return "".join(_BARS[i] for i in h)
 
 
+MAX_TABLE_ROWS = 60  # rich lays out a 10 000-row table in ~45 s; the JSON keeps every column
+
+
 def print_summary(c: Console, report, source: str = "") -> None:
     prof = report.profile
     st = report.stats
@@ -88,13 +91,23 @@ def print_summary(c: Console, report, source: str = "") -> None:
     t = Table(show_edge=False, pad_edge=False, header_style="bold")
     for h in ("column", "type", "nulls", "NaN/Inf", "min", "P50", "P99.9", "max", "mean", "std", "findings"):
         t.add_column(h, justify="left" if h in ("column", "type", "findings") else "right")
-    for d in column_rows(report):
+    rows = column_rows(report)
+    shown = rows
+    if len(rows) > MAX_TABLE_ROWS:  # a wide table: the columns with findings first, then the first ones
+        flagged = [d for d in rows if d["findings"]][:MAX_TABLE_ROWS]
+        keep = {id(d) for d in flagged}
+        rest = [d for d in rows if id(d) not in keep][:MAX_TABLE_ROWS - len(flagged)]
+        keep |= {id(d) for d in rest}
+        shown = [d for d in rows if id(d) in keep]
+    for d in shown:
         bad = d.get("nonfinite") or 0
         t.add_row(esc(d["column"]), esc(d["type"]), fmt(d["nulls"]) if d["nulls"] else "",
                   f"[red]{fmt(bad)}[/]" if bad else "", fmt(d.get("min")), fmt(d.get("p50")),
                   fmt(d.get("p99_9")), fmt(d.get("max")), fmt(d.get("mean")), fmt(d.get("std")),
                   esc(", ".join(d["findings"])))
     c.print(t)
+    if len(shown) < len(rows):
+        c.print(f"[dim]... {len(rows) - len(shown):,} more columns without findings (all of them: --json)[/]")
     from .profile import ListProfile
 
     for name, col in prof.columns.items():

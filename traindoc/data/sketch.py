@@ -32,6 +32,7 @@ SHIFT = np.uint64(52 - MANTISSA_BITS)
 NB = 1 << (12 + MANTISSA_BITS)  # buckets: sign + exponent + leading mantissa bits
 HALF = NB // 2
 ALPHA = 2.0 ** -(MANTISSA_BITS + 1)
+SPARSE_BELOW = NB // 8  # batches shorter than this update the sparse counts (no 4 MB buffer)
 
 _lo = (np.arange(NB, dtype=np.uint64) << SHIFT).view(np.float64)
 with np.errstate(invalid="ignore", over="ignore"):
@@ -64,7 +65,15 @@ class LogSketch:
     def update(self, x: np.ndarray) -> None:
         """Add finite float64 values (the caller drops NaN and Inf)."""
         x = np.ascontiguousarray(x, dtype=np.float64)
-        b = np.bincount(x.view(np.uint64) >> SHIFT, minlength=NB)
+        bits = x.view(np.uint64) >> SHIFT
+        if self._dense is None and len(bits) < SPARSE_BELOW:
+            # A short batch (a wide table: 10 000 columns of 20 rows) goes to the sparse
+            # counts: a dense 4 MB buffer per column would make memory scale with the
+            # number of columns times NB, not with the data (40 GB for that table).
+            idx, cnt = np.unique(bits.astype(np.int64), return_counts=True)
+            self._add(idx, cnt)
+            return
+        b = np.bincount(bits, minlength=NB)
         if self._dense is None:
             self._dense = b
         else:
