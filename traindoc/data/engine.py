@@ -4,6 +4,7 @@ checks, then the checks on the merged profile only: every executor gives the sam
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -107,10 +108,15 @@ def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, worker
         home = cache or work
         prof_path, hash_path = os.path.join(home, key + ".json"), os.path.join(home, key + ".hashes.parquet")
         if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
-            with open(prof_path, "rb") as fh:
-                parts[uid] = DatasetProfile.from_bytes(fh.read())
+            try:
+                with open(prof_path, "rb") as fh:
+                    parts[uid] = DatasetProfile.from_bytes(fh.read())
+            except Exception as exc:  # noqa: BLE001 - a damaged entry is a miss: scan the unit again
+                _cache_note(cache, f"entry {key} unreadable ({type(exc).__name__}), scanned again")
+                tasks.append((uid, u, opts, None if remote else os.path.join(work, key + ".hashes.parquet")))
+                continue
             for p in (prof_path, hash_path):  # used: keep it past the next prune
-                if os.path.exists(p):
+                with contextlib.suppress(OSError):
                     os.utime(p)
             hash_files[uid] = hash_path
             stats["cached_units"] = stats.get("cached_units", 0) + 1
@@ -134,9 +140,14 @@ def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, worker
             hash_files[uid] = hashes
         if cache:  # written last: a profile in the cache means its hashes are complete
             tmp = os.path.join(home, f"{key}.json.{os.getpid()}.tmp")
-            with open(tmp, "wb") as fh:
-                fh.write(prof_bytes)
-            os.replace(tmp, os.path.join(home, key + ".json"))
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(prof_bytes)
+                os.replace(tmp, os.path.join(home, key + ".json"))
+            except OSError as exc:  # a full disk: the check goes on, this unit is not cached
+                _cache_note(cache, f"not written ({exc.strerror or exc})")
+                with contextlib.suppress(OSError):
+                    os.remove(tmp)
         parts[uid] = DatasetProfile.from_bytes(prof_bytes)
         stats["scan_seconds"] = stats.get("scan_seconds", 0.0) + secs
         if progress:
@@ -165,7 +176,7 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
         raise UserError(f"too many files ({len(units)}); merge small files first")
     cache = None if cache_dir is False else (cache_dir or default_cache_dir())
     if cache:
-        os.makedirs(cache, exist_ok=True)
+        cache = _usable_cache(cache)
     if label and units:
         _early_label_check(units[0], label)
     total = _total_rows(units + vunits)
@@ -282,15 +293,46 @@ def _exact(hfiles, vfiles, has_label, keys, opts, cache, work) -> ExactResult:
     key = hashlib.sha256(repr((keys, opts.key(), has_label)).encode()).hexdigest()[:32]
     path = os.path.join(cache, key + ".exact.json") if cache else None
     if path and os.path.exists(path):
-        os.utime(path)
-        with open(path) as fh:
-            return ExactResult.from_json(json.load(fh))
+        try:
+            with open(path) as fh:
+                res = ExactResult.from_json(json.load(fh))
+            with contextlib.suppress(OSError):
+                os.utime(path)
+            return res
+        except Exception as exc:  # noqa: BLE001 - damaged: compute again
+            _cache_note(cache, f"entry {os.path.basename(path)} unreadable ({type(exc).__name__}), computed again")
     res = exact_checks(hfiles, vfiles, has_label, work)
     if path:
-        with open(path + ".tmp", "w") as fh:
-            json.dump(res.to_json(), fh)
-        os.replace(path + ".tmp", path)
+        try:
+            with open(path + ".tmp", "w") as fh:
+                json.dump(res.to_json(), fh)
+            os.replace(path + ".tmp", path)
+        except OSError as exc:
+            _cache_note(cache, f"not written ({exc.strerror or exc})")
     return res
+
+
+_NOTED: set[str] = set()
+
+
+def _cache_note(cache: str, what: str) -> None:
+    """The cache is an optimisation: a problem with it is one line on stderr, never a failure."""
+    if what not in _NOTED:
+        _NOTED.add(what)
+        print(f"traindoc: data check cache {cache}: {what}", file=sys.stderr)
+
+
+def _usable_cache(cache: str) -> str | None:
+    try:
+        os.makedirs(cache, exist_ok=True)
+        probe = os.path.join(cache, f".probe.{os.getpid()}")
+        with open(probe, "w"):
+            pass
+        os.remove(probe)
+        return cache
+    except OSError as exc:
+        _cache_note(cache, f"unusable ({exc.strerror or exc}); checking without it")
+        return None
 
 
 def _total_rows(units: list[Unit]) -> int | None:

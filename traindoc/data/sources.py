@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import stat
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -88,13 +89,16 @@ def _files(path: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
             rel = os.path.relpath(root, path)
             part = tuple(tuple(c.split("=", 1)) for c in rel.split(os.sep) if "=" in c)
             for f in sorted(files):
-                if f.lower().endswith(KNOWN) and not f.startswith((".", "_")):
-                    out.append((os.path.join(root, f), part))
+                full = os.path.join(root, f)
+                if f.lower().endswith(KNOWN) and not f.startswith((".", "_")) and os.path.isfile(full):
+                    out.append((full, part))  # isfile: FIFOs and sockets in a folder are skipped
         if not out:
             raise UserError(f"{path}: folder holds no {', '.join(KNOWN)} file")
         return out
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file or folder")
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the reader forever
+        raise UserError(f"{path}: not a regular file (a FIFO, socket or device); data check reads files")
     return [(path, ())]
 
 
@@ -243,9 +247,44 @@ def _raw_batches(u: Unit, batch_rows: int) -> Iterator[pa.RecordBatch]:
             yield pa.RecordBatch.from_arrays(list(cols.values()), names=list(cols))
 
 
+MAX_DEPTH = 64  # JSON nesting: real records hold a few levels; Arrow crashes (SIGSEGV) near 100 000
+
+
+def _check_depth(path: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse a JSON file nested deeper than ``limit`` before a parser sees it. One
+    vectorised pass counts brackets (an upper bound: brackets inside strings count too);
+    only when that bound passes the limit is the file tokenised with strings skipped."""
+    depth = peak = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 24):
+            b = np.frombuffer(chunk, np.uint8)
+            step = ((b == 0x7B) | (b == 0x5B)).astype(np.int32) - ((b == 0x7D) | (b == 0x5D))
+            run = np.cumsum(step) + depth
+            if len(run):
+                peak, depth = max(peak, int(run.max())), int(run[-1])
+    if peak <= limit:
+        return
+    import re
+
+    tok = re.compile(rb'"(?:\\.|[^"\\])*"|[\[\]{}]')
+    with open(path, "rb") as fh:
+        for i, line in enumerate(fh, 1):
+            d = 0
+            for m in tok.finditer(line):
+                c = m.group()[:1]
+                if c in (b"[", b"{"):
+                    d += 1
+                    if d > limit:
+                        raise UserError(f"{path}:{i}: JSON nested more than {limit} levels deep; data check "
+                                        f"reads records of columns and lists, not arbitrarily deep trees")
+                elif c in (b"]", b"}"):
+                    d -= 1
+
+
 def _jsonl_batches(path: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
     import pyarrow.json as pj
 
+    _check_depth(path)
     try:
         # Arrow's reader is fast and accepts NaN / Infinity tokens.
         table = pj.read_json(path, read_options=pj.ReadOptions(block_size=1 << 24))
