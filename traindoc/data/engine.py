@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import UserError
+from ..fileio import atomic_write
 from ..findings import Finding, worst_severity
 from .config import Config
 from .exact import ExactResult, exact_checks
@@ -139,15 +140,10 @@ def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, worker
         if hashes:
             hash_files[uid] = hashes
         if cache:  # written last: a profile in the cache means its hashes are complete
-            tmp = os.path.join(home, f"{key}.json.{os.getpid()}.tmp")
             try:
-                with open(tmp, "wb") as fh:
-                    fh.write(prof_bytes)
-                os.replace(tmp, os.path.join(home, key + ".json"))
-            except OSError as exc:  # a full disk: the check goes on, this unit is not cached
-                _cache_note(cache, f"not written ({exc.strerror or exc})")
-                with contextlib.suppress(OSError):
-                    os.remove(tmp)
+                atomic_write(os.path.join(home, key + ".json"), prof_bytes)
+            except (OSError, UserError) as exc:  # a full disk: the check goes on, this unit is not cached
+                _cache_note(cache, f"not written ({getattr(exc, 'strerror', None) or exc})")
         parts[uid] = DatasetProfile.from_bytes(prof_bytes)
         stats["scan_seconds"] = stats.get("scan_seconds", 0.0) + secs
         if progress:
@@ -304,11 +300,9 @@ def _exact(hfiles, vfiles, has_label, keys, opts, cache, work) -> ExactResult:
     res = exact_checks(hfiles, vfiles, has_label, work)
     if path:
         try:
-            with open(path + ".tmp", "w") as fh:
-                json.dump(res.to_json(), fh)
-            os.replace(path + ".tmp", path)
-        except OSError as exc:
-            _cache_note(cache, f"not written ({exc.strerror or exc})")
+            atomic_write(path, json.dumps(res.to_json()))
+        except (OSError, UserError) as exc:
+            _cache_note(cache, f"not written ({getattr(exc, 'strerror', None) or exc})")
     return res
 
 

@@ -24,8 +24,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
 from .. import sandbox
+from ..errors import UserError
+from ..fileio import atomic_write
 
 OUTPUTS = ("forensics.json", "replay.log")
 
@@ -165,9 +166,7 @@ def replay(path: str | Path, *, json_out: bool = False, no_sandbox: bool = False
             if write:
                 for name in OUTPUTS:
                     if (out / name).is_file():
-                        tmp = path / f".{name}.{os.getpid()}.tmp"
-                        shutil.copyfile(out / name, tmp)
-                        os.replace(tmp, path / name)
+                        atomic_write(path / name, (out / name).read_bytes())
         if r.returncode == 3 and mode:
             tail = (r.stderr or "").strip().splitlines()[-1:] if quiet else []
             raise UserError(f"the {mode} sandbox could not be set up{': ' + tail[0] if tail else ''}")

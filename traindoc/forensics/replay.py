@@ -465,6 +465,6 @@ def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
 
 
 def write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(jsonable(data), indent=1))
-    os.replace(tmp, path)
+    from ..fileio import atomic_write
+
+    atomic_write(path, json.dumps(jsonable(data), indent=1))

@@ -14,7 +14,11 @@ def _cmd_report(a: argparse.Namespace) -> int:
     from ..importers import load_any
     from .html import write
 
+    from ..fileio import check_target
+
     out = Path(a.output)
+    if not out.is_dir():
+        check_target(out)  # a FIFO, device or link is never replaced; said before the work
     if out.is_dir():
         raise UserError(f"{out}: is a folder; give the report's file name, e.g. {out / 'report.html'}")
     if not out.parent.is_dir():

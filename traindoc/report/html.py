@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -260,16 +259,7 @@ def render(d: Diagnosis, rank: int | None = None) -> str:
 
 
 def write(d: Diagnosis, path: str | os.PathLike, rank: int | None = None) -> Path:
-    """Render and write atomically (a temp file in the same folder, then rename)."""
-    out = Path(path)
-    text = render(d, rank)
-    fd, tmp = tempfile.mkstemp(prefix=".traindoc-report-", suffix=".html", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return out
+    """Render and write atomically (:func:`traindoc.fileio.atomic_write`)."""
+    from ..fileio import atomic_write
+
+    return atomic_write(path, render(d, rank))

@@ -73,10 +73,9 @@ def next_free(folder: str | os.PathLike, rank: int) -> Path:
 
 def write_marker(folder: Path, data: dict[str, Any]) -> None:
     """Write the run marker atomically (write a temp file, then rename)."""
-    path = folder / MARKER
-    tmp = folder / f".{MARKER}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps({"format": FORMAT, **data}, indent=1))
-    os.replace(tmp, path)
+    from ..fileio import atomic_write
+
+    atomic_write(folder / MARKER, json.dumps({"format": FORMAT, **data}, indent=1))
 
 
 class RunWriter:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import re
 
-from .. import names as N
 from ..patterns import decorated_no_grad, enclosing_no_grad, is_backward, is_step, text
 from ..registry import Hit, lint_rule
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..util import fmt
 from ._stats import act_stat, early_update, features, finding
 
 

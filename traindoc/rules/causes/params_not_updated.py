@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..util import fmt
 from ._stats import features, finding, sampled
 
 
