@@ -59,3 +59,26 @@ def test_an_unusable_or_damaged_cache_only_warns(tmp_path):
 
     strip = lambda d: {k: v for k, v in json.loads(d).items() if k not in ("stats",)}  # noqa: E731
     assert strip(again.stdout)["findings"] == strip(first.stdout)["findings"]
+
+
+@pytest.mark.parametrize("text,line", [("null\n", 1), ('{"a": 1}\n[1, 2]\n', 2), ('{"a": 1}\n  "x"\n', 2)])
+def test_a_line_that_is_not_an_object_is_refused(tmp_path, text, line):
+    """pyarrow 26's JSON reader crashes the process (SIGSEGV) on a line `null`."""
+    p = tmp_path / "x.jsonl"
+    p.write_text(text)
+    r = run_cli("data", "check", p, "--no-cache", timeout=120)
+    assert r.returncode == 2 and f"x.jsonl:{line}: not a JSON object" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_boolean_and_large_unsigned_columns_are_checked(tmp_path):
+    """A boolean column (with a null) crashed the row hashes; a uint64 above 2**63 too."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"u": pa.array([2**64 - 1, 1, 2, 1], pa.uint64()), "b": [True, None, False, True]}),
+                   tmp_path / "t.parquet")
+    r = run_cli("data", "check", tmp_path / "t.parquet", "--no-cache", timeout=120)
+    assert r.returncode in (0, 1) and "4 rows, 2 columns" in r.stdout, r.stderr
+    (tmp_path / "b.jsonl").write_text('{"a": false}\n{"a": true}\n')
+    r = run_cli("data", "check", tmp_path / "b.jsonl", "--no-cache", timeout=120)
+    assert r.returncode in (0, 1) and "2 rows, 1 columns" in r.stdout, r.stderr

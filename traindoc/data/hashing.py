@@ -66,7 +66,10 @@ def _raw(arr: pa.Array) -> np.ndarray:
             h[nan] = _CANON_NAN
         return h ^ np.uint64(1)
     if pa.types.is_integer(t) or pa.types.is_boolean(t):
-        return arr.fill_null(0).cast(pa.int64()).to_numpy().view(np.uint64) ^ np.uint64(2)
+        # cast first (a boolean column cannot take fill_null(0)); unsafe: a uint64 above
+        # 2**63 keeps its bits instead of failing the cast
+        as_int = pc.cast(arr, pa.int64(), safe=False).fill_null(0)
+        return as_int.to_numpy().view(np.uint64) ^ np.uint64(2)
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
         values = arr.flatten()
         child = _raw(values)

@@ -125,7 +125,7 @@ def _parquet_units(f: str, part, unit_rows: int) -> list[Unit]:
 
     try:
         md = pq.ParquetFile(f).metadata
-    except (pa.ArrowException, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any undecodable file
         raise UserError(f"{f}: not a readable Parquet file ({_reason(exc)})") from None
     units, groups, rows, start = [], [], 0, 0
     for i in range(md.num_row_groups):
@@ -143,8 +143,10 @@ def _parquet_units(f: str, part, unit_rows: int) -> list[Unit]:
 def _npy_rows(f: str) -> int:
     try:
         a = np.load(f, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - EOFError, ValueError, OSError...: any undecodable file
         raise UserError(f"{f}: not a readable .npy file ({_reason(exc)})") from None
+    if not isinstance(a, np.ndarray):
+        raise UserError(f"{f}: not a .npy array (an .npz archive under a .npy name?)")
     return int(a.shape[0]) if a.ndim else 1
 
 
@@ -192,7 +194,9 @@ def read_unit(u: Unit, batch_rows: int = BATCH_ROWS) -> Iterator[pa.RecordBatch]
             yield flatten(b)
     except UserError:
         raise
-    except (pa.ArrowException, OSError, ValueError, json.JSONDecodeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever a decoder raises on a corrupt file
+        # (Arrow errors, EOFError, zipfile.BadZipFile, UnicodeDecodeError...) is bad input:
+        # one line naming the file and the decoder's reason, the exception's type included
         raise UserError(f"{u.path}: cannot read as {u.kind} ({_reason(exc)})") from None
 
 
@@ -248,13 +252,18 @@ def _raw_batches(u: Unit, batch_rows: int) -> Iterator[pa.RecordBatch]:
 
 
 MAX_DEPTH = 64  # JSON nesting: real records hold a few levels; Arrow crashes (SIGSEGV) near 100 000
+_WS = b" \t\r\n"
 
 
-def _check_depth(path: str, limit: int = MAX_DEPTH) -> None:
-    """Refuse a JSON file nested deeper than ``limit`` before a parser sees it. One
-    vectorised pass counts brackets (an upper bound: brackets inside strings count too);
-    only when that bound passes the limit is the file tokenised with strings skipped."""
+def _prescan(path: str, limit: int = MAX_DEPTH) -> None:
+    """What Arrow's JSON reader must never see, refused in one line before it does: a
+    line that is not an object (pyarrow 26 crashes with SIGSEGV on a line ``null``) and
+    nesting deeper than ``limit`` (SIGSEGV near 100 000 levels). One vectorised pass: the
+    first byte after each newline, and a bracket count (an upper bound on the depth:
+    brackets inside strings count too); only past the limit is the file tokenised with
+    strings skipped."""
     depth = peak = 0
+    line_no, at_start = 1, True
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 24):
             b = np.frombuffer(chunk, np.uint8)
@@ -262,6 +271,20 @@ def _check_depth(path: str, limit: int = MAX_DEPTH) -> None:
             run = np.cumsum(step) + depth
             if len(run):
                 peak, depth = max(peak, int(run.max())), int(run[-1])
+            nl = np.flatnonzero(b == 0x0A)
+            starts = np.concatenate([[0] if at_start else [], nl + 1]).astype(np.int64)
+            starts = starts[starts < len(b)]
+            odd = starts[b[starts] != 0x7B]  # lines that do not open with "{" at once: look closer
+            for st in odd.tolist():
+                j = st
+                while j < len(b) and chunk[j] in _WS and chunk[j] != 0x0A:
+                    j += 1
+                if j < len(b) and chunk[j] not in (0x7B, 0x0A):
+                    n = line_no + int(np.count_nonzero(b[:st] == 0x0A))
+                    raise UserError(f"{path}:{n}: not a JSON object (JSON Lines: one object per line, "
+                                    f"not an array, a bare value or pretty-printed JSON)")
+            line_no += len(nl)
+            at_start = bool(len(b)) and b[-1] == 0x0A
     if peak <= limit:
         return
     import re
@@ -284,7 +307,7 @@ def _check_depth(path: str, limit: int = MAX_DEPTH) -> None:
 def _jsonl_batches(path: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
     import pyarrow.json as pj
 
-    _check_depth(path)
+    _prescan(path)
     try:
         # Arrow's reader is fast and accepts NaN / Infinity tokens.
         table = pj.read_json(path, read_options=pj.ReadOptions(block_size=1 << 24))

@@ -30,7 +30,7 @@ import torch
 
 from ..errors import UserError
 from ..findings import jsonable
-from .isolate import origin
+from .isolate import origin, read_meta
 
 FORMAT = 1
 
@@ -167,13 +167,7 @@ class Bundle:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        mp = self.path / "meta.json"
-        if not mp.is_file():
-            raise UserError(f"{path}: not a traindoc bundle (no meta.json)")
-        try:
-            self.meta = json.loads(mp.read_text())
-        except (OSError, ValueError) as exc:
-            raise UserError(f"{mp}: unreadable ({exc})") from None
+        self.meta = read_meta(self.path)
         if self.meta.get("format") != FORMAT:
             raise UserError(f"{path}: bundle format {self.meta.get('format')!r}, this traindoc reads {FORMAT}")
 

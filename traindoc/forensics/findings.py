@@ -179,7 +179,8 @@ def load_findings(run_folder: str | Path) -> list[Finding]:
     for p in sorted(base.glob("*/forensics.json")):
         try:
             data = json.loads(p.read_text())
-            out.extend(Finding.from_dict(d) for d in data.get("findings", []))
-        except (OSError, ValueError, KeyError, TypeError):
+            found = data.get("findings") if isinstance(data, dict) else None
+            out.extend(Finding.from_dict(d) for d in found if isinstance(d, dict)) if isinstance(found, list) else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue  # a half-written or foreign file: the run's own rules still speak
     return out

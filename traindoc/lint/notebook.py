@@ -23,8 +23,10 @@ def code_of(raw: bytes) -> tuple[bytes, list[int], list[int]]:
     try:
         nb = json.loads(raw)
         cells = nb["cells"]
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ValueError(f"not a Jupyter notebook ({type(exc).__name__}: {exc})") from None
+    if not isinstance(cells, list):
+        raise ValueError(f"not a Jupyter notebook (its cells are a {type(cells).__name__}, not a list)")
     out: list[str] = []
     starts: list[int] = []
     numbers: list[int] = []
@@ -32,7 +34,12 @@ def code_of(raw: bytes) -> tuple[bytes, list[int], list[int]]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         src = cell.get("source", "")
-        text = "".join(src) if isinstance(src, list) else str(src)
+        if isinstance(src, list) and all(isinstance(x, str) for x in src):
+            text = "".join(src)
+        elif isinstance(src, str):
+            text = src
+        else:
+            raise ValueError(f"not a Jupyter notebook (cell {i}'s source is not text)")
         lines = text.splitlines()
         if lines and lines[0].lstrip().startswith("%%"):  # a cell magic: the cell is not Python
             lines = [""] * len(lines)
