@@ -20,9 +20,10 @@ def _env():
     return env
 
 
-def run_cli(*args, cwd=None, timeout=600, input=None):
-    """Run ``python -m traindoc ARGS`` in a subprocess; returns CompletedProcess (text)."""
-    return subprocess.run([sys.executable, "-m", "traindoc", *map(str, args)], cwd=cwd, env=_env(),
+def run_cli(*args, cwd=None, timeout=600, input=None, env=None):
+    """Run ``python -m traindoc ARGS`` in a subprocess (``env``: variables to add); returns
+    CompletedProcess (text)."""
+    return subprocess.run([sys.executable, "-m", "traindoc", *map(str, args)], cwd=cwd, env={**_env(), **(env or {})},
                           capture_output=True, text=True, timeout=timeout, input=input)
 
 

@@ -182,9 +182,14 @@ def test_replay_refuses_a_changed_or_missing_script_and_a_moved_bundle(writes_ru
     run = tmp_path / "copy"
     shutil.copytree(cwd / "run", run)
     bundle = next((run / "bundles").iterdir())
-    r = run_cli("replay", bundle)  # the same bundle, at another path: from elsewhere
-    assert r.returncode == 2 and "--yes" in r.stderr and "python train.py out --tensorboard" in r.stderr
-    assert r.stderr.count("\n") == 1
+    meta = json.loads((bundle / "meta.json").read_text())
+    meta["command"]["args"] = ["elsewhere", "--tensorboard"]  # an edited command: no longer signed
+    (bundle / "meta.json").write_text(json.dumps(meta))
+    r = run_cli("replay", bundle)
+    assert r.returncode == 2 and "--yes" in r.stderr and "python train.py elsewhere --tensorboard" in r.stderr
+    assert "not signed by you" in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("replay", bundle, env={"XDG_DATA_HOME": str(tmp_path / "other-user")})  # another user's key
+    assert r.returncode == 2 and "--yes" in r.stderr
     script = cwd / "train.py"
     text = script.read_text()
     try:

@@ -120,13 +120,14 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
         meta: dict[str, Any] = {
             "format": FORMAT, "step": step, "rank": mon.rank, "world_size": mon.world_size,
             "trigger": jsonable(trigger), "created": time.time(), "command": cap.command(),
-            "origin": origin(final),  # a bundle opened elsewhere asks before it runs anything
             "torch": torch.__version__,
             "roots": [{"prefix": p, "class": type(m).__name__, "module": type(m).__module__,
                        "keys": list(m.state_dict().keys())[:100000]} for p, m in roots],
             "autocast_at_step_boundary": {"cpu": torch.is_autocast_enabled("cpu"),
                                           "cuda": torch.is_autocast_enabled("cuda")},
         }
+        # signed: a bundle from elsewhere, or with an edited command, asks before it runs anything
+        meta["origin"] = origin(final, jsonable(meta["command"]))
         meta["batches"] = _store_batches(cap.cur, "batch", tmp)
         if cap.prev:
             meta["prev_step"] = cap.prev_step

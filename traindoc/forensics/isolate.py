@@ -40,9 +40,54 @@ def fingerprint(path: str | Path) -> str | None:
         return None
 
 
-def origin(bundle_dir: Path) -> dict[str, str]:
-    """Where a bundle is written: a bundle found elsewhere needs the user's yes to run."""
-    return {"host": socket.gethostname(), "path": str(bundle_dir.resolve())}
+def origin(bundle_dir: Path, command: dict[str, Any] | None = None) -> dict[str, str]:
+    """Where a bundle is written, and an HMAC of its command under this user's key: a
+    bundle whose command was not signed here (another machine or user, or an edited
+    ``meta.json``) needs the user's yes to run."""
+    out = {"host": socket.gethostname(), "path": str(bundle_dir.resolve())}
+    sig = _sign(command) if command is not None else None
+    if sig:
+        out["signature"] = sig
+    return out
+
+
+def _key() -> bytes | None:
+    """This user's bundle-signing key (32 random bytes, created on first use, mode 600);
+    None where it cannot be kept (the host/path check then stands alone)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "traindoc"
+    p = base / "bundle.key"
+    try:
+        if not p.is_file():
+            base.mkdir(parents=True, exist_ok=True)
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(os.urandom(32))
+        key = p.read_bytes()
+        return key if len(key) == 32 else None
+    except OSError:
+        return None
+
+
+def _sign(command: Any) -> str | None:
+    import hmac
+
+    key = _key()
+    if key is None:
+        return None
+    text = json.dumps(command, sort_keys=True, default=str).encode()
+    return hmac.new(key, text, hashlib.sha256).hexdigest()
+
+
+def _trusted(path: Path, meta: dict[str, Any]) -> bool:
+    import hmac
+
+    came = meta.get("origin") if isinstance(meta.get("origin"), dict) else {}
+    want = came.get("signature")
+    if isinstance(want, str):
+        have = _sign(meta.get("command"))
+        return have is not None and hmac.compare_digest(have, want)
+    here = origin(path)  # no signature (no key where it was written): the same host and path
+    return (came.get("host"), came.get("path")) == (here["host"], here["path"])
 
 
 def read_meta(path: Path) -> dict[str, Any]:
@@ -96,11 +141,10 @@ def check(path: Path, meta: dict[str, Any], *, yes: bool = False, allow_changed:
         raise UserError(f"{path}: {f} changed since the run (SHA-256 differs); the replay would run other "
                         f"code than the step did. Re-run the training to capture the step again, or pass "
                         f"--allow-changed to replay with the script as it is now")
-    here = origin(path)
     came = meta.get("origin") if isinstance(meta.get("origin"), dict) else {}
-    if (came.get("host"), came.get("path")) != (here["host"], here["path"]) and not yes:
-        where = (f"written on {came.get('host')} at {came.get('path')}" if came
-                 else "of unknown origin (no record of where it was written)")
+    if not _trusted(path, meta) and not yes:
+        where = (f"not signed by you here (written on {came.get('host')} at {came.get('path')}, or edited since)"
+                 if came else "of unknown origin (no record of where it was written)")
         if sys.stdin.isatty() and sys.stderr.isatty():
             sys.stderr.write(f"traindoc replay: this bundle was {where}; replaying it runs:\n  {line}\n"
                              f"Run it? [y/N] ")
