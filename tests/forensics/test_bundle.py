@@ -48,3 +48,21 @@ def test_custom_types_are_refused():
         flatten(P(torch.zeros(1), torch.ones(1)), [])
     with pytest.raises(Unsupported):
         flatten({"x": object()}, [])
+
+
+def test_a_compressed_tensor_file_is_refused_before_it_inflates(tmp_path):
+    """torch.save stores entries uncompressed; 64 MiB of zeros deflated to ~64 KiB is a bomb."""
+    import zipfile
+
+    import pytest as _pytest
+
+    from traindoc.errors import UserError
+    from traindoc.forensics.bundle import Bundle
+
+    b = tmp_path / "b"
+    b.mkdir()
+    (b / "meta.json").write_text('{"format": 1, "step": 1}')
+    with zipfile.ZipFile(b / "model.pt", "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("archive/data/0", bytes(64 << 20))
+    with _pytest.raises(UserError, match="refusing to inflate"):
+        Bundle(b).load("model.pt")

@@ -94,3 +94,20 @@ def test_command_to_rerun_skips_traindoc_run_options():
     assert (c["script"], c["args"], c["module"], c["via"]) == ("train.py", ["--lr", "3"], False, "traindoc run")
     c = cmd("traindoc", "run", "-m", "pkg.train", "--out", "y")
     assert (c["script"], c["args"], c["module"]) == ("pkg.train", ["--out", "y"], True)  # the module's own --out
+
+
+def test_snapshots_are_off_when_two_copies_would_not_fit(tmp_path, monkeypatch):
+    import traindoc
+
+    monkeypatch.setenv("TRAINDOC_SNAPSHOT_MAX_FRACTION", "1e-12")
+    m = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    with traindoc.watch(out=tmp_path / "r", replay=False, snapshot_every=2) as mon:
+        for _ in range(5):
+            loss = m(torch.randn(8, 4)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        assert mon.capture._snaps == []
+    info = traindoc.open_run(tmp_path / "r").meta["snapshot"]
+    assert info["enabled"] is False and "exceed" in info["reason"] and info["bytes"] == 2 * 5 * 4

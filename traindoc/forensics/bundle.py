@@ -180,6 +180,7 @@ class Bundle:
         p = self.path / name
         if not p.is_file():
             return None
+        _check_inflation(p)
         try:
             return torch.load(p, map_location="cpu", weights_only=True)
         except Exception as exc:  # noqa: BLE001
@@ -195,6 +196,25 @@ class Bundle:
 
     def rng(self) -> list[dict[str, Any]]:
         return self.load("rng.pt") or []
+
+
+def _check_inflation(p: Path) -> None:
+    """``torch.save`` writes a zip archive of stored (uncompressed) entries, so what a
+    bundle file holds is about its size on disk. A crafted file of compressed entries
+    (1 MB inflating to 1 GiB) is refused before ``torch.load`` allocates it."""
+    import zipfile
+
+    if not zipfile.is_zipfile(p):
+        return  # the legacy format holds no compression
+    try:
+        with zipfile.ZipFile(p) as z:
+            inflated = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise UserError(f"{p}: unreadable tensor file ({exc})") from None
+    size = p.stat().st_size
+    if inflated > 2 * size + (1 << 20):
+        raise UserError(f"{p}: holds {inflated / 2**20:.0f} MiB compressed into {size / 2**20:.1f} MiB; "
+                        f"torch.save does not compress: refusing to inflate it")
 
 
 def restore_rng(st: dict[str, Any]) -> None:

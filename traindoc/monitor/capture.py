@@ -116,6 +116,7 @@ class Capture:
         self._nonfinite_done = False
         self._cool_until = -1
         self._sha256: str | None = None  # of the script, taken by the first command()
+        self._snap_ok: bool | None = None  # rolling snapshots fit in memory (decided once)
 
     # ---------------------------------------------------------------- every step
     def on_batch(self, batch: Any, idx: np.ndarray | None) -> None:
@@ -133,6 +134,8 @@ class Capture:
         roots = self.mon._live_roots()
         if not roots:
             return
+        if not self._snapshot_fits(roots):
+            return
         # reuse the older of the two buffers: the newer one stays the "earlier state"
         slot = self._snaps.pop(0) if len(self._snaps) == 2 else {"step": None, "tensors": {}}
         bufs = slot["tensors"]
@@ -148,6 +151,27 @@ class Capture:
                 b.copy_(t, non_blocking=True)  # CUDA -> pinned host: asynchronous, no sync
         slot["step"] = step
         self._snaps.append(slot)
+
+    def _snapshot_fits(self, roots: list) -> bool:
+        """Two host copies of the weights must fit in ``TRAINDOC_SNAPSHOT_MAX_FRACTION``
+        (default 0.1) of the host's memory: a 7B-parameter model in float32 would need
+        56 GB. Decided once, at the first snapshot; when it does not fit, the rolling
+        snapshot is off (the triage then skips "the same batch from an earlier state")
+        and the run's meta says why."""
+        if self._snap_ok is None:
+            need = 2 * sum(t.numel() * t.element_size() for _, m in roots for t in m.state_dict().values())
+            frac = float(os.environ.get("TRAINDOC_SNAPSHOT_MAX_FRACTION", "0.1"))
+            try:
+                host = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            except (ValueError, OSError, AttributeError):
+                host = None
+            self._snap_ok = host is None or need <= frac * host
+            info = {"every": self.snapshot_every, "bytes": need, "enabled": self._snap_ok}
+            if not self._snap_ok:
+                info["reason"] = (f"two copies of the weights ({need / 2**30:.1f} GiB) exceed "
+                                  f"{frac:.0%} of host memory ({host / 2**30:.0f} GiB)")
+            self.mon.writer.meta("snapshot", info)
+        return self._snap_ok
 
     # ---------------------------------------------------------------- triggers
     def check(self, step: int, values: dict[str, float], skipped: bool) -> None:
