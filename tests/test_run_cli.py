@@ -52,59 +52,71 @@ def test_exception_passes_through_and_is_recorded(tmp_path):
     assert ev and "ValueError: bad thing" in ev[0]["message"]
 
 
+WAIT_FOR_STEP = (
+    "import os, sqlite3, time\n"
+    "def wait_for_step(n, folder):  # until the writer thread has committed step n: an event, not a guess\n"
+    "    db = os.path.join(folder, 'rank0.sqlite')\n"
+    "    for _ in range(60000):\n"
+    "        try:\n"
+    "            row = sqlite3.connect(f'file:{db}?mode=ro', uri=True).execute('SELECT MAX(step) FROM points').fetchone()\n"
+    "        except sqlite3.Error:\n"
+    "            row = None\n"
+    "        if row and row[0] is not None and row[0] >= n:\n"
+    "            return\n"
+    "        time.sleep(0.01)\n"
+    "    raise SystemExit('step never committed')\n"
+)
+
+
 def test_ctrl_c_finalizes_and_exits_like_python(tmp_path):
     script = tmp_path / "loop.py"
     script.write_text(
-        "import torch, time\n"
-        "m = torch.nn.Linear(4, 1); o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
-        "print('ready', flush=True)\n"
-        "while True:\n"
-        "    o.zero_grad(); m(torch.randn(8, 4)).pow(2).mean().backward(); o.step(); time.sleep(0.01)\n"
-    )
-    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
-                         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert p.stdout.readline().strip() == "ready"
-    time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    assert p.returncode in (130, -signal.SIGINT)  # what python itself does on Ctrl-C
-    assert "KeyboardInterrupt" in err
-    run = traindoc.open_run(tmp_path / "r")
-    assert run.meta["status"] == "interrupted"
-    assert len(run.series("loss")) > 5
-
-
-def test_kill_9_keeps_all_but_the_last_second(tmp_path):
-    script = tmp_path / "forever.py"
-    script.write_text(
-        "import torch, time\n"
+        "import sys, torch\n" + WAIT_FOR_STEP +
         "m = torch.nn.Linear(4, 1); o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
         "i = 0\n"
         "while True:\n"
         "    o.zero_grad(); m(torch.randn(8, 4)).pow(2).mean().backward(); o.step(); i += 1\n"
-        "    if i % 50 == 0: print(i, time.time(), flush=True)\n"
-        "    time.sleep(0.002)\n"
+        "    if i == 10:\n"
+        "        wait_for_step(9, sys.argv[1]); print('ready', flush=True)\n"
     )
-    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
-                         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # start-up (imports) can take many seconds on a loaded machine: wait for the first
-    # report, then let it train for 3 s more
-    lines = [p.stdout.readline()]
-    t_end = time.time() + 3.0
-    while time.time() < t_end:
-        lines.append(p.stdout.readline())
-    kill_t = time.time()
-    p.send_signal(signal.SIGKILL)
-    p.wait(timeout=30)
-    reported = [(int(a), float(b)) for a, b in (l.split() for l in lines if l.strip())]
-    must = max(i for i, wall in reported if wall <= kill_t - 1.0)
+    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script),
+                          str(tmp_path / "r")], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"  # 10 steps done and recorded, however slow the machine
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode in (130, -signal.SIGINT)  # what python itself does on Ctrl-C
+    assert "KeyboardInterrupt" in err
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["status"] == "interrupted"
+    assert len(run.series("loss")) >= 10
+
+
+def test_kill_9_keeps_what_was_committed(tmp_path):
+    """kill -9 at any moment: the store opens and diagnoses, with every step the writer
+    committed before the kill (it commits every 0.25 s: at most the last fraction of a
+    second is lost; that bound is a speed, measured by bench/overhead.py, not tested here)."""
+    script = tmp_path / "forever.py"
+    script.write_text(
+        "import sys, torch\n" + WAIT_FOR_STEP +
+        "m = torch.nn.Linear(4, 1); o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
+        "i = 0\n"
+        "while True:\n"
+        "    o.zero_grad(); m(torch.randn(8, 4)).pow(2).mean().backward(); o.step(); i += 1\n"
+        "    if i == 100:\n"
+        "        wait_for_step(99, sys.argv[1]); print('committed', flush=True)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script),
+                          str(tmp_path / "r")], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "committed"
+    p.send_signal(signal.SIGKILL)  # while the loop keeps training
+    p.wait(timeout=60)
     run = traindoc.open_run(tmp_path / "r")
     assert run.meta["status"] == "running"  # never finalized: killed
-    # every step done a second before the kill is in the store (step i-1 ends the i-th step)
-    assert run.series("loss").steps.max() >= must - 1
+    assert run.series("loss").steps.max() >= 99
     d = run_cli("diagnose", tmp_path / "r", "--json")
     assert d.returncode == 0, d.stderr
-    assert json.loads(d.stdout)["version"] == 1
+    doc = json.loads(d.stdout)
+    assert doc["version"] == 1 and doc["status"] == "unfinished"
 
 
 def test_bad_input_exit_2(tmp_path):
@@ -162,18 +174,18 @@ def test_full_disk_stops_recording_not_training(tmp_path):
         "torch.manual_seed(0)\n"
         "m = torch.nn.Sequential(*[torch.nn.Linear(8, 8) for _ in range(8)])\n"
         "o = torch.optim.SGD(m.parameters(), lr=0.01)\n"
-        "import time\n"
+        "import sys\n" + WAIT_FOR_STEP +
         "for i in range(600):\n"
         "    o.zero_grad(); l = m(torch.randn(4, 8)).pow(2).mean(); l.backward(); o.step()\n"
-        "    if i == 20: time.sleep(1.0)  # let the writer flush the first steps on their own\n"
+        "    if i == 20: wait_for_step(19, sys.argv[1])  # the first steps flushed before the limit bites\n"
         "print('trained', i + 1)\n"
     )
 
     def limit():  # Python ignores SIGXFSZ, so writes past the limit fail with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (128 * 1024, 128 * 1024))
 
-    p = subprocess.run([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script)],
-                       env=_env(), capture_output=True, text=True, timeout=600, preexec_fn=limit)
+    p = subprocess.run([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script),
+                        str(tmp_path / "r")], env=_env(), capture_output=True, text=True, timeout=600, preexec_fn=limit)
     assert p.returncode == 0, p.stderr
     assert "trained 600" in p.stdout
     assert p.stderr.count("stopped recording") == 1, p.stderr
