@@ -84,6 +84,40 @@ def test_bundle_metadata_and_forensics(run_folder, tmp_path_factory, meta, foren
 
 
 @FUZZ
+@given(field=st.sampled_from(["step", "batches", "prev_batches", "roots", "scaler_scales", "loader", "trigger",
+                              "earlier_step", "prev_step", "command"]), value=json_values)
+def test_one_damaged_bundle_field_is_refused_before_the_replay(run_folder, tmp_path_factory, field, value):
+    """A valid bundle with one field replaced: the replay's reader either refuses it in one
+    line or builds its driver (what it needs before re-running the script) without error."""
+    from traindoc.forensics.bundle import Bundle
+    from traindoc.forensics.isolate import read_meta, validate
+    from traindoc.forensics.replay import Driver
+
+    run = tmp_path_factory.mktemp("f") / "run"
+    shutil.copytree(run_folder, run)
+    bundle = next((run / "bundles").iterdir())
+    meta = json.loads((bundle / "meta.json").read_text())
+    meta[field] = value
+    (bundle / "meta.json").write_text(_dumps(meta))
+    m = _ok(read_meta, bundle)
+    if m is not None and _ok(validate, bundle, m) is None and _validated(bundle, m):
+        b = _ok(Bundle, bundle)
+        if b is not None:
+            _ok(Driver, b)
+    shutil.rmtree(run.parent, ignore_errors=True)
+
+
+def _validated(bundle, meta) -> bool:
+    from traindoc.forensics.isolate import validate
+
+    try:
+        validate(bundle, meta)
+        return True
+    except UserError:
+        return False
+
+
+@FUZZ
 @given(key=st.sampled_from(["status", "steps", "command", "environment", "rank", "sampling", "model/model",
                             "loader/0", "optim/0", "exit_code"]), value=json_values,
        points=st.lists(st.tuples(st.sampled_from(["loss", "grad_norm", "lr/0/0", "loss/eval", "time/step"]),

@@ -66,3 +66,35 @@ def test_a_compressed_tensor_file_is_refused_before_it_inflates(tmp_path):
         z.writestr("archive/data/0", bytes(64 << 20))
     with _pytest.raises(UserError, match="refusing to inflate"):
         Bundle(b).load("model.pt")
+
+
+def test_a_batch_changed_in_place_after_hand_over_is_marked(tmp_path):
+    """The bundle can only hold the batch as it is at the trigger; when the loop changed it in
+    place (x.sub_(mean)), the bundle says so and the replay explains a 'reproduced: no'."""
+    import json as _json
+
+    import traindoc
+    from traindoc.forensics.cli import why_not_reproduced
+
+    def train(out, in_place):
+        torch.manual_seed(0)
+        m = torch.nn.Linear(4, 1)
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        xs = torch.randn(64, 4)
+        xs[13, 1] = float("nan")
+        data = torch.utils.data.TensorDataset(xs, torch.randn(64, 1))
+        with traindoc.watch(out=out, replay=False):
+            for x, y in torch.utils.data.DataLoader(data, batch_size=8):
+                if in_place:
+                    x.sub_(x.mean())
+                loss = torch.nn.functional.mse_loss(m(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        (bundle,) = (out / "bundles").iterdir()
+        return _json.loads((bundle / "meta.json").read_text())["batches"][0]
+
+    assert train(tmp_path / "a", in_place=True).get("modified_in_place") is True
+    assert "modified_in_place" not in train(tmp_path / "b", in_place=False)
+    text = why_not_reproduced({"script_runs": ["done"], "batch_modified_in_place": True})
+    assert "changed the batch in place" in text[0]

@@ -62,7 +62,7 @@ def test_module_refusal_is_one_line_and_exit_2(tmp_path):
 
     b = _bundle(tmp_path, 3, {"kind": "loss-nonfinite"})
     meta = json.loads((b / "meta.json").read_text())
-    meta.update({"format": 1, "step": 3, "batches": 1, "command": {"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []}})
+    meta.update({"format": 1, "step": 3, "batches": [{"spec": None, "indices": [0]}], "command": {"script": "json.tool", "module": True, "cwd": str(tmp_path), "args": []}})
     (b / "meta.json").write_text(json.dumps(meta))
     r = run_cli("replay", b)
     assert r.returncode == 2, r.stderr[-2000:]

@@ -164,6 +164,7 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
         res["bad_indices"] = [indices[p] if indices is not None else None for p in bad]
     res["findings"] = [f.to_dict() for f in build_findings(res, b)]
     res["sandbox"] = os.environ.get("TRAINDOC_SANDBOXED", "off")
+    res["batch_modified_in_place"] = any(e.get("modified_in_place") for e in b.meta.get("batches") or [])
     if write:
         out = Path(out_dir) if out_dir is not None else b.path
         write_json(out / "forensics.json", res)

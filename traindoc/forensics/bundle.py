@@ -80,8 +80,12 @@ def unflatten(spec: Any, leaves: list[torch.Tensor]) -> Any:
 
 def _store_batches(entries: list, name: str, folder: Path) -> list[dict[str, Any]]:
     out, leaves = [], []
-    for batch, idx, _rng in entries:
+    from ..monitor.capture import tensor_versions
+
+    for batch, idx, st in entries:
         d: dict[str, Any] = {"indices": idx.tolist() if idx is not None else None}
+        if st.get("versions") is not None and tensor_versions(batch) != st["versions"]:
+            d["modified_in_place"] = True  # stored as it is now, not as the DataLoader gave it
         try:
             d["spec"] = flatten(batch, leaves)
         except Unsupported as exc:
@@ -190,9 +194,13 @@ class Bundle:
         """[(batch or None when not stored, dataset indices)] of the step (or ``prev_batch``)."""
         entries = self.meta.get("batches" if which == "batch" else "prev_batches") or []
         tensors = self.load(f"{which}.pt") or {}
-        leaves = [tensors[f"t{i}"] for i in range(len(tensors))]
-        return [(unflatten(e["spec"], leaves) if e.get("spec") is not None else None, e.get("indices"))
-                for e in entries]
+        try:
+            leaves = [tensors[f"t{i}"] for i in range(len(tensors))]
+            return [(unflatten(e["spec"], leaves) if e.get("spec") is not None else None, e.get("indices"))
+                    for e in entries]
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as exc:
+            raise UserError(f"{self.path}: the {which} description does not match {which}.pt "
+                            f"({type(exc).__name__}: {exc})") from None
 
     def rng(self) -> list[dict[str, Any]]:
         return self.load("rng.pt") or []

@@ -38,6 +38,12 @@ def why_not_reproduced(res: dict[str, Any]) -> list[str]:
     """Why a replay of the bundled batch from the bundled state can come out finite."""
     runs = res.get("script_runs") or []
     ended = "; ".join(dict.fromkeys(runs)) or "not run"
+    if res.get("batch_modified_in_place"):
+        return [f"the script ran {len(runs)} time(s) in replay mode (ended: {ended}); the step came out "
+                f"finite because the loop changed the batch in place after the DataLoader gave it (its "
+                f"tensors' version counters moved before the step ended), so the bundle holds the changed "
+                f"batch, which the replay changes again. Make the change out of place (x = x - mean) or in "
+                f"the Dataset/collate_fn, then re-run to capture the step"]
     return [
         f"the script ran {len(runs)} time(s) in replay mode (ended: {ended}); the step came out "
         f"finite from the bundled batch and state. Likely causes:",

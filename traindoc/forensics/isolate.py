@@ -103,6 +103,53 @@ def read_meta(path: Path) -> dict[str, Any]:
     return meta
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _ints(x: Any) -> bool:
+    return x is None or (isinstance(x, list) and all(_is_int(i) for i in x))
+
+
+def validate(path: Path, meta: dict[str, Any]) -> None:
+    """The fields the replay reads, checked for type before anything runs: a damaged or
+    hand-edited ``meta.json`` is one line here, not a traceback after the script re-ran."""
+    def bad(field: str, want: str) -> UserError:
+        return UserError(f"{path}/meta.json: {field} is not {want}")
+
+    if not _is_int(meta.get("step")):
+        raise bad("step", "an integer")
+    for key in ("batches", "prev_batches"):
+        v = meta.get(key)
+        if v is None and key == "prev_batches":
+            continue
+        if not isinstance(v, list) or not all(isinstance(e, dict) for e in v):
+            raise bad(key, "a list of batch descriptions")
+        for e in v:
+            if not (e.get("spec") is None or isinstance(e.get("spec"), dict)) or not _ints(e.get("indices")):
+                raise bad(key, "a list of {spec, indices}")
+    roots = meta.get("roots", [])
+    if not isinstance(roots, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("prefix"), str) and isinstance(r.get("class"), str)
+            and isinstance(r.get("keys"), list) and all(isinstance(k, str) for k in r["keys"]) for r in roots):
+        raise bad("roots", "a list of {prefix, class, keys}")
+    scales = meta.get("scaler_scales", [])
+    if not isinstance(scales, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                               for x in scales):
+        raise bad("scaler_scales", "a list of numbers")
+    loader = meta.get("loader")
+    if loader is not None and (not isinstance(loader, dict) or not (
+            loader.get("dataset") is None or isinstance(loader.get("dataset"), str)) or not (
+            loader.get("length") is None or _is_int(loader.get("length")))):
+        raise bad("loader", "{dataset, length}")
+    for key in ("trigger",):
+        if meta.get(key) is not None and not isinstance(meta[key], dict):
+            raise bad(key, "an object")
+    for key in ("earlier_step", "prev_step"):
+        if meta.get(key) is not None and not _is_int(meta[key]):
+            raise bad(key, "an integer")
+
+
 def script_file(cmd: dict[str, Any]) -> Path:
     """The file the recorded command runs, under the recorded working directory."""
     cwd = Path(cmd.get("cwd") or ".")
@@ -184,6 +231,7 @@ def replay(path: str | Path, *, json_out: bool = False, no_sandbox: bool = False
     if not meta.get("batches"):
         raise UserError(f"{path}: the step's batch was not recorded (it did not come from a "
                         f"DataLoader), so the step cannot be replayed")
+    validate(path, meta)
     line = check(path, meta, yes=yes, allow_changed=allow_changed)
     mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
     if mode is None and os.environ.get(sandbox.ENV_ALLOW_NONE) == "1":

@@ -85,6 +85,24 @@ class Band:
         return spike, lim
 
 
+def tensor_versions(batch: Any, limit: int = 64) -> list[int]:
+    """The version counters of a batch's tensors (depth-first, up to ``limit``): every
+    in-place op on a tensor bumps its counter, so a batch the loop normalised in place
+    after the DataLoader gave it (``x.sub_(mean)``) is told apart at bundle time, at the
+    cost of reading an int per tensor."""
+    out: list[int] = []
+    stack = [batch]
+    while stack and len(out) < limit:
+        x = stack.pop()
+        if isinstance(x, torch.Tensor):
+            out.append(int(x._version))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif isinstance(x, dict):
+            stack.extend(reversed(list(x.values())))
+    return out
+
+
 def _rng_state() -> dict[str, Any]:
     """The generators the step's forward and backward can draw from (dropout): torch's CPU
     generator (a 5 KB copy, ~1 us) and each CUDA device's seed and offset (no sync).
@@ -123,7 +141,9 @@ class Capture:
         if self.enabled:
             if len(self.cur) >= 64:  # many batches without an optimizer step: keep the last 64
                 del self.cur[0]
-            self.cur.append((batch, idx, _rng_state()))
+            st = _rng_state()
+            st["versions"] = tensor_versions(batch)  # in-place changes after hand-over show at bundle time
+            self.cur.append((batch, idx, st))
 
     def end_step(self, step: int) -> None:
         self.prev, self.prev_step, self.cur = self.cur, step, []
