@@ -121,12 +121,15 @@ def _validated(bundle, meta) -> bool:
 @given(key=st.sampled_from(["status", "steps", "command", "environment", "rank", "sampling", "model/model",
                             "loader/0", "optim/0", "exit_code"]), value=json_values,
        points=st.lists(st.tuples(st.sampled_from(["loss", "grad_norm", "lr/0/0", "loss/eval", "time/step"]),
-                                 st.integers(-5, 10**12), st.floats(allow_nan=True) | st.none()), max_size=8))
-def test_crafted_store(run_folder, tmp_path_factory, key, value, points):
+                                 st.integers(-5, 10**12), st.floats(allow_nan=True) | st.none()), max_size=8),
+       raw=st.none() | st.text(max_size=30))
+def test_crafted_store(run_folder, tmp_path_factory, key, value, points, raw):
     run = tmp_path_factory.mktemp("s") / "run"
     shutil.copytree(run_folder, run)
     conn = sqlite3.connect(run / "rank0.sqlite")
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, _dumps(value)))
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, _dumps(value) if raw is None else raw))
+    conn.execute("INSERT INTO events(step, wall, kind, message, data) VALUES (1, 0, 'anomaly', 'x', ?)",
+                 (raw if raw is not None else _dumps(value),))
     for name, step, v in points:
         conn.execute("INSERT OR IGNORE INTO series(name) VALUES (?)", (name,))
         sid = conn.execute("SELECT id FROM series WHERE name = ?", (name,)).fetchone()[0]
@@ -241,3 +244,19 @@ def test_notebooks(tmp_path_factory, nb, cells):
     p.write_text(_dumps(nb if not cells else {"cells": cells, "nbformat": 4}))
     _ok(traindoc.lint, p)
     shutil.rmtree(d, ignore_errors=True)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("name,text", [
+    ("trainer_state.json", '{"log_history": ' + DEEP + "}"),
+    ("x.json", DEEP),
+    ("log.jsonl", '{"step": 1, "loss": ' + DEEP + "}"),
+])
+def test_deeply_nested_logs_are_one_line(tmp_path, name, text):
+    from traindoc.importers import load_any
+
+    (tmp_path / name).write_text(text)
+    with pytest.raises(UserError):
+        load_any(tmp_path / name)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import UserError
 from .findings import ERROR, Finding
 from .rules import RULES, load_all
 from .store.reader import Run, open_run
@@ -146,6 +147,8 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
             continue
         try:
             found = list(r.fn(run) or [])
+        except UserError:
+            raise  # the input is bad (a corrupt store): one line, exit 2, not a rule's problem
         except Exception as exc:  # noqa: BLE001 - one broken rule must not hide the others
             d.internal.append(Finding("monitor-error", "warning", f"rule {name} failed: {type(exc).__name__}: {exc}"))
             continue

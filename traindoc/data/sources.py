@@ -321,5 +321,7 @@ def _jsonl_batches(path: str, batch_rows: int) -> Iterator[pa.RecordBatch]:
                         rows.append(json.loads(line))
                     except json.JSONDecodeError as exc:
                         raise UserError(f"{path}:{i}: not valid JSON ({exc.msg})") from None
+                    except RecursionError:
+                        raise UserError(f"{path}:{i}: JSON nested too deeply") from None
         table = pa.Table.from_pylist(rows)
     yield from table.to_batches(max_chunksize=batch_rows)

@@ -242,7 +242,7 @@ def worth_replaying(bundles: list[Path]) -> Path | None:
     for p in bundles:
         try:
             trig = json.loads((p / "meta.json").read_text())["trigger"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             continue
         kind = trig.get("kind") or ""
         if kind.endswith("nonfinite"):

@@ -181,6 +181,6 @@ def load_findings(run_folder: str | Path) -> list[Finding]:
             data = json.loads(p.read_text())
             found = data.get("findings") if isinstance(data, dict) else None
             out.extend(Finding.from_dict(d) for d in found if isinstance(d, dict)) if isinstance(found, list) else None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             continue  # a half-written or foreign file: the run's own rules still speak
     return out

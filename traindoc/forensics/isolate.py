@@ -96,7 +96,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         raise UserError(f"{path}: not a traindoc bundle (no meta.json)")
     try:
         meta = json.loads(mp.read_text())
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise UserError(f"{mp}: unreadable ({exc})") from None
     if not isinstance(meta, dict):
         raise UserError(f"{mp}: not a bundle description (a JSON object)")

@@ -46,7 +46,7 @@ def _file(p: Path) -> Run:
     if suffix == ".json":
         try:
             obj = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise UserError(f"{p}: not a JSON file ({exc})") from None
         if hf.is_trainer_state(obj):
             return hf.load(p)

@@ -35,6 +35,10 @@ def latest_checkpoint(folder: Path) -> Path | None:
     return max(found)[1] if found else None
 
 
+def _short(exc: BaseException) -> str:
+    return "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+
+
 def is_trainer_state(obj: Any) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("log_history"), list)
 
@@ -44,8 +48,8 @@ def load(path: Path) -> ImportedRun:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{path}: not a JSON file ({exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise UserError(f"{path}: not a JSON file ({_short(exc)})") from None
     if not is_trainer_state(obj):
         raise UserError(f"{path}: not a Hugging Face trainer_state.json (no log_history list)")
     points: dict[str, dict[int, float]] = {}

@@ -202,6 +202,8 @@ def read_jsonl(path: Path) -> tuple[Columns, list[str]]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UserError(f"{path}:{i}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise UserError(f"{path}:{i}: JSON nested too deeply") from None
         if not isinstance(obj, dict):
             raise UserError(f"{path}:{i}: expected one JSON object per line, got {type(obj).__name__}")
         if any(isinstance(v, dict) for v in obj.values()):

@@ -39,6 +39,14 @@ class Series:
         return len(self.steps) == 0
 
 
+def _json_or_none(text: str) -> Any:
+    """An event's data: JSON written by the monitor; a damaged value reads as None."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
 class Run:
     """A recorded run. Series are per rank; ``rank=0`` is the default everywhere."""
 
@@ -81,7 +89,10 @@ class Run:
     def meta_for(self, rank: int = 0) -> dict[str, Any]:
         if rank not in self._meta:
             rows = self._query(rank, "SELECT key, value FROM meta")
-            self._meta[rank] = {k: json.loads(v) for k, v in rows}
+            try:
+                self._meta[rank] = {k: json.loads(v) for k, v in rows}
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise UserError(f"{self._files[rank]}: corrupt traindoc store (meta: {type(exc).__name__})") from None
         return self._meta[rank]
 
     @property
@@ -168,7 +179,7 @@ class Run:
             ):
                 out.append(
                     {"rank": r, "step": step, "wall": wall, "kind": kind, "message": msg,
-                     "data": None if data is None else json.loads(data)}
+                     "data": None if data is None else _json_or_none(data)}
                 )
         return out
 
