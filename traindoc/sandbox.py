@@ -176,6 +176,27 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r + "/") for r in roots)
 
 
+def _owner(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+        return st.st_uid, st.st_gid
+    except OSError:
+        return None
+
+
+def _owned_root(path: str, ids: tuple[int, int]) -> str | None:
+    """The highest folder above ``path`` (itself included) such that ``ids`` (uid, gid)
+    own every folder from it down to ``path``."""
+    p, best = os.path.realpath(path), None
+    while _owner(p) == ids:
+        best = p
+        parent = os.path.dirname(p)
+        if parent == p:
+            break
+        p = parent
+    return best
+
+
 def _namespace(scratch: str) -> list[str]:
     """Enter the namespace; returns the trees that are writable (overlays, scratch)."""
     uid, gid = os.getuid(), os.getgid()
@@ -190,6 +211,17 @@ def _namespace(scratch: str) -> list[str]:
     for e in os.scandir("/"):
         if e.is_dir(follow_symlinks=False) and not _under(e.path, _KEEP):
             targets.add(e.path)
+    if uid != 0:
+        # An overlay copies a file's folders up to its root when the file is first written,
+        # and cannot give a copied folder an owner outside this namespace's one mapped user
+        # or group (EOVERFLOW): for a user other than root, only trees the user and the
+        # user's group own all the way down can be overlaid. So: the user's own mounts, and the highest folder the user
+        # owns above the working directory and the home folder; the rest stays read-only.
+        targets = {p for p in targets if _owner(p) == (uid, gid)}
+        for p in (os.getcwd(), os.path.expanduser("~")):
+            top = _owned_root(p, (uid, gid))
+            if top and top != "/" and not any(_under(top, (t,)) for t in targets):
+                targets = {t for t in targets if not _under(t, (top,))} | {top}
     # handles on the original trees and the scratch folder before anything covers them
     fds = {}
     for p in targets:
