@@ -65,7 +65,11 @@ def _cmd_diagnose(a: argparse.Namespace) -> int:
 def _cmd_explain(a: argparse.Namespace) -> int:
     from .explain import explain, listing
 
-    if a.list or not a.name:
+    if a.markdown:
+        from .explain import markdown
+
+        sys.stdout.write(markdown())
+    elif a.list or not a.name:
         sys.stdout.write(listing())
     else:
         sys.stdout.write(explain(a.name))
@@ -103,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="what a cause or check name means, how to confirm and fix it")
     e.add_argument("name", nargs="?")
     e.add_argument("--list", action="store_true", help="list every name")
+    e.add_argument("--markdown", action="store_true", help="the taxonomy as markdown (docs/taxonomy.md)")
     e.set_defaults(func=_cmd_explain)
 
     dm = sub.add_parser("demo", help="the built-in end-to-end example on bundled data")

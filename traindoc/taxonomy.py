@@ -1,4 +1,4 @@
-"""The stable names of ``../shared/spec/taxonomy.md`` with their codes and families.
+"""The stable names (``docs/taxonomy.md``, generated from here) with their codes and families.
 
 Names are a public contract: tests, CI gates and users' scripts match on them. Add new
 names at the end of a family; never rename or remove one.
@@ -32,6 +32,9 @@ _ROWS = [
     ("loss-divergence", "TD106", "symptom", SYMPTOM, "the loss trends upward"),
     ("grad-spike", "TD107", "symptom", SYMPTOM, "a sudden jump in gradient norm"),
     ("slow-step", "TD108", "symptom", SYMPTOM, "step time far above the run's usual"),
+    ("loss-implausible", "TD109", "symptom", SYMPTOM, "the loss went below what the task allows (too good to be true)"),
+    ("slow-learning", "TD110", "symptom", SYMPTOM,
+     "the run learns far slower than the same program with one thing changed, or ends near chance level"),
     # causes
     ("data-nonfinite", "TD201", "data", CAUSE, "NaN or Inf in input features or targets"),
     ("data-outlier", "TD202", "data", CAUSE, "extreme feature values or an extreme sequence/list length"),
@@ -42,6 +45,8 @@ _ROWS = [
     ("data-duplicates", "TD207", "data", CAUSE, "repeated rows inflating some samples"),
     ("data-leakage", "TD208", "data", CAUSE, "the same samples in the training and the validation split"),
     ("constant-feature", "TD209", "data", CAUSE, "a feature that never varies"),
+    ("target-leakage", "TD210", "data", CAUSE,
+     "the target can be read off the inputs: the training loss falls far below what the task allows"),
     ("unstable-op", "TD301", "numerics", CAUSE, "an operation produced NaN/Inf from finite inputs"),
     ("fp16-overflow", "TD302", "numerics", CAUSE, "values exceed the float16 range (65504) under mixed precision"),
     ("fp16-underflow", "TD303", "numerics", CAUSE, "gradients flush to zero in float16"),

@@ -9,5 +9,8 @@ from .registry import load_all
 def docs() -> dict[str, str]:
     out = {PARSE_ERROR: PARSE_ERROR_DOC}
     for name, r in load_all().items():
-        out[name] = r.doc
+        doc = r.doc.rstrip()
+        if "How to confirm:" not in doc and r.confirm:  # the rule's own confirm text, as a section
+            doc += f"\n\nHow to confirm: {r.confirm}"
+        out[name] = doc
     return out

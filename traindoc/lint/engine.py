@@ -39,8 +39,11 @@ Example:
     def f(:                 # -> train.py:1:7 unparsable-file cannot parse: invalid syntax
     x = a0 + a1 + ... + a2999  # -> gen.py:1:1 unparsable-file cannot parse: too deeply nested ...
 
-Instead: fix the syntax error, split the generated expression (`sum([...])`), make the
+How to fix: fix the syntax error, split the generated expression (`sum([...])`), make the
 file readable, or leave the file out of the paths given to lint.
+
+How to confirm: `python -m py_compile FILE` shows the syntax error; `ls -l FILE` a
+permission or a dangling link.
 """
 PARSE_CODE = "TD500"
 register(PARSE_ERROR, PARSE_CODE, "lint", KIND, "a file that could not be read or parsed, so no rule could check it")

@@ -37,7 +37,7 @@ def check(m):
         for x, y in loader:
             x, y = x.cuda(), y.cuda()
 
-    Instead:
+    How to fix:
         loader = DataLoader(ds, batch_size=256, shuffle=True, num_workers=8,
                             pin_memory=True, persistent_workers=True)
         for x, y in loader:

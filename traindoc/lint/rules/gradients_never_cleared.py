@@ -40,7 +40,7 @@ def check(m):
             loss.backward()
             opt.step()                                   # .grad keeps growing
 
-    Instead:
+    How to fix:
         for i, (x, y) in enumerate(loader):
             (F.cross_entropy(model(x), y) / accum).backward()
             if (i + 1) % accum == 0:                     # accum = 1 without accumulation

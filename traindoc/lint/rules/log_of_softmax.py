@@ -30,7 +30,7 @@ def check(m):
         logp = torch.log(F.softmax(logits, dim=-1))      # -inf once a logit is 100 below the max
         loss = F.nll_loss(logp, y)
 
-    Instead:
+    How to fix:
         logp = F.log_softmax(logits, dim=-1)             # or F.cross_entropy(logits, y)
         logq = F.logsigmoid(z)                           # for log(sigmoid(z))
     """

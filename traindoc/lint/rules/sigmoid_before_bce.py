@@ -31,7 +31,7 @@ def check(m):
         prob = torch.sigmoid(model(x))
         loss = nn.BCELoss()(prob, y)
 
-    Instead:
+    How to fix:
         loss = nn.BCEWithLogitsLoss()(model(x), y)       # pos_weight= for imbalance
         prob = torch.sigmoid(logits)                     # for metrics only
     """

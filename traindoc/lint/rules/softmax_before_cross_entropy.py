@@ -34,7 +34,7 @@ def check(m):
         return self.out(self.body(x))                    # in forward
         loss = nn.CrossEntropyLoss()(model(x), y)        # softmax twice
 
-    Instead:
+    How to fix:
         return self.body(x)                              # logits out of forward
         loss = F.cross_entropy(logits, y)                # probs = logits.softmax(-1) for metrics only
     """

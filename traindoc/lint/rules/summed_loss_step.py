@@ -35,7 +35,7 @@ def check(m):
         opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
         loss = criterion(model(x), y)                    # step ~ 0.01 * batch_size
 
-    Instead:
+    How to fix:
         criterion = nn.MSELoss()                         # reduction="mean"
         # or: loss = criterion(model(x), y) / x.size(0)   (per-token losses: / n_tokens)
     """

@@ -64,7 +64,7 @@ def check(m):
         x = x / x.norm(dim=-1, keepdim=True)             # NaN for a zero row
         y = (x - mu) / torch.sqrt(x.var(-1, keepdim=True))
 
-    Instead:
+    How to fix:
         loss = (tok_loss * mask).sum() / mask.sum().clamp_min(1)
         x = F.normalize(x, dim=-1)                       # eps inside
         y = (x - mu) * torch.rsqrt(x.var(-1, keepdim=True) + 1e-5)   # or F.layer_norm

@@ -43,7 +43,7 @@ def check(m):
         loss.backward()
         opt.step()
 
-    Instead:
+    How to fix:
         scaler = torch.amp.GradScaler("cuda")
         with torch.autocast("cuda", dtype=torch.float16):
             loss = model(x, y)

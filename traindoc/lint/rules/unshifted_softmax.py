@@ -33,7 +33,7 @@ def check(m):
         w = torch.exp(scores) * mask
         w = w / w.sum(1, keepdim=True)                   # NaN once a score exceeds ~88
 
-    Instead:
+    How to fix:
         w = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=1)
         # or, by hand: e = (scores - scores.amax(1, keepdim=True)).exp()
     """

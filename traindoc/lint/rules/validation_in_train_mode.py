@@ -52,7 +52,7 @@ def check(m):
                 total += F.cross_entropy(model(x), y)
             return total / len(val_loader)
 
-    Instead:
+    How to fix:
         @torch.no_grad()
         def evaluate(model, val_loader):
             model.eval()
