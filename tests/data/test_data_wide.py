@@ -43,7 +43,11 @@ def test_10000_columns_checked_in_bounded_memory(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert "20 rows, 10000 columns" in r.stdout and "more columns without findings" in r.stdout
     peak_mb = int(r.stdout.split("PEAK_KB")[1].split()[0]) / 1024
-    assert peak_mb < 500, f"peak RSS {peak_mb:.0f} MB"  # was 9.6 GB and growing (a 4 MB buffer per column)
+    # was 9.6 GB and growing (a 4 MB buffer per column); measured alone ~300 MB, and up to
+    # ~550 MB while the rest of the suite loads the machine (Arrow's threaded CSV parse
+    # holds more blocks at once when its threads are descheduled): the bound catches the
+    # blow-up, not the noise
+    assert peak_mb < 1000, f"peak RSS {peak_mb:.0f} MB"
 
 
 def test_the_fence_quantile_is_one_the_sample_can_estimate():
