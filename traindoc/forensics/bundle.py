@@ -158,6 +158,7 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
                 scales.append(float(sc._scale.reshape(-1)[0]))  # trigger only: a sync
         meta["scaler_scales"] = scales
         meta["loader"] = mon._train_loader  # dataset class and length: replay finds the loader by them
+        meta["loader_prefetch_lag"] = mon._lag or 0  # a loader drawing ahead: one test per script run
         (tmp / "meta.json").write_text(json.dumps(jsonable(meta), indent=1))
         os.replace(tmp, final)  # atomic: a reader sees the whole bundle or none
     except BaseException:

@@ -145,6 +145,9 @@ def validate(path: Path, meta: dict[str, Any]) -> None:
     for key in ("trigger",):
         if meta.get(key) is not None and not isinstance(meta[key], dict):
             raise bad(key, "an object")
+    if meta.get("loader_prefetch_lag") is not None and not (
+            _is_int(meta["loader_prefetch_lag"]) and 0 <= meta["loader_prefetch_lag"] <= 8):
+        raise bad("loader_prefetch_lag", "an integer from 0 to 8")
     for key in ("earlier_step", "prev_step"):
         if meta.get(key) is not None and not _is_int(meta[key]):
             raise bad(key, "an integer")

@@ -63,6 +63,12 @@ class _Done(BaseException):
     ``except Exception`` does not swallow it)."""
 
 
+class _NextRun(BaseException):
+    """Behind a prefetching loader (it draws a batch ahead of the one in use) the script
+    runs once per test: the test's batch is served at every draw until its backward, and
+    then this ends the run, so that no batch of the next test is drawn ahead of time."""
+
+
 class _Stray(_Done):
     """The script reached an optimizer step on data the replay did not serve: stop it before
     it trains for real (a DataLoader subclass with its own ``__iter__``, batches built by hand)."""
@@ -143,6 +149,8 @@ class Driver:
         self.instrument: Instrument | None = None
         self.to_load: str | None = None
         self.served = 0
+        self.lag = int(bundle.meta.get("loader_prefetch_lag") or 0)  # see _NextRun
+        self.extra_draws = 0
         self.plan: _Plan | None = None
         self.undo: list[Callable[[], None]] = []
 
@@ -161,6 +169,17 @@ class Driver:
         return slice_batch(batch, t.positions)
 
     def next_batch(self) -> Any:
+        if self.lag and self.test is not None:
+            self.extra_draws += 1
+            if self.extra_draws <= self.lag:  # the prefetcher's draw ahead: the same batch again
+                batch = self.batch_for(self.test)
+                rngs = self.rngs if self.test.source == "batch" else []
+                if self.test.mb < len(rngs):
+                    restore_rng(rngs[self.test.mb])  # the last draw before the forward wins
+                return batch
+            self.finish()  # drawn past the test's batch without a backward (a script that skips it)
+            raise _NextRun()
+        self.extra_draws = 0
         self.finish()
         test = self.plan.requests.get()
         if test is None:
@@ -249,6 +268,9 @@ class Driver:
             g.zero_()  # so the script's own NaN checks let the loop go on
         with torch.no_grad():
             loss.detach().zero_()
+        if self.lag:
+            self.finish()
+            raise _NextRun()
         return out
 
     # ---------------------------------------------------------------- patches
@@ -377,6 +399,8 @@ def _run_script(cmd: dict[str, Any]) -> str:
         return "finished"
     except _Stray:
         return "stopped: an optimizer step on data the replay did not serve"
+    except _NextRun:
+        return "next test"
     except _Done:
         return "done"
     except SystemExit as e:

@@ -137,13 +137,27 @@ class Capture:
         self._snap_ok: bool | None = None  # rolling snapshots fit in memory (decided once)
 
     # ---------------------------------------------------------------- every step
-    def on_batch(self, batch: Any, idx: np.ndarray | None) -> None:
-        if self.enabled:
-            if len(self.cur) >= 64:  # many batches without an optimizer step: keep the last 64
-                del self.cur[0]
-            st = _rng_state()
-            st["versions"] = tensor_versions(batch)  # in-place changes after hand-over show at bundle time
-            self.cur.append((batch, idx, st))
+    def record(self, batch: Any, idx: np.ndarray | None) -> tuple | None:
+        """At hand-over: the batch (a reference), its indices, the RNG state and its tensors'
+        versions (an in-place change after hand-over shows at bundle time)."""
+        if not self.enabled:
+            return None
+        st = _rng_state()
+        st["versions"] = tensor_versions(batch)
+        return (batch, idx, st)
+
+    def use(self, rec: tuple | None, rng_from: tuple | None = None) -> None:
+        """The recorded batch belongs to the current step (``rng_from``: the record whose
+        RNG state the forward started from, when a prefetcher drew ahead)."""
+        if rec is None:
+            return
+        if rng_from is not None and rng_from is not rec:
+            st = dict(rec[2])
+            st.update({k: v for k, v in rng_from[2].items() if k != "versions"})
+            rec = (rec[0], rec[1], st)
+        if len(self.cur) >= 64:  # many batches without an optimizer step: keep the last 64
+            del self.cur[0]
+        self.cur.append(rec)
 
     def end_step(self, step: int) -> None:
         self.prev, self.prev_step, self.cur = self.cur, step, []

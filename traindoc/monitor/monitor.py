@@ -67,6 +67,15 @@ def default_run_dir(base: str | Path = "traindoc-runs") -> Path:
     return path
 
 
+class _Draw:
+    """One batch the DataLoader handed out: its iterator, dataset indices and capture record."""
+
+    __slots__ = ("it", "idx", "rec", "used")
+
+    def __init__(self, it: int, idx: np.ndarray | None, rec: Any) -> None:
+        self.it, self.idx, self.rec, self.used = it, idx, rec, False
+
+
 class _OptState:
     __slots__ = ("index", "ref", "described", "fired", "params_named")
 
@@ -129,7 +138,19 @@ class Monitor:
         self._deferred: list[tuple[int, list[str], list[torch.Tensor]]] = []
         self._loss_fns_seen: set[str] = set()
         self._autocast: set[tuple[tuple[str, str], ...]] = set()
-        self._eval: list[torch.Tensor] = []
+        self._eval: dict[str, list[torch.Tensor]] = {}  # evaluation losses by the loader that fed them
+        self._eval_loader: str = "loss/eval"  # the series the current evaluation pass writes to
+        self._eval_loaders: dict[int, str] = {}
+        self._fn_losses: list[torch.Tensor] = []  # loss-function outputs under grad since the step began
+        self._unused_idx: list[np.ndarray] = []  # indices of batches drawn but never backpropagated
+        from collections import deque
+
+        self._draws: deque = deque(maxlen=64)  # batches handed out (None: an epoch's end), see _assign_batch
+        self._lag: int | None = None  # draws a prefetching loader makes ahead of the batch in use
+        self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
+        self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
+        self._bw_clock = False  # no torch.optim optimizer steps: one backward() is one step
+        self._bw_waiting = 0  # backwards since the last step while no optimizer has stepped
         self._label_counts: torch.Tensor | None = None
         # model discovery (names of modules and parameters)
         self._roots: list[weakref.ref] = []
@@ -141,7 +162,6 @@ class Monitor:
         self._compiled = False
         self._loaders_seen: set[int] = set()
         self._schedulers_seen: set[int] = set()
-        self._pending_idx: np.ndarray | None = None
         self._train_loader: dict[str, Any] | None = None
         self.last_batch: Any = None
         self._anomalies = 0
@@ -222,10 +242,19 @@ class Monitor:
             return
         try:
             self._flush_deferred()
-            if self._eval:  # evaluation after the last step
-                ev = gather([torch.stack([e.to(self._eval[0].device) for e in self._eval]).mean().reshape(1)])
-                w.scalars(self.step - 1, {"loss/eval": ev[0]})
-                self._eval = []
+            names: list[str] = []
+            tensors: list[torch.Tensor] = []
+            eval_names = self._eval_tensors(names, tensors)  # evaluation after the last step
+            if eval_names:
+                w.scalars(self.step - 1, dict(zip(names, gather(tensors))))
+            if self._fn_losses:  # a loss the script checked and stopped on (`if isnan(loss): break`)
+                vals = gather([torch.stack([x.float() for x in self._fn_losses])])
+                self._fn_losses = []
+                values: dict[str, float] = {}
+                self._note_skipped_losses(values, vals)
+                if values:
+                    w.scalars(self.step, values)
+                    self._guard("bundle", self.capture.check, self.step, {"loss": values["loss/skipped"]}, False)
         except Exception as exc:  # noqa: BLE001
             self._record_error("close", exc)
         w.meta("status", status)
@@ -238,6 +267,7 @@ class Monitor:
         if error:
             w.event(self.step, "exception", error.splitlines()[-1] if error.strip() else error, {"traceback": error})
         try:
+            self._assign_batch(backward=False)
             self.capture.end_of_run(status, exit_code, error)
         except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
             self.errors.setdefault("bundle", f"{type(exc).__name__}: {exc}")
@@ -426,6 +456,16 @@ class Monitor:
     def _on_backward(self, t: torch.Tensor) -> None:
         if t.numel() != 1 or not t.is_floating_point():
             return
+        if self._closure_tail is not None:
+            return  # a closure evaluated again within one step (LBFGS line search): not a new loss
+        if self._primary is None and self._backward_since_step and not self._bw_clock:
+            self._bw_waiting += 1
+            # Backwards with no optimizer step: gradient accumulation towards a first step,
+            # or a loop that updates the weights by hand. The latter when no torch.optim
+            # optimizer holds the model's parameters (one scan of live objects, once), or
+            # after 256 backwards whatever holds them.
+            if (self._bw_waiting == 1 and not self._an_optimizer_holds_the_model()) or self._bw_waiting >= 256:
+                self._start_backward_clock()
         entry = self._scaled.get(id(t))
         if entry is not None and entry[0]() is t:
             value = entry[1]
@@ -433,9 +473,124 @@ class Monitor:
             value = t.detach()
         self._losses.append(value.reshape(()))
         self._backward_since_step = True
-        if self._pending_idx is not None:
-            self._indices.append(self._pending_idx)
-            self._pending_idx = None
+        self._assign_batch()
+
+    def _on_backward_end(self, t: torch.Tensor) -> None:
+        """After ``backward()``: with the backward clock, the step ends here (the weights
+        are updated by the script's own code next, with these gradients)."""
+        if self._bw_clock and self._primary is None and self._closure_tail is None and self._losses:
+            self._finish_backward_step()
+
+    def _an_optimizer_holds_the_model(self) -> bool:
+        import gc
+
+        params = {id(p) for _, m in self._live_roots() for p in m.parameters()}
+        if not params:
+            return True  # nothing known yet: wait for an optimizer
+        with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
+            warnings.simplefilter("ignore")
+            for o in gc.get_objects():
+                if type(o).__module__.startswith("torch.optim") or isinstance(o, torch.optim.Optimizer):
+                    if isinstance(o, torch.optim.Optimizer) and any(
+                            id(p) in params for g in o.param_groups for p in g["params"]):
+                        return True
+        return False
+
+    def _start_backward_clock(self) -> None:
+        self._bw_clock = True
+        self.writer.meta("step_clock", {
+            "kind": "backward", "from_step": self.step,
+            "why": "no torch.optim optimizer stepped: one backward() is counted as one step"})
+        pending, self._losses = self._losses, []
+        for loss in pending:  # the backwards before this one: one step each, their loss only
+            self._losses = [loss]
+            self._finish_backward_step(grads=False)
+
+    def _finish_backward_step(self, grads: bool = True) -> None:
+        params, pnames = [], []
+        if grads:
+            for _, m in self._live_roots():
+                for p in m.parameters():
+                    if p.grad is not None and not p.grad.is_sparse:
+                        params.append(p)
+                        pnames.append(self._param_names.get(id(p), f"param{len(params)}"))
+        loss = torch.stack([x.float() for x in self._losses]).sum()
+        self._losses = []
+        self._backward_since_step = False
+        self._bw_waiting = 0
+        names, tensors = ["loss"], [loss]
+        norms = grad_norms([p.grad for p in params])
+        if norms:
+            tensors.append(torch.stack(norms))
+            names.extend(f"grad_norm/{n}" for n in pnames)
+        if self._preclip:
+            names.append("grad_norm_preclip")
+            tensors.append(self._preclip[-1])
+            self._preclip = []
+        self._finish_record(names, tensors, {}, params, pnames, norms)
+        if self._sampled:
+            self.sampler.mark_sampled(self.step)
+            self.sampler.observe(0.0, self._extra_time)
+            self._describe_models()
+        self.capture.end_step(self.step)
+        self.step += 1
+        self._begin_step()
+
+    def _on_opt_pre_hook(self, opt: torch.optim.Optimizer, args: tuple, kwargs: dict) -> tuple | None:
+        """The optimizer step pre-hook. A step given a closure (LBFGS, Lightning's automatic
+        optimization) runs forward and backward inside ``step``: the record is taken when
+        the closure's first evaluation returns (gradients there, weights not yet changed),
+        and further evaluations of it in the same step (a line search) are not new losses.
+        Returns the arguments with the closure wrapped, or None to leave them."""
+        # args[0] is the optimizer itself (torch calls the hooks with the step's own args)
+        closure = kwargs.get("closure", args[1] if len(args) > 1 else None)
+        if self._bw_clock:  # an optimizer after all: back to its clock
+            self._bw_clock = False
+            self.writer.event(self.step, "step-clock", "an optimizer stepped: steps follow it again", {})
+        if not callable(closure):
+            self._on_opt_pre(opt)
+            return None
+        mon = self
+
+        def wrapped():
+            first = id(opt) not in mon._pre_done and mon._closure_tail is None
+            out = closure()
+            if first:
+                mon._pre_done.add(id(opt))
+                mon._guard("optimizer-pre", mon._on_opt_pre, opt)
+                mon._closure_tail = opt
+            return out
+
+        if "closure" in kwargs:
+            return args, {**kwargs, "closure": wrapped}
+        return (args[0], wrapped, *args[2:]), kwargs
+
+    def _note_skipped_losses(self, values: dict[str, float], fn_vals: list[float]) -> None:
+        """A loss function's output that was non-finite while the backpropagated loss was
+        finite (or absent): the script's own check skipped it (``if torch.isnan(loss):
+        continue``), so the run looked healthy. Recorded as ``loss/skipped`` with an event
+        naming the skipped batch's dataset indices; it triggers like a non-finite loss."""
+        bad = [v for v in fn_vals if not math.isfinite(v)]
+        loss = values.get("loss")
+        if not bad or (loss is not None and not math.isfinite(loss)):
+            return
+        values["loss/skipped"] = bad[0]
+        idx = [int(i) for a in self._unused_idx for i in a.tolist()][:4096]
+        self._unused_idx = []
+        self.writer.event(self.step, "loss-skipped",
+                          f"{len(bad)} non-finite loss(es) computed and never backpropagated before step {self.step}",
+                          {"count": len(bad), "value": bad[0], "indices": idx})
+
+    def _eval_tensors(self, names: list[str], tensors: list[torch.Tensor]) -> list[str]:
+        """Append each evaluation loader's mean loss to the step's gather; returns the names."""
+        out = []
+        for name, ev in self._eval.items():
+            if ev:
+                tensors.append(torch.stack([e.to(ev[0].device) for e in ev]).mean().reshape(1))
+                names.append(name)
+                out.append(name)
+        self._eval = {}
+        return out
 
     def _on_scale(self, scaler: Any, outputs: Any, out: Any) -> None:
         if not any(r() is scaler for r in self._scalers):
@@ -474,23 +629,101 @@ class Monitor:
             self.writer.meta(f"loader/{len(self._loaders_seen) - 1}", info)
             info["batch_size"] = getattr(getattr(it, "_index_sampler", None), "batch_size", None)
             self._loader_info[id(it)] = info
-        if not torch.is_grad_enabled():
-            return  # an evaluation loop: not part of the training step
+        if not torch.is_grad_enabled():  # an evaluation loop: not part of the training step
+            if id(it) not in self._eval_loaders:  # one series per evaluation loader (train/val splits apart)
+                k = len(self._eval_loaders)
+                self._eval_loaders[id(it)] = "loss/eval" if k == 0 else f"loss/eval{k}"
+                self.writer.meta(f"eval_loader/{self._eval_loaders[id(it)]}", self._loader_info.get(id(it), {}))
+            self._eval_loader = self._eval_loaders[id(it)]
+            return
         self._data_time += dt
-        self.last_batch = batch
+        arr = None
         if idx is not None:
             arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
-            if arr.dtype.kind in "iu":
-                self._pending_idx = arr.astype(np.int64, copy=False)
+            arr = arr.astype(np.int64, copy=False) if arr.dtype.kind in "iu" else None
         self._train_loader = self._loader_info.get(id(it))
-        self.capture.on_batch(batch, self._pending_idx)  # references and RNG state, no copy
+        # references, RNG state and tensor versions at hand-over, no copy; which step the
+        # batch belongs to is decided at the backward it reaches (see _assign_batch)
+        self._draws.append(_Draw(id(it), arr, self.capture.record(batch, arr)))
+
+    def _on_loader_end(self, it: Any) -> None:
+        if torch.is_grad_enabled() and (not self._draws or self._draws[-1] is not None):
+            self._draws.append(None)  # the iterator is exhausted or restarted: an epoch boundary
+
+    def _assign_batch(self, backward: bool = True) -> None:
+        """The batch this backward computed on, among those the DataLoader handed out.
+
+        A loop that draws a batch and then computes on it uses the latest draw. A loader
+        wrapped by a prefetcher (Hugging Face Accelerate's DataLoaderShard, Lightning's
+        fetcher) draws one batch ahead: at every backward the batch in use is the one drawn
+        ``lag`` draws before the latest, counting the end of an epoch as a draw (the
+        prefetcher's last batch comes with the iterator's end, not a new draw). ``lag`` is
+        read once, at the first backward: the draws made by the latest iterator, minus one
+        (a batch peeked from another iterator before the loop does not count). Batches
+        drawn but never backpropagated (a script that skips a NaN loss) go with the step too:
+        their indices as unused, their data into the bundle."""
+        draws = self._draws
+        if not draws:
+            return
+        if self._lag is None:
+            n = 0  # the draws of the current epoch of the latest iterator
+            for d in reversed(draws):
+                if d is None:
+                    break
+                n += 1
+            self._lag = max(0, n - 1)
+            if self._lag:
+                self.writer.meta("loader_prefetch", {"lag": self._lag,
+                                                     "why": f"{n} batches drawn before the first backward"})
+        pos = len(draws) - 1 - self._lag
+        while pos > 0 and draws[pos] is None:
+            pos -= 1
+        if pos >= 0 and draws[pos] is not None and draws[pos].used:
+            # Taken already: a loader that fetches a step's micro-batches at once (the HF
+            # Trainer under gradient accumulation) hands the next one out in order; else it
+            # is a second backward on the same batch (a GAN's two losses, retain_graph).
+            later = [i for i in range(pos + 1, len(draws) - self._lag + (1 if self._lag else 0))
+                     if draws[i] is not None and not draws[i].used]
+            if not later:
+                return
+            pos = later[0]
+        cur = draws[pos] if pos >= 0 else None
+        if cur is None or cur.used:
+            return
+        if not backward:  # the script ends mid-step: the batch in use goes to its bundle
+            for d in list(draws)[: pos + 1]:
+                if d is not None and not d.used:
+                    d.used = True
+                    self.capture.use(d.rec)
+            return
+        latest_rec = next((d.rec for d in reversed(draws) if d is not None), None)
+        for d in list(draws)[: pos + 1]:
+            if d is None or d.used:
+                continue
+            d.used = True
+            if d is not cur:  # drawn, never backpropagated
+                if d.idx is not None:
+                    self._unused_idx.append(d.idx)
+                    del self._unused_idx[:-8]
+                self.capture.use(d.rec)
+        if cur.idx is not None:
+            self._indices.append(cur.idx)
+        # the RNG state the forward started from: the latest draw came right before it
+        self.capture.use(cur.rec, rng_from=latest_rec)
+        while len(draws) > 2 * self._lag + 2 and (draws[0] is None or draws[0].used):
+            draws.popleft()
 
     def _on_loss_fn(self, name: str, input: Any, target: Any, out: Any) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
             return
         if not torch.is_grad_enabled():
-            self._eval.append(out.detach().float().reshape(()))
+            ev = self._eval.setdefault(self._eval_loader, [])
+            if len(ev) < 100_000:  # bounded: a very long evaluation keeps its first 100 000 losses
+                ev.append(out.detach().float().reshape(()))
             return
+        if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
+            del self._fn_losses[:32]
+        self._fn_losses.append(out.detach().reshape(()))
         if name not in self._loss_fns_seen:
             self._describe_loss_fn(name, input, target)
         if not isinstance(target, torch.Tensor):
@@ -638,7 +871,13 @@ class Monitor:
             if lrs:
                 self.writer.scalars(self.step, lrs)
             return
-        # ---- primary optimizer: finish the step's record -------------------------------
+        self._finish_record(names, tensors, lrs, params, pnames, norms, skipped)
+
+    def _finish_record(self, names: list[str], tensors: list[torch.Tensor], lrs: dict[str, float],
+                       params: list[torch.Tensor], pnames: list[str], norms: list[torch.Tensor],
+                       skipped: bool = False) -> None:
+        """The primary step's record: the one gather, the writes, the triggers (and the
+        bundle, written before the parameters change)."""
         now = self._clock()
         step_time = None if self._t_last is None else now - self._t_last
         self._t_last = now
@@ -647,11 +886,12 @@ class Monitor:
         if self._act_vals:
             names.extend(self._act_names)
             tensors.append(torch.stack([v.float().reshape(()) for v in self._act_vals]))
-        eval_n = len(self._eval)
-        if eval_n:
-            tensors.append(torch.stack([e.to(self._eval[0].device) for e in self._eval]).mean().reshape(1))
-            names.append("loss/eval")
-            self._eval = []
+        eval_names = self._eval_tensors(names, tensors)
+        fn_losses = self._fn_losses
+        if fn_losses:  # losses the loss functions computed this step (some perhaps never backpropagated)
+            names.extend(f"_fn_loss/{i}" for i in range(len(fn_losses)))
+            tensors.append(torch.stack([x.to(fn_losses[0].device).float() for x in fn_losses]))
+            self._fn_losses = []
         flat = gather(tensors)  # note: the one CPU-GPU sync of the step
         values = dict(zip(names, flat))
         self._flush_deferred()
@@ -677,15 +917,18 @@ class Monitor:
             values["time/data"] = self._data_time
         if self._sampled:
             values["sampled"] = 1.0
-        if eval_n:
+        if eval_names:
             # evaluation ran after the previous step: it describes the model after it
-            self.writer.scalars(self.step - 1, {"loss/eval": values.pop("loss/eval")})
+            self.writer.scalars(self.step - 1, {n: values.pop(n) for n in eval_names})
+        fn_vals = [values.pop(f"_fn_loss/{i}") for i in range(len(fn_losses))]
+        self._note_skipped_losses(values, fn_vals)
         self.writer.scalars(self.step, values)
         if self._indices:
             self.writer.indices(self.step, np.concatenate(self._indices))
         self._check_anomaly(values)
         # triggers on the host floats above (no sync); a bundle is written before the step
-        self._guard("bundle", self.capture.check, self.step, values, bool(skipped))
+        trig = values if "loss/skipped" not in values else {**values, "loss": values["loss/skipped"]}
+        self._guard("bundle", self.capture.check, self.step, trig, bool(skipped))
         self._guard("snapshot", self.capture.maybe_snapshot, self.step)
 
     def _check_anomaly(self, values: dict[str, float]) -> None:
@@ -698,7 +941,8 @@ class Monitor:
                 what = "loss" if bad_loss else "gradient"
                 self.writer.event(self.step, "anomaly", f"non-finite {what} at step {self.step}",
                                   {"loss": loss, "grad_nonfinite": values.get("grad_nonfinite")})
-            self.sampler.force(self.step + 3)
+            if self._anomalies <= 3:  # a run that keeps training on NaN is not sampled at every step
+                self.sampler.force(self.step + 3)
 
     def _flush_deferred(self) -> None:
         if not self._deferred and self._label_counts is None:
@@ -718,6 +962,9 @@ class Monitor:
             self._label_counts = None
 
     def _on_opt_post(self, opt: torch.optim.Optimizer) -> None:
+        self._closure_tail = None
+        if id(opt) in self._pre_done:
+            self._pre_done.discard(id(opt))
         st = self._opts.get(id(opt))
         if st is None:
             return

@@ -71,10 +71,13 @@ class Patches:
 
         @functools.wraps(orig_tb)
         def tensor_backward(self_t, *args, **kwargs):
-            if not _reentrant():
-                guard("backward", mon._on_backward, self_t)
-            with _Enter():
+            if _reentrant():
                 return orig_tb(self_t, *args, **kwargs)
+            guard("backward", mon._on_backward, self_t)
+            with _Enter():
+                out = orig_tb(self_t, *args, **kwargs)
+            guard("backward", mon._on_backward_end, self_t)
+            return out
 
         self._setattr(torch.Tensor, "backward", tensor_backward)
 
@@ -82,17 +85,22 @@ class Patches:
 
         @functools.wraps(orig_ab)
         def autograd_backward(tensors, *args, **kwargs):
-            if not _reentrant():
-                first = tensors if isinstance(tensors, torch.Tensor) else (tensors[0] if len(tensors) else None)
-                if isinstance(first, torch.Tensor):
-                    guard("backward", mon._on_backward, first)
-            with _Enter():
+            if _reentrant():
                 return orig_ab(tensors, *args, **kwargs)
+            first = tensors if isinstance(tensors, torch.Tensor) else (tensors[0] if len(tensors) else None)
+            if isinstance(first, torch.Tensor):
+                guard("backward", mon._on_backward, first)
+            with _Enter():
+                out = orig_ab(tensors, *args, **kwargs)
+            if isinstance(first, torch.Tensor):
+                guard("backward", mon._on_backward_end, first)
+            return out
 
         self._setattr(torch.autograd, "backward", autograd_backward)
 
         # -- optimizer ----------------------------------------------------------------
-        h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", mon._on_opt_pre, opt))
+        # the pre-hook may return the arguments with a closure wrapped (see Monitor._on_opt_pre_hook)
+        h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", mon._on_opt_pre_hook, opt, a, k))
         h2 = register_optimizer_step_post_hook(lambda opt, a, k: guard("optimizer-post", mon._on_opt_post, opt))
         self._undo.append(h1.remove)
         self._undo.append(h2.remove)
@@ -155,7 +163,11 @@ class Patches:
 
         def __next__(self_it):
             t0 = mon._clock()
-            batch = orig_next(self_it)
+            try:
+                batch = orig_next(self_it)
+            except StopIteration:
+                guard("dataloader", mon._on_loader_end, self_it)
+                raise
             dt = mon._clock() - t0
             q = self_it.__dict__.get("_traindoc_idx")
             idx = q.popleft() if q else None
@@ -171,6 +183,7 @@ class Patches:
             q = self_it.__dict__.get("_traindoc_idx")
             if q is not None:
                 q.clear()
+            guard("dataloader", mon._on_loader_end, self_it)  # a (re)started iterator: an epoch boundary
             return orig_reset(self_it, *args, **kwargs)
 
         self._setattr(base, "_next_index", _next_index)

@@ -17,7 +17,9 @@ def _headline(d: Diagnosis) -> str:
     ranks = d.run.ranks
     parts = [f"run {esc(str(d.run.folder))}", f"status {esc(status)}"]
     if steps is not None:
-        parts.append(f"{steps} steps")
+        clock = m.get("step_clock") if isinstance(m.get("step_clock"), dict) else {}
+        parts.append(f"{steps} steps" + (" (one per backward(): no torch.optim optimizer stepped)"
+                                         if clock.get("kind") == "backward" else ""))
     if len(ranks) > 1:
         parts.append(f"{len(ranks)} ranks")
     return " · ".join(parts)
