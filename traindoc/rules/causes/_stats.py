@@ -138,8 +138,10 @@ def _compute(run, rank: int) -> Features:
         keep = np.array([int(t) not in skip for t in s.steps], bool)
         st, v = s.steps[keep], s.values[keep]
         bad = ~np.isfinite(v)
-        if bad.any():
-            f.first_bad = int(st[bad][0])
+        guarded = run.series("loss/skipped", rank)  # a NaN the script's own check skipped
+        first_guarded = int(guarded.steps[0]) if not guarded.empty else None
+        if bad.any() or first_guarded is not None:
+            f.first_bad = min(x for x in (int(st[bad][0]) if bad.any() else None, first_guarded) if x is not None)
             good = ~bad & (st < f.first_bad)
             st, v = st[good], v[good]
         f.loss_steps, f.loss = st, v

@@ -21,13 +21,22 @@ def loss_nonfinite(run) -> list[Finding]:
     and the samples that caused it; check whether the gradients or parameters went
     non-finite first (``grad-nonfinite``).
 
+    A loss the script checked and skipped itself (``if torch.isnan(loss): continue``, or
+    ``break``) counts too: it was computed by a loss function, never backpropagated, and
+    is recorded as ``loss/skipped`` with the skipped batch's dataset indices.
+
     How to fix: follow the cause that traindoc ranks first; the symptom itself is not
-    fixed by lowering the learning rate unless the cause is ``lr-too-high``.
+    fixed by lowering the learning rate unless the cause is ``lr-too-high``. A NaN check
+    that skips the batch hides the cause and leaves the bad samples in the data.
     """
     out = []
     for rank in run.ranks:
         s = run.series("loss", rank)
         if s.empty:
+            continue
+        guarded = run.series("loss/skipped", rank)
+        if not guarded.empty and np.isfinite(s.values[s.steps <= guarded.steps[0]]).all():
+            out.append(_guarded(run, rank, guarded))
             continue
         skipped = run.series("scaler/skipped", rank)
         skipped_steps = set(skipped.steps[skipped.values > 0].tolist()) if not skipped.empty else set()
@@ -65,3 +74,24 @@ def loss_nonfinite(run) -> list[Finding]:
             confirm=f"traindoc diagnose {run.folder} (and the replay of step {first} when a bundle exists)",
         ))
     return out
+
+
+def _guarded(run, rank: int, guarded) -> Finding:
+    first = int(guarded.steps[0])
+    val = float(guarded.values[0])
+    ev = [e for e in run.events(rank) if e["kind"] == "loss-skipped" and e["step"] == first]
+    idx = (ev[0]["data"] or {}).get("indices") if ev else None
+    evidence = [{"series": "loss/skipped", "step": first, "value": val},
+                {"series": "loss/skipped", "steps": len(guarded)}]
+    if idx:
+        evidence.append({"batch": f"{len(idx)} dataset indices of the skipped batch", "first": idx[:8]})
+    return Finding(
+        "loss-nonfinite", "error",
+        f"loss became {'NaN' if val != val else val} before step {first}"
+        + (f" on rank {rank}" if len(run.ranks) > 1 else "")
+        + f", and the script's own check skipped that batch (no backward), {len(guarded)} time(s) in all: "
+          f"the run looked healthy while its data or model produced NaN",
+        location={"step": first, "rank": rank, **({"samples": idx[:64]} if idx else {})},
+        evidence=evidence,
+        confirm=f"traindoc replay {run.folder} (the bundle holds the skipped batch)",
+    )

@@ -1,0 +1,88 @@
+"""The compatibility matrix: the step, the samples and the top cause are right where
+people actually train (closure optimizers, Lightning, the Hugging Face Trainer with and
+without gradient accumulation, scripts that guard NaN themselves, loops with no
+torch.optim optimizer). Each faulty script plants NaN in dataset row 300."""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import traindoc
+from conftest import run_cli
+
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+
+
+def _run(tmp_path, script, *args):
+    shutil.copy(SCRIPTS / script, tmp_path / script)
+    r = run_cli("run", "--out", "run", script, *args, cwd=tmp_path)
+    return r, traindoc.open_run(tmp_path / "run")
+
+
+def _top(tmp_path):
+    doc = json.loads(run_cli("diagnose", tmp_path / "run", "--json").stdout)
+    return doc, doc["causes"][0] if doc["causes"] else None
+
+
+def _steps_with(run, sample):
+    return [s for s in range(run.meta["steps"]) if sample in (run.batch_indices(s) if run.batch_indices(s) is not None else [])]
+
+
+def test_lbfgs_closure_one_loss_per_step(tmp_path):
+    r, run = _run(tmp_path, "lbfgs.py")
+    assert r.returncode == 0 and "optimizer-post failed" not in r.stderr, r.stderr[-2000:]
+    printed = [float(x) for x in re.findall(r"^\d+ (\S+)$", r.stdout, re.M)]
+    loss = run.series("loss").values.tolist()
+    assert len(loss) == len(printed) == 15
+    assert loss == pytest.approx(printed, rel=1e-6)  # the first closure evaluation, as LBFGS returns it
+
+
+def test_a_hand_written_update_is_one_step_per_backward(tmp_path):
+    r, run = _run(tmp_path, "hand_sgd.py")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert run.meta["steps"] == 600 and run.meta["step_clock"]["kind"] == "backward"
+    assert "one per backward()" in r.stderr
+    assert len(run.series("grad_norm")) == 599  # the first backward's gradients came before the clock
+    act = [n for n in run.names() if n.startswith("act/")]
+    assert act and max(len(run.series(n)) for n in act) < 60  # sampled steps only: bounded
+
+
+@pytest.mark.parametrize("mode", ["continue", "break"])
+def test_a_nan_the_script_skips_itself_is_found(tmp_path, mode):
+    r, run = _run(tmp_path, "nan_guard.py", mode)
+    assert r.returncode == 0 and "nan loss at 0 11" in r.stdout, r.stderr[-2000:]
+    assert not run.series("loss/skipped").empty
+    doc, top = _top(tmp_path)
+    sym = [s for s in doc["symptoms"] if s["name"] == "loss-nonfinite"]
+    assert sym and "skipped" in sym[0]["message"] and sym[0]["step"] == 11
+    assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300], top
+
+
+def test_lightning_automatic_optimization(tmp_path):
+    pytest.importorskip("lightning")
+    r, run = _run(tmp_path, "lightning_auto.py")
+    assert r.returncode == 0 and "failed" not in r.stderr, r.stderr[-3000:]
+    assert len(run.series("loss")) == run.meta["steps"] == 32
+    first = int(run.series("loss").steps[~__import__("numpy").isfinite(run.series("loss").values)][0])
+    assert _steps_with(run, 300)[0] == first
+    _, top = _top(tmp_path)
+    assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
+
+
+@pytest.mark.parametrize("accum", [1, 2])
+def test_hugging_face_trainer(tmp_path, accum):
+    pytest.importorskip("transformers")
+    pytest.importorskip("accelerate")
+    r, run = _run(tmp_path, "hf_trainer.py", str(accum), str(tmp_path / "hf_out"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    import numpy as np
+
+    loss = run.series("loss")
+    first = int(loss.steps[~np.isfinite(loss.values)][0])
+    assert _steps_with(run, 300) == [first]  # the indices of the batch the step used, not the next one
+    assert all(len(run.batch_indices(s)) == 16 * accum for s in range(run.meta["steps"]))
+    _, top = _top(tmp_path)
+    assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
