@@ -33,7 +33,9 @@ class Diagnosis:
 
     @property
     def exit_code(self) -> int:
-        return 1 if any(c.severity == ERROR for c in self.causes) else 0
+        """1 when a cause or a symptom of severity error is found (the contract): a run whose
+        loss went non-finite fails a CI gate even when its cause is uncertain."""
+        return 1 if any(f.severity == ERROR for f in [*self.causes, *self.symptoms]) else 0
 
     def to_json(self) -> dict[str, Any]:
         from .report.json_out import document

@@ -58,7 +58,10 @@ def test_tensorboard_folder_maps_names_and_finds_the_nan(tb_writer, tmp_path, di
     assert run.series("loss/eval").steps.tolist() == list(range(0, 200, 20))
     code, doc = diagnose_json(run_dir)
     assert symptom_steps(doc, "loss-nonfinite") == [150]
-    assert doc["status"] == "imported" and "grad-nonfinite" in doc["cannot_tell"]
+    # a logged gradient norm tells grad-nonfinite (here it stayed finite while the loss went NaN)
+    assert doc["status"] == "imported" and "grad-nonfinite" not in doc["cannot_tell"]
+    assert not [s for s in doc["symptoms"] if s["name"] == "grad-nonfinite"]
+    assert code == 1  # a NaN loss fails a CI gate
     # The folder above one run is that run; one event file works the same; two runs are ambiguous.
     assert load_any(tmp_path / "runs").series("loss/eval").steps.tolist() == list(range(0, 200, 20))
     event = next(p for p in run_dir.iterdir() if "tfevents" in p.name)

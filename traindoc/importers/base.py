@@ -96,6 +96,10 @@ def build(source: Path, fmt: str, raw: dict[str, Any], meta: dict[str, Any] | No
         if src not in mapping and src not in named:
             named[src] = raw[src]
     series = to_series(named)
+    gn = series.get("grad_norm")
+    if gn is not None and "grad_nonfinite" not in series and not gn.empty:
+        # a logged NaN/Inf gradient norm is a non-finite gradient (the grad-nonfinite rule reads this)
+        series["grad_nonfinite"] = Series("grad_nonfinite", gn.steps.copy(), (~np.isfinite(gn.values)).astype(float))
     last = max((int(s.steps[-1]) for s in series.values()), default=None)
     m = {"status": "imported", "steps": None if last is None else last + 1}
     m.update(meta or {})

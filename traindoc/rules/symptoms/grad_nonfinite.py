@@ -49,7 +49,7 @@ def grad_nonfinite(run) -> list[Finding]:
             j = np.searchsorted(loss.steps, first)
             loss_val = float(loss.values[j]) if j < len(loss.steps) and loss.steps[j] == first else float("nan")
             msg = (f"non-finite gradients at step {first}" + (f" on rank {rank}" if len(run.ranks) > 1 else "")
-                   + f" in {len(params)} parameter(s)"
+                   + (f" in {len(params)} parameter(s)" if params else " (the logged global norm; no per-parameter norms)")
                    + (f" while the loss was finite ({loss_val:.4g})" if math.isfinite(loss_val) else "")
                    + f"; {len(real)} step(s) in all")
             out.append(Finding(

@@ -38,6 +38,10 @@ def loss_nonfinite(run) -> list[Finding]:
         if not guarded.empty and np.isfinite(s.values[s.steps <= guarded.steps[0]]).all():
             out.append(_guarded(run, rank, guarded))
             continue
+        hidden = _hidden_by_the_log(run, rank, s)
+        if hidden is not None:
+            out.append(hidden)
+            continue
         skipped = run.series("scaler/skipped", rank)
         skipped_steps = set(skipped.steps[skipped.values > 0].tolist()) if not skipped.empty else set()
         bad = ~np.isfinite(s.values)
@@ -94,4 +98,41 @@ def _guarded(run, rank: int, guarded) -> Finding:
         location={"step": first, "rank": rank, **({"samples": idx[:64]} if idx else {})},
         evidence=evidence,
         confirm=f"traindoc replay {run.folder} (the bundle holds the skipped batch)",
+    )
+
+
+def _hidden_by_the_log(run, rank: int, loss) -> Finding | None:
+    """A finite logged loss next to a non-finite gradient norm or evaluation loss: the
+    logger hid the NaN. The Hugging Face Trainer does so by default
+    (``logging_nan_inf_filter=True`` replaces a non-finite step loss by the running mean,
+    0.0 once every step is non-finite)."""
+    if not np.isfinite(loss.values).all():
+        return None
+    gn = run.series("grad_norm", rank)
+    ev = run.series("loss/eval", rank)
+    bad_g = gn.steps[~np.isfinite(gn.values)] if not gn.empty else np.array([], int)
+    bad_e = ev.steps[~np.isfinite(ev.values)] if not ev.empty else np.array([], int)
+    if not len(bad_g) and not len(bad_e):
+        return None
+    hf = (run.meta.get("import") or {}).get("format") == "huggingface"
+    prev = loss.steps[loss.steps < (bad_g[0] if len(bad_g) else bad_e[0])]
+    last_ok = f"finite at step {int(prev[-1])}" if len(prev) else "no finite point before it"
+    if len(bad_g):
+        first = int(bad_g[0])
+        what = f"the gradient norm is {'NaN' if np.isnan(gn.values[gn.steps == first][0]) else 'Inf'} from step {first} on ({len(bad_g)} logged point(s); the loss was {last_ok})"
+    else:
+        first = int(bad_e[0])
+        what = f"the evaluation loss is non-finite at step {first} ({len(bad_e)} point(s))"
+    zeros = int(np.sum(loss.values[loss.steps >= first] == 0.0))
+    why = ("the Hugging Face Trainer's default logging_nan_inf_filter=True replaced the non-finite step losses"
+           + (f" (its logged loss is 0.0 at {zeros} point(s) after that: every step in those windows was NaN)" if zeros else "")
+           if hf else "the logged loss stayed finite (averaged or filtered by the logger)")
+    return Finding(
+        "loss-nonfinite", "error",
+        f"the run went non-finite although the logged loss did not: {what}; {why}",
+        location={"step": first, "rank": rank},
+        evidence=[{"series": "grad_norm" if len(bad_g) else "loss/eval", "step": first, "value": "nan"},
+                  {"series": "loss", "steps_logged": len(loss), "zeros_after": zeros}],
+        confirm=("rerun with logging_nan_inf_filter=False (or under traindoc run) to see the step losses"
+                 if hf else f"traindoc diagnose {run.folder}"),
     )
