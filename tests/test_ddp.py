@@ -31,3 +31,12 @@ def test_torchrun_two_ranks_gloo(tmp_path):
     # rank 1's loss went NaN at step 5; rank 0's loss only after the NaN gradients arrived
     first = min(nonfinite, key=lambda s: (s["step"], s["location"]["rank"]))
     assert first["step"] == 5 and first["location"]["rank"] == 1
+    # the causes speak of rank 1 (its batch, its samples), and one rank prints the diagnosis
+    top = doc["causes"][0]
+    assert top["location"]["rank"] == 1 and top["location"]["step"] == 5
+    assert 81 in top["location"]["samples"] and d.returncode == 1
+    assert r.stderr.count("What the run showed") == 1
+    # a rank's bundle replays without torchrun, as a one-process job
+    rep = run_cli("replay", tmp_path / "r" / "bundles" / "step-000005-r1", "--json", cwd=tmp_path)
+    assert rep.returncode == 1 and "replayed as one process" in rep.stderr, rep.stderr[-2000:]
+    assert json.loads(rep.stdout)["bad_indices"] == [81]

@@ -33,10 +33,16 @@ def _cmd_run(a: argparse.Namespace) -> int:
     outcome = run_script(a.script, a.args, mon, module=a.module)
     if outcome.tb:
         sys.stderr.write(outcome.tb)
+    if mon.rank != 0:  # under torchrun rank 0 speaks for the job (it reads every rank's store)
+        if outcome.status == "interrupted" and isinstance(outcome.exc, KeyboardInterrupt):
+            raise outcome.exc
+        return outcome.exit_code
     err = console(sys.stderr)
     try:
         from .diagnose import diagnose
+        from .store.writer import wait_for_ranks
 
+        wait_for_ranks(mon.out, mon.world_size, timeout=30.0)
         print_diagnosis(err, diagnose(mon.out), short=True)
     except UserError as exc:
         from .report.terminal import esc

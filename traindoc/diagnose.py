@@ -142,19 +142,22 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
         run = open_run(run)
     load_all()
     d = Diagnosis(run)
+    run_for_rules, focus = _focus(run)
     for name, r in sorted(RULES.items()):
-        missing = _missing(run, r.needs)
+        missing = _missing(run_for_rules, r.needs)
         if missing:
             d.cannot_tell[name] = "not recorded: " + ", ".join(missing)
             continue
         try:
-            found = list(r.fn(run) or [])
+            found = list(r.fn(run_for_rules) or [])
         except UserError:
             raise  # the input is bad (a corrupt store): one line, exit 2, not a rule's problem
         except Exception as exc:  # noqa: BLE001 - one broken rule must not hide the others
             d.internal.append(Finding("monitor-error", "warning", f"rule {name} failed: {type(exc).__name__}: {exc}"))
             continue
         for f in found:
+            if focus is not None and f.is_cause:
+                f.location.setdefault("rank", focus)  # the causes speak of the rank that broke first
             (d.symptoms if f.is_symptom else d.causes if f.is_cause else d.internal).append(f)
     if getattr(run, "folder", None) is not None:  # replays of the run's bundles (traindoc replay)
         from .forensics.findings import load_findings
@@ -172,3 +175,51 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
     order = {n: i for i, n in enumerate(TAXONOMY)}
     d.symptoms.sort(key=lambda f: (f.location.get("step") or 0, order[f.name], f.location.get("rank") or 0))
     return d
+
+
+class RankView:
+    """A multi-rank run seen from one rank: series, indices and meta default to ``rank``
+    (explicit ranks pass through), so that rules written for one rank speak of it."""
+
+    def __init__(self, run: Run, rank: int) -> None:
+        self._run, self.focus_rank = run, rank
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._run, name)
+
+    def series(self, name: str, rank: int | None = None):
+        return self._run.series(name, self.focus_rank if rank is None else rank)
+
+    def matching(self, prefix: str, rank: int | None = None):
+        return self._run.matching(prefix, self.focus_rank if rank is None else rank)
+
+    def names(self, rank: int | None = None) -> list[str]:
+        return self._run.names(self.focus_rank if rank is None else rank)
+
+    def has(self, name: str, rank: int | None = None) -> bool:
+        return self._run.has(name, self.focus_rank if rank is None else rank)
+
+    def batch_indices(self, step: int, rank: int | None = None):
+        return self._run.batch_indices(step, self.focus_rank if rank is None else rank)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self._run.meta_for(self.focus_rank)
+
+
+def _focus(run: Run) -> tuple[Any, int | None]:
+    """Under DDP the ranks share the weights but not the batches: the rank whose loss went
+    non-finite first is the one whose batch (and samples) the causes are about; else rank 0."""
+    import numpy as np
+
+    ranks = run.ranks
+    if len(ranks) < 2:
+        return run, None
+    first: dict[int, int] = {}
+    for r in ranks:
+        s = run.series("loss", r)
+        bad = s.steps[~np.isfinite(s.values)] if not s.empty else []
+        if len(bad):
+            first[r] = int(bad[0])
+    focus = min(first, key=lambda r: (first[r], r)) if first else ranks[0]
+    return RankView(run, focus), focus

@@ -206,6 +206,21 @@ def check(path: Path, meta: dict[str, Any], *, yes: bool = False, allow_changed:
     return line
 
 
+def _single_process(env: dict[str, str]) -> None:
+    """A rank's bundle from a torchrun job, replayed as a one-process job: the script's
+    ``init_process_group`` then needs no other rank (DDP wraps a world of one; the
+    bundled batch is that rank's). torchrun's agent variables are dropped."""
+    import socket as _s
+
+    for k in [k for k in env if k.startswith(("TORCHELASTIC_", "TORCH_ELASTIC"))]:
+        del env[k]
+    with _s.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env.update({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1", "GROUP_RANK": "0",
+                "ROLE_RANK": "0", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)})
+
+
 def _env(scratch: Path, mode: str) -> dict[str, str]:
     env = dict(os.environ)
     tmp = scratch / "tmp"
@@ -253,8 +268,14 @@ def replay(path: str | Path, *, json_out: bool = False, no_sandbox: bool = False
         args += ["--json"] if json_out else []
         argv = sandbox.command(mode, str(scratch), args) if mode else [sys.executable, *args]
         pipe = subprocess.PIPE if quiet else None
-        r = subprocess.run(argv, env=_env(scratch, mode or "off"), stdout=pipe, stderr=pipe, text=True,
-                           timeout=timeout)
+        env = _env(scratch, mode or "off")
+        world = meta.get("world_size")
+        if isinstance(world, int) and world > 1:
+            _single_process(env)
+            if not quiet:
+                print(f"traindoc replay: rank {meta.get('rank')} of a {world}-process job, replayed as one "
+                      f"process (its bundled batch and weights)", file=sys.stderr, flush=True)
+        r = subprocess.run(argv, env=env, stdout=pipe, stderr=pipe, text=True, timeout=timeout)
         res = None
         if (out / "forensics.json").is_file():
             res = json.loads((out / "forensics.json").read_text())

@@ -62,6 +62,31 @@ def claim(folder: str | os.PathLike, rank: int) -> int:
     return fd
 
 
+def wait_for_ranks(folder: str | os.PathLike, world_size: int, timeout: float) -> None:
+    """Wait (up to ``timeout`` s) until no process holds another rank's lock: their stores
+    are complete. A rank that never started has no lock file and is not waited for."""
+    import fcntl
+    import time
+
+    deadline = time.monotonic() + timeout
+    for r in range(1, world_size):
+        p = Path(folder) / f".rank{r}.lock"
+        while True:
+            try:
+                fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                break
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.1)
+            finally:
+                os.close(fd)
+
+
 def next_free(folder: str | os.PathLike, rank: int) -> Path:
     """``folder-2``, ``folder-3``, ...: the first sibling where ``rank`` is not recorded."""
     folder = Path(folder)

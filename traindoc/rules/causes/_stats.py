@@ -30,6 +30,12 @@ def conf(strength: float, mid: float = 1.0, slope: float = 4.0) -> float:
     return float(1.0 / (1.0 + math.exp(-slope * (math.log(max(strength, 1e-9)) - math.log(mid)))))
 
 
+def focus_rank(run) -> int:
+    """The rank the cause rules speak of: the one that went non-finite first under DDP
+    (``diagnose`` hands the rules a view focused on it), else the first."""
+    return getattr(run, "focus_rank", run.ranks[0])
+
+
 def finding(name: str, confidence: float, message: str, *, location=None, evidence=None, fix="",
             confirm="") -> Finding:
     """A cause finding whose severity follows its confidence: error from 0.5 up."""
@@ -121,7 +127,7 @@ _CACHE_ATTR = "_traindoc_cause_features"
 
 def features(run, rank: int | None = None) -> Features:
     """The shared features of ``run`` (rank 0 unless given), computed once per run."""
-    rank = run.ranks[0] if rank is None else rank
+    rank = focus_rank(run) if rank is None else rank
     cache = run.__dict__.setdefault(_CACHE_ATTR, {})
     if rank not in cache:
         cache[rank] = _compute(run, rank)
@@ -202,7 +208,7 @@ def _compute(run, rank: int) -> Features:
 def sampled(run, prefix: str, rank: int | None = None) -> dict[str, Any]:
     """Series under ``prefix`` (e.g. "act/"), grouped: {"<module>": {"<stat>": Series}}
     for act/, or {"<param>": Series} for the per-parameter prefixes."""
-    rank = run.ranks[0] if rank is None else rank
+    rank = focus_rank(run) if rank is None else rank
     m = run.matching(prefix, rank)
     if prefix != "act/":
         return m
@@ -281,7 +287,7 @@ def early_update(run, rank: int | None = None) -> float:
     """The largest update/weight ratio over the first three sampled steps: a learning
     rate far too high shows here (0.3..1: each step rewrites the weights) even when the
     run later settles into a dead, quiet state. Healthy runs: 1e-3..1e-1."""
-    rank = run.ranks[0] if rank is None else rank
+    rank = focus_rank(run) if rank is None else rank
     u = run.series("update_ratio", rank)
     if u.empty:
         return float("nan")
@@ -293,7 +299,7 @@ def early_update(run, rank: int | None = None) -> float:
 def lr_growth(run, upto: int | None = None, rank: int | None = None) -> float:
     """How much the learning rate of the first group grew from its first steps to step
     ``upto`` (or the end): a schedule that raises the LR shows as a ratio above 1."""
-    rank = run.ranks[0] if rank is None else rank
+    rank = focus_rank(run) if rank is None else rank
     lrs = run.matching("lr/", rank)
     if not lrs:
         return float("nan")

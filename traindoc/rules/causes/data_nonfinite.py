@@ -30,7 +30,7 @@ def data_nonfinite(run):
     # A calm onset is shared with unstable-op; data comes first in the diagnostic order,
     # unless the model had become confident (the regime of exp/log overflow).
     c = 0.30 if confident_before(f) else 0.47
-    idx = run.batch_indices(f.first_bad, run.ranks[0])
+    idx = run.batch_indices(f.first_bad)
     loc = {"step": f.first_bad}
     ev = [{"series": "loss", "step": f.first_bad, "value": "non-finite",
            "before": fmt(float(f.loss[-1])) if len(f.loss) else "none"}]

@@ -44,7 +44,7 @@ def data_outlier(run):
     if best is not None:
         i, zi, calm = best
         step = int(st[i])
-        idx = run.batch_indices(step, run.ranks[0])
+        idx = run.batch_indices(step)
         loc = {"step": step}
         if idx is not None:
             loc["samples"] = [int(k) for k in idx[:64]]

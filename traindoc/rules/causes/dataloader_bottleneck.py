@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import finding
+from ._stats import finding, focus_rank
 
 
 @rule("dataloader-bottleneck", needs=("time/step", "time/data"))
@@ -24,7 +24,7 @@ def dataloader_bottleneck(run):
     How to fix: num_workers > 0 (and persistent_workers, prefetch_factor), move the
     preprocessing offline or to batched tensor ops, cache decoded samples.
     """
-    r = run.ranks[0]
+    r = focus_rank(run)
     td, ts = run.series("time/data", r), run.series("time/step", r)
     if len(ts) < 20:
         return []

@@ -9,13 +9,13 @@ import numpy as np
 from .. import rule
 from ..util import fmt
 from ..util import trailing_robust_z
-from ._stats import calm_jump, features, finding, module_order, onset
+from ._stats import calm_jump, features, finding, module_order, onset, focus_rank
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
 
 
 def _peak(run) -> dict:
-    g = run.series("grad_norm", run.ranks[0])
+    g = run.series("grad_norm", focus_rank(run))
     v = np.where(np.isfinite(g.values), g.values, -np.inf)
     return {"step": int(g.steps[int(np.argmax(v))])} if len(v) else {}
 
@@ -43,7 +43,7 @@ def exploding_gradient(run):
     g = f.grad
     if len(g) < 10 or not math.isfinite(f.grad_med) or f.grad_med <= 0:
         return []
-    clipped = run.has("grad_norm_preclip", run.ranks[0])
+    clipped = run.has("grad_norm_preclip", focus_rank(run))
     # spikes against the trailing median (a gradient that decays from large initial values
     # as the loss falls is not an explosion); z in log space so that the scale cancels
     lg = np.log10(np.maximum(g, 1e-30))
@@ -65,7 +65,7 @@ def exploding_gradient(run):
         s = max(s, 1.0)
     g_late = float(np.median(g[len(g) // 4:]))
     g0 = float(g[0])
-    loss = run.series("loss", run.ranks[0]).values
+    loss = run.series("loss", focus_rank(run)).values
     loss = loss[np.isfinite(loss)]
     l_fall = (float(loss[0]) / max(float(np.median(loss[len(loss) // 4:])), 1e-30)) if len(loss) >= 10 else 1.0
     if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10:

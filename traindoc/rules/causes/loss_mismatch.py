@@ -6,7 +6,7 @@ import math
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding, last_module_class
+from ._stats import features, finding, last_module_class, focus_rank
 
 
 @rule("loss-mismatch", needs=("loss",))
@@ -66,7 +66,7 @@ _REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
 
 
 def _regression_on_classes(run, f) -> list:
-    rank = run.ranks[0]
+    rank = focus_rank(run)
     for name in _REGRESSION:
         desc = run.meta.get(f"loss_function/{name}")
         integral = run.series(f"loss_fn/{name}/target_integral", rank)

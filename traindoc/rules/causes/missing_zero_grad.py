@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding
+from ._stats import features, finding, focus_rank
 
 
 @rule("missing-zero-grad", needs=("grad_norm",))
@@ -27,7 +27,7 @@ def missing_zero_grad(run):
     """
     f = features(run)
     g = f.grad
-    pre = run.series("grad_norm_preclip", run.ranks[0])
+    pre = run.series("grad_norm_preclip", focus_rank(run))
     if not pre.empty:
         # the clipped norm is flat at max_norm once clipping binds: read the norm before it
         g = pre.values[np.isfinite(pre.values)]
