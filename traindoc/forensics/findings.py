@@ -84,6 +84,13 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         common.append({"triage": tri, **{k: v for k, v in (res.get("triage") or {}).items() if k != "verdict"}})
     out: list[Finding] = []
     profiles = (res.get("profiles") or {}).get("samples") or []
+    if (c and kind == "unstable-op" and any((i.get("nonfinite") or 0) > 0 for i in c.get("inputs", []))
+            and any("nonfinite" in p["extreme"] for p in profiles)):
+        # NaN from an input already holding the Inf the bad samples carry (Inf - Inf in a
+        # matmul): the op did what arithmetic says; the cause is the data. (A -inf the model
+        # puts there itself, a fully masked softmax row, stays an unstable op: its samples
+        # are finite.)
+        kind = "nonfinite-input"
     if c and kind in ("unstable-op", "fp16-overflow"):
         what = "NaN" if any(o.get("nan") for o in c.get("outputs", [])) else "Inf"
         ins = "; ".join(_brief(s) for s in c.get("inputs", [])[:3])
