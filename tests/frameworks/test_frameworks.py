@@ -86,3 +86,18 @@ def test_hugging_face_trainer(tmp_path, accum):
     assert all(len(run.batch_indices(s)) == 16 * accum for s in range(run.meta["steps"]))
     _, top = _top(tmp_path)
     assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
+
+
+@pytest.mark.parametrize("variant", [[], ["--loss-inside"]])
+def test_batches_sliced_by_hand_are_replayed_from_the_models_inputs(tmp_path, variant):
+    """nanoGPT's get_batch style: random rows of one tensor, no DataLoader. The bundle holds
+    what reached the model (and the loss's target); the replay substitutes it and names the
+    row of the step's batch (row 10 of step 12 is data row 300 for this seed)."""
+    r, run = _run(tmp_path, "get_batch.py", *variant)
+    assert r.returncode == 1 and "iter 12: loss nan" in r.stdout, r.stderr[-3000:]
+    assert "reproduced: yes" in r.stderr, r.stderr[-3000:]
+    bundle = next((tmp_path / "run" / "bundles").iterdir())
+    assert json.loads((bundle / "meta.json").read_text())["batch_source"] == "forward"
+    _, top = _top(tmp_path)
+    assert top["name"] == "data-nonfinite" and top["location"]["step"] == 12
+    assert top["location"]["batch_rows"] == [10]

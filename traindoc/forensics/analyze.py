@@ -147,8 +147,10 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
                 "script_runs": endings, "seconds": time.perf_counter() - t0})
     if drv.served == 0:
         want = (b.meta.get("loader") or {}).get("dataset")
-        res["error"] = (f"the script did not iterate a DataLoader over {want} with gradients on "
-                        f"(ended: {'; '.join(endings) or 'not run'})")
+        res["error"] = ((f"the script's model ({(b.meta.get('roots') or [{}])[0].get('class')}) never ran a training "
+                         f"forward" if drv.forward_mode else
+                         f"the script did not iterate a DataLoader over {want} with gradients on")
+                        + f" (ended: {'; '.join(endings) or 'not run'})")
         if os.environ.get("TRAINDOC_SANDBOXED") == "landlock":
             res["error"] += ("; in the landlock sandbox the script cannot write files, so a script that "
                              "writes before its training loop stops there (where user namespaces are "
@@ -161,7 +163,10 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
             res["profiles"] = profile(batch, indices, bad, ds)
         except Exception as exc:  # noqa: BLE001 - a dataset that cannot be profiled
             res["profiles"] = {"error": f"{type(exc).__name__}: {exc}", "samples": []}
-        res["bad_indices"] = [indices[p] if indices is not None else None for p in bad]
+        if indices is not None:
+            res["bad_indices"] = [indices[p] for p in bad]
+        else:  # a batch built by hand (no DataLoader): its rows are what can be named
+            res["bad_rows"] = list(bad)
     res["findings"] = [f.to_dict() for f in build_findings(res, b)]
     res["sandbox"] = os.environ.get("TRAINDOC_SANDBOXED", "off")
     res["batch_modified_in_place"] = any(e.get("modified_in_place") for e in b.meta.get("batches") or [])

@@ -159,6 +159,8 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
         meta["scaler_scales"] = scales
         meta["loader"] = mon._train_loader  # dataset class and length: replay finds the loader by them
         meta["loader_prefetch_lag"] = mon._lag or 0  # a loader drawing ahead: one test per script run
+        if not mon._loader_used:  # no DataLoader: the batches are the model's inputs (and loss targets)
+            meta["batch_source"] = "forward"
         (tmp / "meta.json").write_text(json.dumps(jsonable(meta), indent=1))
         os.replace(tmp, final)  # atomic: a reader sees the whole bundle or none
     except BaseException:

@@ -88,15 +88,17 @@ def render(res: dict[str, Any], out: Any = None) -> None:
             w(f"    code   {c['code']}\n")
     b = res.get("bisect")
     if b:
-        w(f"  offending samples (group testing, {b['passes']} passes): dataset indices "
-          f"{res.get('bad_indices')}, fail alone: {b.get('verified')}\n")
+        who = (f"dataset indices {res.get('bad_indices')}" if res.get("bad_indices") is not None else
+               f"rows {res.get('bad_rows')} of the step's batch (built by hand: no dataset indices)")
+        w(f"  offending samples (group testing, {b['passes']} passes): {who}, fail alone: {b.get('verified')}\n")
     for p in res.get("per_sample", []):
         tag = "bad " if p["bad"] else "good"
         w(f"    {tag} position {p['position']:>4}: loss {_g(p['loss'])}, grad norm {_g(p['grad_norm'])}\n")
     for p in (res.get("profiles") or {}).get("samples", []):
         for f in p["fields"]:
             if f["extreme"]:
-                w(f"    sample {p['index']} field {f['field']}: {', '.join(f['extreme'])} (length {f['length']}, "
+                w(f"    {'sample ' + str(p['index']) if p['index'] is not None else 'row ' + str(p['position'])} "
+                  f"field {f['field']}: {', '.join(f['extreme'])} (length {f['length']}, "
                   f"run median {_g(f['run_p50_length'])}, P99.9 {_g(f['run_p999_length'])}; |x| max "
                   f"{_g(f['absmax'])}, run median {_g(f['run_p50_absmax'])}, P99.9 {_g(f['run_p999_absmax'])})\n")
     t = res.get("triage")

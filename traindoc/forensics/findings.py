@@ -124,15 +124,19 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     # the data side: what is extreme about the samples that make the step fail
     nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
     if (c and kind == "nonfinite-input") or nonfin:
-        idx = [p["index"] for p in nonfin] or samples
+        idx = [p["index"] for p in nonfin if p["index"] is not None] or samples
+        rows = [p["position"] for p in nonfin if p["index"] is None]  # a batch built by hand
         fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
-        msg = f"sample(s) {idx[:8]} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
+        who = (f"sample(s) {idx[:8]}" if idx or not rows else
+               f"row(s) {rows[:8]} of the step's batch (built by hand, so no dataset indices)")
+        msg = f"{who} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
         if c and kind == "nonfinite-input":
             msg += f"; first read by {c['op']} in {_where_t(c)} at step {step}"
         out.append(Finding("data-nonfinite", ERROR, msg,
-                           location={"step": step, "samples": idx, "module": (c or {}).get("module"),
+                           location={"step": step, "samples": idx, **({"batch_rows": rows} if rows else {}),
+                                     "module": (c or {}).get("module"),
                                      "op": (c or {}).get("short"), "column": fields[0] if fields else None},
-                           evidence=[{"sample": p["index"], "fields": [{k: f[k] for k in ("field", "nonfinite", "length")}
+                           evidence=[{"sample": p["index"] if p["index"] is not None else f"row {p['position']}", "fields": [{k: f[k] for k in ("field", "nonfinite", "length")}
                                                                       for f in p["fields"] if f["nonfinite"]]}
                                      for p in nonfin] + common,
                            fix="drop or repair those samples where the data is loaded (find them all with "

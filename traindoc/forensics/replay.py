@@ -150,6 +150,8 @@ class Driver:
         self.to_load: str | None = None
         self.served = 0
         self.lag = int(bundle.meta.get("loader_prefetch_lag") or 0)  # see _NextRun
+        self.forward_mode = bundle.meta.get("batch_source") == "forward"  # see substitute()
+        self.targets: list[Any] = []
         self.extra_draws = 0
         self.plan: _Plan | None = None
         self.undo: list[Callable[[], None]] = []
@@ -180,6 +182,11 @@ class Driver:
             self.finish()  # drawn past the test's batch without a backward (a script that skips it)
             raise _NextRun()
         self.extra_draws = 0
+        return self._begin_test()
+
+    def _begin_test(self) -> Any:
+        """Finish the running test, take the plan's next one, set it up (RNG, weights, op
+        watch); returns its batch."""
         self.finish()
         test = self.plan.requests.get()
         if test is None:
@@ -228,7 +235,22 @@ class Driver:
         self.plan.results.put(self.result)
 
     # ---------------------------------------------------------------- hooks in the script
-    def on_forward(self, module: torch.nn.Module, args: Any) -> None:
+    def _is_root(self, module: torch.nn.Module) -> bool:
+        rm = self.roots_meta[0] if self.roots_meta else None
+        return rm is not None and rm["class"] == type(module).__name__ and \
+            set(module.state_dict().keys()) == set(rm["keys"])
+
+    def on_forward(self, module: torch.nn.Module, args: Any) -> Any:
+        if self.forward_mode:
+            # no DataLoader: the test's batch is substituted for the model's own inputs
+            if not self.roots and torch.is_grad_enabled() and module.training and self._is_root(module):
+                self.roots[self.roots_meta[0]["prefix"]] = module
+                self.undo.append(module.register_forward_pre_hook(self.substitute, with_kwargs=True).remove)
+                # this call has begun already: its own hook starts with the next one, and a
+                # global hook can only replace the positional inputs
+                out = self.substitute(module, args, {})
+                return out[0] if out is not None else None
+            return None
         if self.test is None or self.to_load is None or not torch.is_grad_enabled():
             return
         if not self.roots:
@@ -246,6 +268,25 @@ class Driver:
         finally:
             if busy is not None:
                 busy.busy = False
+
+    def substitute(self, module: torch.nn.Module, args: tuple, kwargs: dict) -> tuple | None:
+        """Forward pre-hook on the model (forward mode): each training forward is the next
+        test; its inputs are replaced by the bundled ones (sliced for group testing), and
+        the targets the loss functions then receive by the bundled targets."""
+        if not torch.is_grad_enabled() or not module.training:
+            return None
+        batch = self._begin_test()
+        if not isinstance(batch, dict) or "args" not in batch:
+            raise UserError("the bundle's batch is not a record of the model's inputs")
+        self.targets = list(batch.get("targets") or [])
+        return tuple(batch["args"]), dict(batch.get("kwargs") or {})
+
+    def on_loss_fn(self, fn: Callable, input: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.test is not None and self.targets and isinstance(target, torch.Tensor):
+            t = self.targets.pop(0)
+            if isinstance(t, torch.Tensor) and t.shape[1:] == target.shape[1:]:
+                target = t.to(target.device)
+        return fn(input, target, *args, **kwargs)
 
     def on_backward(self, loss: torch.Tensor, orig: Callable, *args: Any, **kwargs: Any) -> Any:
         if self.test is None or self.result is None:
@@ -309,12 +350,27 @@ class Driver:
 
         GradScaler.scale = scale
         self.undo.append(lambda: setattr(GradScaler, "scale", orig_scale))
-        h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))
+        h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))  # may replace the inputs
         self.undo.append(h.remove)
+        if self.forward_mode:
+            import torch.nn.functional as F
+
+            from ..monitor.patches import LOSS_FUNCTIONS
+
+            for name in LOSS_FUNCTIONS:
+                fn = getattr(F, name, None)
+                if fn is None:
+                    continue
+
+                def wrapped(input, target, *a, _fn=fn, **k):
+                    return drv.on_loss_fn(_fn, input, target, *a, **k)
+
+                setattr(F, name, wrapped)
+                self.undo.append(lambda n=name, f=fn: setattr(F, n, f))
         self.undo.extend(_no_side_effects(self))
 
     def matches(self, dl: Any) -> bool:
-        if not torch.is_grad_enabled():
+        if not torch.is_grad_enabled() or self.forward_mode:
             return False
         want = self.loader_meta.get("dataset")
         if want is not None and type(dl.dataset).__name__ != want:

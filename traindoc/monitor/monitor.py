@@ -147,6 +147,10 @@ class Monitor:
 
         self._draws: deque = deque(maxlen=64)  # batches handed out (None: an epoch's end), see _assign_batch
         self._lag: int | None = None  # draws a prefetching loader makes ahead of the batch in use
+        self._root_hooks: list[Any] = []
+        self._loader_used = False  # a DataLoader fed training: batches are captured there, not at forward
+        self._fwd_batch: dict[str, Any] | None = None  # this step's latest model-input record
+        self._fwd_count = 0
         self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
         self._bw_clock = False  # no torch.optim optimizer steps: one backward() is one step
@@ -233,6 +237,9 @@ class Monitor:
             return
         self._closed = True
         self._remove_forward_hooks()
+        for h in self._root_hooks:
+            h.remove()
+        self._root_hooks = []
         if self._patches is not None:
             self._patches.remove()
         if _ACTIVE is self:
@@ -355,6 +362,10 @@ class Monitor:
                 module = inner
         prefix = "" if not self._roots else f"{type(module).__name__.lower()}{len(self._roots)}."
         self._roots.append(weakref.ref(module))
+        # the model's inputs, for a loop that builds batches by hand (no DataLoader): one
+        # Python call per forward of the model itself (see _on_root_forward)
+        self._root_hooks.append(module.register_forward_pre_hook(
+            lambda m, a, k: self._guard("forward-inputs", self._on_root_forward, m, a, k), with_kwargs=True))
         for name, m in module.named_modules():
             self._mod_names.setdefault(m, prefix + name if name else (prefix.rstrip(".") or "model"))
         for name, p in module.named_parameters():
@@ -373,7 +384,10 @@ class Monitor:
             from torch.nn.modules.loss import _Loss
 
             if not isinstance(module, _Loss) and (self._only_models is None) and next(module.parameters(), None) is not None:
+                known = any(r() is module for r in self._roots)
                 self._note_root(module)
+                if not known:  # its own hook starts with the next call: take this one's inputs here
+                    self._on_root_forward(module, args, {})
             if not isinstance(module, _Loss):
                 self._note_autocast()
         self._depth += 1
@@ -425,6 +439,8 @@ class Monitor:
         self._before: list[torch.Tensor] | None = None
         self._before_params: list[torch.Tensor] | None = None
         self._sampled = False
+        self._fwd_count = 0
+        self._fwd_batch = None
 
     def _begin_step(self) -> None:
         self._reset_step_state()
@@ -474,6 +490,22 @@ class Monitor:
         self._losses.append(value.reshape(()))
         self._backward_since_step = True
         self._assign_batch()
+
+    def _on_root_forward(self, module: torch.nn.Module, args: tuple, kwargs: dict) -> None:
+        """A forward of the model in training, in a loop with no DataLoader (nanoGPT's
+        ``get_batch``, a tensor sliced by hand): the step's batch is what reaches the model,
+        its arguments, plus the targets the loss functions are then given. References
+        only (the bundle copies them on a trigger); up to 8 forwards a step."""
+        if self._loader_used or not torch.is_grad_enabled() or not module.training or self._fwd_count >= 8:
+            return
+        if self._fwd_batch is not None and self._fwd_batch["args"] == list(args) and all(
+                a is b for a, b in zip(self._fwd_batch["args"], args)):
+            return  # the same call seen twice (the discovery call and the model's own hook)
+        self._fwd_count += 1
+        batch = {"args": list(args), "kwargs": dict(kwargs), "targets": []}
+        rec = self.capture.record(batch, None)
+        self._fwd_batch = batch
+        self.capture.use(rec)
 
     def _on_backward_end(self, t: torch.Tensor) -> None:
         """After ``backward()``: with the backward clock, the step ends here (the weights
@@ -637,6 +669,7 @@ class Monitor:
             self._eval_loader = self._eval_loaders[id(it)]
             return
         self._data_time += dt
+        self._loader_used = True
         arr = None
         if idx is not None:
             arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
@@ -724,6 +757,9 @@ class Monitor:
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
         self._fn_losses.append(out.detach().reshape(()))
+        fb = self._fwd_batch
+        if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
+            fb["targets"].append(target)  # the loss's target, when it never went through the model
         if name not in self._loss_fns_seen:
             self._describe_loss_fn(name, input, target)
         if not isinstance(target, torch.Tensor):
