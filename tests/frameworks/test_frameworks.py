@@ -101,3 +101,19 @@ def test_batches_sliced_by_hand_are_replayed_from_the_models_inputs(tmp_path, va
     _, top = _top(tmp_path)
     assert top["name"] == "data-nonfinite" and top["location"]["step"] == 12
     assert top["location"]["batch_rows"] == [10]
+
+
+@pytest.mark.parametrize("script,args", [("lightning_callback.py", ["run"]), ("hf_callback.py", ["1", "hf_out", "run"])])
+def test_one_line_callbacks_record_the_fit(tmp_path, script, args):
+    """traindoc.integrations.{lightning,hf}.TraindocCallback instead of `traindoc run`:
+    plain `python script.py`, the diagnosis printed at the end, the replay afterwards."""
+    pytest.importorskip("lightning" if "lightning" in script else "transformers")
+    from conftest import run_python
+
+    shutil.copy(SCRIPTS / script, tmp_path / script)
+    r = run_python(script, *args, cwd=tmp_path)
+    assert r.returncode == 0 and "loss-nonfinite" in r.stderr, r.stderr[-3000:]
+    run = traindoc.open_run(tmp_path / "run")
+    assert run.meta["framework"]["name"] in ("lightning", "huggingface") and run.meta["status"] == "finished"
+    rep = run_cli("replay", tmp_path / "run", "--json", cwd=tmp_path)
+    assert json.loads(rep.stdout)["bad_indices"] == [300], rep.stderr[-3000:]

@@ -67,6 +67,10 @@ def _samples(res: dict[str, Any], culprit: dict[str, Any] | None, b: Any) -> lis
     return [idx[p] for p in pos if idx is not None and p < len(idx)]
 
 
+_LINEAR_OPS = {"addmm", "mm", "bmm", "matmul", "linear", "baddbmm", "addmv", "mv", "convolution",
+               "conv2d", "conv1d", "conv3d", "_convolution", "einsum"}
+
+
 def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     step = res.get("step")
     confirm = f"traindoc replay {b.path}"
@@ -106,21 +110,32 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
                    "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
                    "reach it")
         else:
-            msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} from finite inputs at step {step}"
+            src = ("from inputs already holding Inf (Inf/Inf, Inf - Inf, 0 * Inf)"
+                   if any((i.get("nonfinite") or 0) > 0 and not i.get("nan") for i in c.get("inputs", []))
+                   and what == "NaN" else "from finite inputs")
+            msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} {src} at step {step}"
             fwd = _forward_op(c.get("node"))  # backward: the forward op whose gradient failed
             if fwd:
                 msg += f" (the gradient of {fwd}, {c['node']})"
             fix = _OP_FIX.get(fwd or c["short"], _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)"))
             if c["short"] in ("exp", "log", "div"):
                 fix += "; clip gradients so one bad batch cannot wreck the weights"
+        conf = 0.95
+        big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)
+        if kind == "unstable-op" and c["short"] in _LINEAR_OPS and big > 1e15:
+            # a float32 matmul overflows only on inputs of ~1e19: the activations (or weights)
+            # had already run away upstream (init, learning rate, exploding gradients); the
+            # op itself is not the unstable one, so the series' causes should outrank it
+            conf = 0.45
+            msg += f" (its inputs had reached |x| {big:.3g}: the values ran away upstream of this op)"
         if samples:
             msg += f", on sample(s) {samples[:8]}"
         msg += f"; inputs {ins}"
-        out.append(Finding(kind, ERROR, msg,
+        out.append(Finding(kind, ERROR if conf >= 0.5 else WARNING, msg,
                            location={"step": step, "module": c.get("module"), "op": c["short"],
                                      "phase": c["phase"], "samples": samples,
                                      **({"node": c["node"]} if c.get("node") else {})},
-                           evidence=ev, fix=fix, confirm=confirm, confidence=0.95))
+                           evidence=ev, fix=fix, confirm=confirm, confidence=conf))
     # the data side: what is extreme about the samples that make the step fail
     nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
     if (c and kind == "nonfinite-input") or nonfin:

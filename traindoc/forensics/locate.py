@@ -8,7 +8,10 @@ this call (replay), so training pays nothing.
 What is reported (see :class:`NonfiniteReport`), by the order in which things happen:
 
 - ``first_inf``: the first op with all-finite inputs (tensors *and* scalar arguments) whose
-  output is not finite: ``exp`` overflow, ``log(0)``, ``x / 0``, a float16 matmul past 65504.
+  output is not finite: ``exp`` overflow, ``log(0)``, ``x / 0``, a float16 matmul past 65504;
+  for an elementwise op of one tensor, also where a finite element became non-finite
+  although other elements were already -inf (``exp`` of an attention matrix masked with
+  ``-inf``: the masked entries give 0, the overflow gives +inf).
   ``masked_fill(x, m, -inf)``, ``full(-inf)`` and ``torch.tensor(-inf)`` have a non-finite
   argument, so deliberate masking is never blamed.
 - ``first_nan``: the first op that made NaN from NaN-free inputs (``-inf - -inf`` in a
@@ -238,7 +241,7 @@ class _Watch(TorchDispatchMode):
         out_fin = [all_finite(o) for o in outs]
         if not all(out_fin):
             bad = [o for o, f in zip(outs, out_fin) if not f]
-            if self.first_inf is None and tins and all(fin) and not scalar_bad:
+            if self.first_inf is None and tins and not scalar_bad and (all(fin) or _made_here(tins, outs)):
                 self.first_inf = self._event(func, index, stats_in(), scalars, outs, bad)
                 self.first_inf.fp32_finite = self._fp32_finite(func, orig or (args, kwargs), bad)
             if self.first_nan is None and not any(nan_in) and not scalar_nan and any(has_nan(o) for o in bad):
@@ -460,3 +463,12 @@ def _verdict(w: _Watch) -> tuple[str | None, OpEvent | None]:
     if w.ext_inf is not None:
         return ext_kind(w.ext_inf), w.ext_inf
     return None, None
+
+
+def _made_here(tins: list, outs: list) -> bool:
+    """An elementwise op of one tensor turned a finite element into a non-finite one
+    (costs two elementwise passes, replay only)."""
+    if len(tins) != 1 or len(outs) != 1 or tins[0].shape != outs[0].shape or not tins[0].is_floating_point():
+        return False
+    with torch.no_grad():
+        return bool((torch.isfinite(tins[0]) & ~torch.isfinite(outs[0])).any())

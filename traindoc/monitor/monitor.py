@@ -498,8 +498,8 @@ class Monitor:
         only (the bundle copies them on a trigger); up to 8 forwards a step."""
         if self._loader_used or not torch.is_grad_enabled() or not module.training or self._fwd_count >= 8:
             return
-        if self._fwd_batch is not None and self._fwd_batch["args"] == list(args) and all(
-                a is b for a, b in zip(self._fwd_batch["args"], args)):
+        prev = self._fwd_batch
+        if prev is not None and len(prev["args"]) == len(args) and all(a is b for a, b in zip(prev["args"], args)):
             return  # the same call seen twice (the discovery call and the model's own hook)
         self._fwd_count += 1
         batch = {"args": list(args), "kwargs": dict(kwargs), "targets": []}
@@ -522,10 +522,9 @@ class Monitor:
         with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
             warnings.simplefilter("ignore")
             for o in gc.get_objects():
-                if type(o).__module__.startswith("torch.optim") or isinstance(o, torch.optim.Optimizer):
-                    if isinstance(o, torch.optim.Optimizer) and any(
-                            id(p) in params for g in o.param_groups for p in g["params"]):
-                        return True
+                if isinstance(o, torch.optim.Optimizer) and any(
+                        id(p) in params for g in o.param_groups for p in g["params"]):
+                    return True
         return False
 
     def _start_backward_clock(self) -> None:

@@ -83,9 +83,13 @@ def lr_too_high(run):
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
     grow = lr_growth(run, upto=f.first_bad)
+    only_schedule = False
     if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
-        # the schedule raised the learning rate and the run went wrong after it
-        s = max(s, 1.6)
+        # the schedule raised the learning rate and the run went wrong after it; alone this
+        # is weak evidence (every warmup raises it): a NaN out of a calm loss after warmup
+        # (nanoGPT with a hand-written softmax) is not the learning rate's doing
+        only_schedule = s == 0.0
+        s = max(s, 1.6 if s > 0 or high_for(f, run) else 0.8)
         evid.append({"series": "lr", "growth": fmt(grow), "note": "the learning rate rose during the run"})
     if s == 0.0:
         return []
@@ -102,7 +106,9 @@ def lr_too_high(run):
     return [finding(
         "lr-too-high", c,
         f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: "
-        + ("the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
+        + (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at step "
+           f"{f.first_bad}, with no climb of the loss before it" if only_schedule and f.first_bad is not None else
+           "the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
            f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "
            f"moved the weights by {fmt(ur)} of their norm"),
         location={"step": f.first_bad} if f.first_bad is not None else {},

@@ -1,0 +1,34 @@
+"""A monitor scoped to a framework's fit: started at its beginning, closed at its end,
+closed as crashed when the process ends without the end (an exception the framework did
+not report)."""
+
+from __future__ import annotations
+
+import atexit
+from pathlib import Path
+from typing import Any
+
+
+class FitScope:
+    def __init__(self, out: str | Path | None, framework: str, **monitor_kwargs: Any) -> None:
+        self.out, self.framework, self.kwargs = out, framework, monitor_kwargs
+        self.monitor: Any = None
+
+    def start(self, step: int | None = None) -> None:
+        from ..monitor.monitor import Monitor
+
+        if self.monitor is not None:
+            return
+        self.monitor = Monitor(out=self.out, **self.kwargs).start()
+        if self.monitor.writer is not None:
+            self.monitor.writer.meta("framework", {"name": self.framework, "global_step_at_start": step})
+        atexit.register(self._at_exit)
+
+    def close(self, status: str = "finished", exit_code: int = 0, error: str | None = None) -> None:
+        if self.monitor is not None:
+            self.monitor.close(status, exit_code, error)
+            atexit.unregister(self._at_exit)
+
+    def _at_exit(self) -> None:
+        if self.monitor is not None:
+            self.monitor.close("crashed", 1, "the process ended before the fit did")
