@@ -28,7 +28,10 @@ def _cmd_run(a: argparse.Namespace) -> int:
     from .report.terminal import console
     from .report.summary import print_diagnosis
 
-    mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True,
+    stop_on = {x.strip() for x in (a.stop_on or "").split(",") if x.strip()}
+    if stop_on - {"nonfinite", "spike"}:
+        raise UserError(f"--stop-on {a.stop_on}: expected nonfinite, spike or both (nonfinite,spike)")
+    mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True, stop_on=stop_on,
                   command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
     outcome = run_script(a.script, a.args, mon, module=a.module)
     if outcome.tb:
@@ -100,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", help="run folder (default: a new folder under ./traindoc-runs/)")
     r.add_argument("--sample-every", type=int, default=None,
                    help="sample the expensive measurements every N steps (default: adaptive, ~1%% of step time)")
+    r.add_argument("--stop-on", metavar="KINDS",
+                   help="nonfinite, spike or nonfinite,spike: stop the run (exit 1) once that step's bundle is "
+                        "written, instead of training on")
     r.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
     r.add_argument("script", help="the training script (or module with -m)")
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")

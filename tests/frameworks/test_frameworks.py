@@ -117,3 +117,16 @@ def test_one_line_callbacks_record_the_fit(tmp_path, script, args):
     assert run.meta["framework"]["name"] in ("lightning", "huggingface") and run.meta["status"] == "finished"
     rep = run_cli("replay", tmp_path / "run", "--json", cwd=tmp_path)
     assert json.loads(rep.stdout)["bad_indices"] == [300], rep.stderr[-3000:]
+
+
+def test_stop_on_nonfinite_ends_the_run_after_the_bundle(tmp_path):
+    r, run = _run_opts(tmp_path, "nan_guard.py", ["--stop-on", "nonfinite"])
+    assert r.returncode == 1 and "done" not in r.stdout and "stopped the run at step 11" in r.stderr, r.stderr[-2000:]
+    assert run.meta["status"] == "stopped" and run.meta["steps"] == 11
+    assert (tmp_path / "run" / "bundles").is_dir() and "reproduced: yes" in r.stderr
+
+
+def _run_opts(tmp_path, script, opts, *args):
+    shutil.copy(SCRIPTS / script, tmp_path / script)
+    r = run_cli("run", *opts, "--out", "run", script, *args, cwd=tmp_path)
+    return r, traindoc.open_run(tmp_path / "run")

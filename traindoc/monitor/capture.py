@@ -36,6 +36,16 @@ import numpy as np
 import torch
 
 
+class StopTraining(BaseException):
+    """Raised into the training loop (``traindoc run --stop-on``) once the bundle of a bad
+    step is written, before ``optimizer.step``: the run ends there instead of burning
+    compute on NaN. A BaseException, so the script's ``except Exception`` lets it through."""
+
+    def __init__(self, step: int, kind: str) -> None:
+        super().__init__(f"traindoc stopped the run at step {step}: {kind} (--stop-on)")
+        self.step, self.kind = step, kind
+
+
 class Band:
     """Robust upper band over a window of recent finite values: median + k * 1.4826 * MAD,
     in log space while the values are positive (batch losses and gradient norms are
@@ -246,6 +256,10 @@ class Capture:
         if path is not None:
             self.bundles.append(path)
             self.mon.writer.event(step, "bundle", f"bundle for step {step}: {path}", {"path": str(path)})
+        stop_on = getattr(self.mon, "stop_on", ())
+        if ("nonfinite" in stop_on and nonfinite) or ("spike" in stop_on and not nonfinite):
+            self.mon.writer.event(step, "stopped", f"traindoc stopped the run at step {step} ({trig['kind']})", trig)
+            raise StopTraining(step, trig["kind"])
 
     def end_of_run(self, status: str, exit_code: int | None, error: str | None) -> None:
         """The script stopped between drawing a batch and the optimizer step (it checked the
@@ -282,9 +296,9 @@ class Capture:
                 tok = rest.pop(0)
                 if tok == "-m":
                     module = True
-                elif tok in ("--out", "--sample-every"):
+                elif tok in ("--out", "--sample-every", "--stop-on"):
                     rest = rest[1:]
-                elif not tok.startswith("--out=") and not tok.startswith("--sample-every="):
+                elif not tok.startswith(("--out=", "--sample-every=", "--stop-on=")):
                     script, args = tok, rest
                     break
         else:

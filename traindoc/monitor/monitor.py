@@ -103,9 +103,11 @@ class Monitor:
         bundles: bool = True,
         replay: bool | None = None,
         strict_out: bool = False,
+        stop_on: Iterable[str] = (),
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
+        self.stop_on = frozenset(stop_on)  # "nonfinite", "spike": end the run after that bundle
         self.joined: Monitor | None = None  # the outer monitor, when this one joined it
         self._lock: int | None = None
         info = context.dist_info()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from .capture import StopTraining
 from .monitor import Monitor
 
 
@@ -71,6 +72,9 @@ def run_script(script: str, args: list[str], monitor: Monitor, module: bool = Fa
         outcome = ScriptOutcome("finished" if code == 0 else "exited", code, e)
     except KeyboardInterrupt as e:
         outcome = ScriptOutcome("interrupted", 130, e)
+    except StopTraining as e:  # --stop-on: the bundle is written; the run ends here, as failed
+        print(f"traindoc: {e}", file=sys.stderr)
+        outcome = ScriptOutcome("stopped", 1, e)
     except BaseException as e:  # noqa: BLE001 - passed through after the run is finalized
         outcome = ScriptOutcome("crashed", 1, e, _user_traceback(e))
     finally:

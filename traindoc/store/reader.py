@@ -133,6 +133,9 @@ class Run:
         elif status == "crashed":
             exc = [e for e in self.events(rank) if e["kind"] == "exception"]
             note = f"the script crashed{at}" + (f": {exc[-1]['message']}" if exc else "")
+        elif status == "stopped":
+            ev = [e for e in self.events(rank) if e["kind"] == "stopped"]
+            note = ev[-1]["message"] + " (--stop-on)" if ev else f"traindoc stopped the run{at} (--stop-on)"
         elif status == "interrupted":
             note = f"the run was interrupted (Ctrl-C){at}"
         elif status == "exited":
