@@ -350,17 +350,17 @@ def _main(a) -> int:
           f"{n_rules} rules; {len(findings)} findings; {speed:,.0f} files per CPU-second "
           f"(one process, best of {max(1, a.rounds)})\n")
     w = max([len(r) for r in table] + [len("rule")]) + 2
-    print(f"| {'rule'.ljust(w)} | findings | TP | FP | unreviewed | precision |")
-    print(f"|{'-' * (w + 2)}|---------:|---:|---:|-----------:|----------:|")
+    print(f"| {'rule'.ljust(w)} | findings |   TP |   FP | unreviewed | precision |")
+    print(f"|{'-' * (w + 2)}|---------:|-----:|-----:|-----------:|----------:|")
     tot = Counter()
     for rule in sorted(table):
         r = table[rule]
         tot.update({k: r[k] for k in ("findings", "tp", "fp", "unreviewed")})
         prec = f"{r['precision']:.0%}" if r["precision"] is not None else "-"
-        print(f"| {rule.ljust(w)} | {r['findings']:>8} | {r['tp']:>2} | {r['fp']:>2} | {r['unreviewed']:>10} | {prec:>9} |")
+        print(f"| {rule.ljust(w)} | {r['findings']:>8} | {r['tp']:>4} | {r['fp']:>4} | {r['unreviewed']:>10} | {prec:>9} |")
     judged = tot["tp"] + tot["fp"]
     prec = f"{tot['tp'] / judged:.0%}" if judged else "-"
-    print(f"| {'**total**'.ljust(w)} | {tot['findings']:>8} | {tot['tp']:>2} | {tot['fp']:>2} "
+    print(f"| {'**total**'.ljust(w)} | {tot['findings']:>8} | {tot['tp']:>4} | {tot['fp']:>4} "
           f"| {tot['unreviewed']:>10} | {prec:>9} |")
     if stale:
         print(f"\n{len(stale)} verdicts for findings that no longer fire (rule changed or removed):")
