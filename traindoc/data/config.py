@@ -36,8 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "scale_ratio": 1e3,  # largest / smallest feature std
     "max_std": 100.0,
     "max_mean_over_std": 10.0,
-    # class-imbalance: smallest class / largest class
-    "min_class_ratio": 0.01,
+    # class-imbalance: smallest class / largest class below this is a warning (1:10),
+    # below info_class_ratio info (1:5); the reasons are in the check's doc
+    "min_class_ratio": 0.1,
+    "info_class_ratio": 0.2,
     # data-duplicates: above this fraction it is a warning, below info
     "duplicate_fraction": 0.01,
 }
