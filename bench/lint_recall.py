@@ -1,0 +1,124 @@
+"""traindoc lint's recall on pitfalls people really wrote: bench/lint_recall/.
+
+Each file there reproduces, in new words, one training-code pitfall from a public fix
+commit, issue thread or Q&A post (the link is in its header). The pitfall line carries a
+trailing ``# expect: RULE`` comment (the convention of bench/lint_corpus). A finding is a
+hit when a labelled pitfall of that rule sits on its line; a finding on any other line
+counts as a false positive of its rule. Labels may name rules that do not exist yet:
+they count as missed, and the table says "no such rule".
+
+HELD OUT: this corpus measures the rules; it must not be used to write or tune them.
+Do not copy these files into tests, fixtures or bench/lint_corpus.
+
+    OMP_WAIT_POLICY=PASSIVE python bench/lint_recall.py [--misses] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "bench" / "lint_recall"
+EXPECT = re.compile(r"#\s*expect:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)")
+SOURCE = re.compile(r"^#\s*Source:\s*(\S+)", re.M)
+
+
+def labels(folder: Path = CORPUS) -> tuple[list[Path], set[tuple[str, int, str]], dict[str, str]]:
+    """Files, labels {(file, line, rule)} and each file's source link."""
+    files = sorted(folder.glob("*.py"))
+    out: set[tuple[str, int, str]] = set()
+    sources: dict[str, str] = {}
+    for py in files:
+        text = py.read_text()
+        m = SOURCE.search(text)
+        if m:
+            sources[str(py)] = m.group(1)
+        for i, line in enumerate(text.splitlines(), 1):
+            m = EXPECT.search(line)
+            if m:
+                out.update((str(py), i, n.strip()) for n in m.group(1).split(","))
+    return files, out, sources
+
+
+def score(findings: list[tuple[str, int, str]], labelled: set[tuple[str, int, str]]):
+    """-> (per labelled rule: (hits, labelled)), false positives [(file, line, rule)], misses."""
+    seen = set()
+    fps = []
+    for f in findings:
+        if f in labelled:
+            seen.add(f)
+        else:
+            fps.append(f)
+    per = {}
+    for rule, n in Counter(r for _, _, r in labelled).items():
+        per[rule] = (sum(1 for x in seen if x[2] == rule), n)
+    misses = sorted(labelled - seen)
+    return per, fps, misses
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--misses", action="store_true", help="list every missed pitfall and false positive")
+    ap.add_argument("--json", type=Path, help="write the per-rule table and the misses here")
+    ap.add_argument("--folder", type=Path, default=CORPUS)
+    a = ap.parse_args(argv)
+
+    sys.path.insert(0, str(ROOT))
+    from traindoc.lint import lint_paths  # noqa: E402
+    from traindoc.lint.registry import load_all  # noqa: E402
+
+    rules = set(load_all())
+    files, labelled, sources = labels(a.folder)
+    if not files:
+        print(f"lint_recall: no *.py under {a.folder}", file=sys.stderr)
+        return 2
+    res = lint_paths([str(f) for f in files], jobs=1)
+    findings = [(f.location["file"], f.location["line"], f.name) for f in res.findings]
+    per, fps, misses = score(findings, labelled)
+    fp_by_rule = Counter(r for _, _, r in fps)
+
+    hits = sum(h for h, _ in per.values())
+    total = sum(n for _, n in per.values())
+    covered = sum(n for r, (_, n) in per.items() if r in rules)
+    covered_hits = sum(h for r, (h, _) in per.items() if r in rules)
+    print(f"recall corpus: {len(files)} files, {len(set(sources.values()))} sources, {total} labelled pitfall lines; "
+          f"{len(rules)} rules\n")
+    w = max([len(r) for r in [*per, *fp_by_rule]] + [4]) + 2
+    print(f"| {'rule'.ljust(w)} | found / labelled | recall | false pos. | note |")
+    print(f"|{'-' * (w + 2)}|-----------------:|-------:|-----------:|------|")
+    for rule in sorted(set(per) | set(fp_by_rule)):
+        h, n = per.get(rule, (0, 0))
+        rec = f"{h / n:.0%}" if n else "-"
+        note = "" if rule in rules else "no such rule"
+        print(f"| {rule.ljust(w)} | {f'{h}/{n}':>16} | {rec:>6} | {fp_by_rule.get(rule, 0):>10} | {note} |")
+    print(f"| {'**total**'.ljust(w)} | {f'{hits}/{total}':>16} | {hits / total:>6.0%} | {len(fps):>10} | |")
+    if covered:
+        print(f"\nrecall on the pitfalls whose rule exists: {covered_hits}/{covered} = {covered_hits / covered:.0%}; "
+              f"overall {hits}/{total} = {hits / total:.0%}")
+    if a.misses:
+        def rel(p):
+            return str(Path(p).relative_to(ROOT)) if Path(p).is_relative_to(ROOT) else p
+        if misses:
+            print("\nmissed:")
+            for f, ln, r in misses:
+                print(f"  {rel(f)}:{ln} {r}{'' if r in rules else '  (no such rule)'}")
+        if fps:
+            print("\nfalse positives (a finding on an unlabelled line):")
+            for f, ln, r in sorted(fps):
+                print(f"  {rel(f)}:{ln} {r}")
+    if a.json:
+        a.json.write_text(json.dumps({
+            "files": len(files), "labelled": total, "found": hits, "rules": len(rules),
+            "per_rule": {r: {"found": h, "labelled": n, "exists": r in rules} for r, (h, n) in per.items()},
+            "false_positives": [list(x) for x in sorted(fps)], "missed": [list(x) for x in misses],
+        }, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
