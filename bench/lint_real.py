@@ -156,7 +156,7 @@ def _git_dir(repo: str, cache: Path) -> Path | None:
 
 def _has_commit(git_dir: Path, commit: str) -> bool:
     p = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "-e", f"{commit}^{{commit}}"],
-                       capture_output=True)
+                       capture_output=True, check=False)
     return p.returncode == 0
 
 
@@ -166,13 +166,13 @@ def _clone(repo: str, commit: str, cache: Path) -> Path:
     if not dest.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         p = subprocess.run(["git", "clone", "--bare", "--filter=blob:none", "--quiet", url, str(dest)],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, check=False)
         if p.returncode:
             shutil.rmtree(dest, ignore_errors=True)
             raise BenchError(f"{repo}: git clone {url} failed: {p.stderr.strip()}")
     if not _has_commit(dest, commit):
         p = subprocess.run(["git", "--git-dir", str(dest), "fetch", "--quiet", "origin", commit],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, check=False)
         if p.returncode:
             raise BenchError(f"{repo}: cannot fetch commit {commit}: {p.stderr.strip()}")
     return dest
@@ -202,7 +202,7 @@ def materialise(entries: list[dict], cache: Path = CACHE, clone: bool = False) -
         # one git process for all the files of a repo: cat-file --batch
         specs = "".join(f"{commit}:{p}\n" for p in e["paths"])
         p = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
-                           input=specs.encode(), capture_output=True)
+                           input=specs.encode(), capture_output=True, check=False)
         if p.returncode:
             raise BenchError(f"{repo}: git cat-file failed: {p.stderr.decode(errors='replace').strip()}")
         buf, pos = p.stdout, 0
@@ -278,8 +278,8 @@ def run_lint(files: list[tuple[str, str, str, Path]], rounds: int) -> tuple[list
     """Lint every file (one process); returns findings, the best files/CPU-second, and the
     rule count. Loaded here so that --mark and --select work while the rules are edited."""
     sys.path.insert(0, str(ROOT))
-    from traindoc.lint import lint_paths  # noqa: E402
-    from traindoc.lint.registry import load_all  # noqa: E402
+    from traindoc.lint import lint_paths
+    from traindoc.lint.registry import load_all
 
     n_rules = len(load_all())
     paths = [str(f) for *_, f in files]

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "lint_recall"
 EXPECT = re.compile(r"#\s*expect:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)")
-SOURCE = re.compile(r"^#\s*Source:\s*(\S+)", re.M)
+SOURCE = re.compile(r"^#\s*Source:\s*(\S+)", re.MULTILINE)
 
 
 def labels(folder: Path = CORPUS) -> tuple[list[Path], set[tuple[str, int, str]], dict[str, str]]:
@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
-    from traindoc.lint import lint_paths  # noqa: E402
-    from traindoc.lint.registry import load_all  # noqa: E402
+    from traindoc.lint import lint_paths
+    from traindoc.lint.registry import load_all
 
     rules = set(load_all())
     files, labelled, sources = labels(a.folder)
