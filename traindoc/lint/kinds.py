@@ -422,6 +422,10 @@ class Module:
             if type(e.op) in (ast.Div, ast.Mult):  # (x - max) / temperature
                 return self.shifted(e.left, depth - 1)
         if isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub:
+            o = e.operand  # -|x| <= 0: exp(-x.abs()) cannot overflow
+            if isinstance(o, ast.Call):
+                c = self.callee(o)
+                return c[0] == "fn" and c[1] in ("torch.abs", "numpy.abs") or c[0] == "meth" and c[1] == "abs"
             return False
         if isinstance(e, ast.Call):
             c = self.callee(e)

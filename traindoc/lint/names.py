@@ -70,6 +70,13 @@ MODULE_OUT = {
     "torch.nn.Softmax2d": "softmax",
     "torch.nn.LogSoftmax": "log_softmax",
     "torch.nn.Sigmoid": "sigmoid",
+    # raw scores: a layer with no output nonlinearity (bce-on-logits)
+    "torch.nn.Linear": "logits",
+    "torch.nn.LazyLinear": "logits",
+    "torch.nn.Bilinear": "logits",
+    "torch.nn.Conv1d": "logits",
+    "torch.nn.Conv2d": "logits",
+    "torch.nn.Conv3d": "logits",
 }
 
 CROSS_ENTROPY_FN = _names(F + "cross_entropy")
@@ -104,3 +111,37 @@ NO_GRAD = _names(
 DATALOADER = _names("torch.utils.data.DataLoader")
 FP16 = _names("torch.float16", "torch.half", "numpy.float16")
 BF16 = _names("torch.bfloat16")
+
+# Every loss, function and module spelling, folded onto one short name (rules compare these).
+LOSS_SHORT = {
+    **{F + n: n for n in (
+        "cross_entropy nll_loss mse_loss l1_loss smooth_l1_loss huber_loss binary_cross_entropy "
+        "binary_cross_entropy_with_logits kl_div poisson_nll_loss gaussian_nll_loss ctc_loss "
+        "multilabel_soft_margin_loss soft_margin_loss"
+    ).split()},
+    "torch.nn.CrossEntropyLoss": "cross_entropy", "torch.nn.NLLLoss": "nll_loss", "torch.nn.MSELoss": "mse_loss",
+    "torch.nn.L1Loss": "l1_loss", "torch.nn.SmoothL1Loss": "smooth_l1_loss", "torch.nn.HuberLoss": "huber_loss",
+    "torch.nn.BCELoss": "binary_cross_entropy", "torch.nn.BCEWithLogitsLoss": "binary_cross_entropy_with_logits",
+    "torch.nn.KLDivLoss": "kl_div", "torch.nn.PoissonNLLLoss": "poisson_nll_loss",
+    "torch.nn.GaussianNLLLoss": "gaussian_nll_loss", "torch.nn.CTCLoss": "ctc_loss",
+    "torch.nn.MultiLabelSoftMarginLoss": "multilabel_soft_margin_loss", "torch.nn.SoftMarginLoss": "soft_margin_loss",
+}
+# Losses whose input and target play different roles (swapping them is a bug, not a no-op).
+ASYMMETRIC_LOSSES = frozenset({"cross_entropy", "nll_loss", "binary_cross_entropy",
+                               "binary_cross_entropy_with_logits", "kl_div"})
+# Elementwise regression losses: input and target are broadcast against each other.
+ELEMENTWISE_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
+CLIP_GRAD = _names("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad_norm",
+                   "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_value_")
+DROPOUT_FNS = _names(F + "dropout", F + "dropout1d", F + "dropout2d", F + "dropout3d", F + "alpha_dropout",
+                     F + "feature_alpha_dropout")
+SOFTMAX_MODULES = _names("torch.nn.Softmax", "torch.nn.LogSoftmax", "torch.nn.Softmin")
+SOFTMAX_FNS_DIM = _names(F + "softmax", F + "log_softmax", F + "softmin")
+ONE_HOT = _names(F + "one_hot")
+TORCH_LOAD = _names("torch.load")
+TENSOR_FACTORIES = _names(
+    "torch.tensor", "torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
+    "torch.arange", "torch.linspace", "torch.randint", "torch.randn_like", "torch.rand_like", "torch.zeros_like",
+    "torch.ones_like", "torch.empty_like", "torch.full_like", "torch.from_numpy", "torch.as_tensor", "torch.stack",
+    "torch.cat", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.normal", "torch.eye",
+)

@@ -1,0 +1,79 @@
+"""TD511 grad-cleared-before-step: zero_grad() between backward() and the optimizer step."""
+
+from __future__ import annotations
+
+from ..patterns import is_backward, ordered_events, step_target, text, train_event
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "grad-cleared-before-step", "TD511", "error",
+    "the gradients are cleared between backward() and the optimizer step, so the step sees zero (or no) gradients",
+    needles=[("backward",), ("step",), ("zero_grad", "grad")],
+    fix="order each iteration as zero_grad(), backward(), step(): clear the gradients before the backward, "
+        "never between the backward and the step",
+    confirm="print a weight before and after the step: it does not change (only weight decay moves it)",
+)
+def check(m):
+    """What it detects: a loop whose iteration, read in order (calls of the same file's
+    functions included), clears the gradients after `backward()` and before the next
+    optimizer step: `loss.backward(); optimizer.zero_grad(); optimizer.step()`, and the
+    rotated spelling `optimizer.zero_grad(); optimizer.step(); loss.backward()` (the
+    gradients of each backward are cleared before any step uses them). The clear must be
+    on the optimizer that steps (or, for `model.zero_grad()`, the loop must step a single
+    optimizer), so a GAN that clears one network's gradients between another's backward
+    and step is not flagged. Only the calls at the loop's own level count (a nested loop,
+    such as an inner adaptation loop, is checked on its own). `step(); zero_grad(); backward()` (one iteration late, but
+    correct) is not flagged.
+
+    Why it breaks training: `zero_grad()` sets every `.grad` to None (or zero). A step
+    that follows it finds no gradient: the parameters never move (with momentum or weight
+    decay they drift on the old state only), and the loss stays flat from the first step
+    (cause `params-not-updated`).
+
+    Example:
+        for x, y in loader:
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.zero_grad()                        # clears what backward just computed
+            optimizer.step()
+
+    How to fix:
+        for x, y in loader:
+            optimizer.zero_grad(set_to_none=True)
+            F.cross_entropy(model(x), y).backward()
+            optimizer.step()
+    """
+    if not any(is_backward(m, s.node) for s in m.w.calls):
+        return
+    for site in m.w.loops:
+        ev = ordered_events(m, site.node, lambda c: train_event(m, c), key="train", own_level=True)
+        kinds = {e for e, _, _ in ev}
+        if not {"B", "S", "Z"} <= kinds:
+            continue
+        steps = {step_target(n) for e, n, _ in ev if e == "S"}
+        n = len(ev)
+        for i, (e, node, _) in enumerate(ev):
+            if e != "B":
+                continue
+            for j in range(1, n):
+                e2, clear, anchor = ev[(i + j) % n]
+                if e2 == "S":
+                    break
+                if e2 != "Z":
+                    continue
+                step = next((ev[(i + j + k) % n] for k in range(1, n) if ev[(i + j + k) % n][0] == "S"), None)
+                if step is None:
+                    break
+                who = text(clear.func.value) if hasattr(clear.func, "value") else ""
+                target = step_target(step[1])
+                if who == target or (not _optimizer_like(who) and len(steps) == 1):
+                    yield Hit(anchor, f"gradients cleared (line {clear.lineno}) after backward() (line "
+                                      f"{node.lineno}) and before the optimizer step (line {step[1].lineno}): "
+                                      "the step sees no gradients and the weights do not learn")
+                break
+
+
+def _optimizer_like(t: str) -> bool:
+    low = t.lower()
+    return "opt" in low or "scaler" in low

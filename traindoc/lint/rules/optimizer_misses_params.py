@@ -1,0 +1,149 @@
+"""TD519 optimizer-misses-params: parameters added to (or unfrozen in) a model after its optimizer is built."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import call_name, is_module_class, text
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "optimizer-misses-params", "TD519", "error",
+    "a layer is added to the model (or frozen parameters are unfrozen) after the optimizer was built from its parameters",
+    needles=[("optim",), ("parameters()",)],
+    fix="build (or rebuild) the optimizer after the model is complete, or add the new parameters with "
+        "optimizer.add_param_group({'params': layer.parameters()})",
+    confirm="check that every trainable parameter is in the optimizer: "
+            "{id(p) for g in opt.param_groups for p in g['params']} >= {id(p) for p in model.parameters() "
+            "if p.requires_grad}",
+)
+def check(m):
+    """What it detects: in one function (or at module level), an optimizer built from
+    `model.parameters()` (`torch.optim.*`, or any optimizer class whose name ends in a
+    known optimizer name) followed by an assignment of a new layer to that model
+    (`model.fc = nn.Linear(512, 10)`, `self.head = Head()` after
+    `self.opt = Adam(self.parameters())`), or an optimizer built from only the trainable
+    parameters (`filter(lambda p: p.requires_grad, ...)`, `[p for p in ... if
+    p.requires_grad]`) followed by unfreezing (`p.requires_grad = True`,
+    `requires_grad_()`). Not flagged when a new optimizer is built, or `add_param_group`
+    is called, after the change.
+
+    Why it breaks training: an optimizer holds the parameter tensors it was given. A layer
+    assigned later has new parameters the optimizer never sees, so they keep their random
+    initialisation: a fine-tuning run with a replaced head trains only the frozen-looking
+    body or nothing at all, and the loss barely moves (cause `params-not-updated`). Unfrozen
+    parameters that were filtered out at construction likewise never update.
+
+    Example:
+        model = torchvision.models.resnet18(weights="DEFAULT")
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        model.fc = nn.Linear(512, 10)                    # not in the optimizer
+
+    How to fix:
+        model.fc = nn.Linear(512, 10)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)   # after the model is complete
+    """
+    opts = []
+    for site in m.w.calls:
+        call = site.node
+        owner, filtered = _optimizer_of(m, call)
+        if owner:
+            opts.append((site, call, owner, filtered))
+    if not opts:
+        return
+    bodies: dict[int, list] = {}
+    for site, call, owner, filtered in opts:
+        fn = site.ctx.func
+        scope = fn if fn is not None else m.tree
+        nodes = bodies.get(id(scope))
+        if nodes is None:
+            nodes = bodies[id(scope)] = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.Call, ast.For))]
+        end = call.end_lineno or call.lineno
+        later = [n for n in nodes if n.lineno > end]
+        rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
+                   (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
+        for n in later:
+            if any(r > n.lineno for r in rebuilt):
+                continue
+            if not filtered and isinstance(n, ast.Assign) and _adds_layer(m, n, owner):
+                yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
+                             f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
+                             "build the optimizer after the model is complete")
+            elif filtered and _unfreezes(n, owner):
+                yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
+                             "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
+                             "rebuild the optimizer or add_param_group")
+
+
+_OPT_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "LBFGS",
+              "Rprop", "SparseAdam", "Lion", "Adafactor", "LAMB", "Lamb", "LARS", "SGDW")
+
+
+def _optimizer_of(m, call: ast.Call) -> tuple[str, bool]:
+    """(text of the model whose parameters it takes, built from a requires_grad filter?) or ('', False)."""
+    c = m.callee(call)
+    if c[0] != "fn":
+        return "", False
+    last = c[1].rsplit(".", 1)[-1]
+    if not (c[1].startswith("torch.optim.") and last[:1].isupper() or last.endswith(_OPT_NAMES)) \
+            or "lr_scheduler" in c[1]:
+        return "", False
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
+    if arg is None:
+        return "", False
+    if _is_parameters(arg):
+        return text(arg.func.value), False
+    if isinstance(arg, ast.Call) and call_name(arg) == "filter" and len(arg.args) == 2 and _is_parameters(arg.args[1]):
+        return text(arg.args[1].func.value), _mentions_requires_grad(arg.args[0])
+    if isinstance(arg, (ast.ListComp, ast.GeneratorExp)) and len(arg.generators) == 1:
+        g = arg.generators[0]
+        if _is_parameters(g.iter) and any(_mentions_requires_grad(i) for i in g.ifs):
+            return text(g.iter.func.value), True
+    return "", False
+
+
+def _is_parameters(e) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "parameters" \
+        and not e.args and bool(text(e.func.value))
+
+
+def _mentions_requires_grad(e) -> bool:
+    return any(isinstance(x, ast.Attribute) and x.attr == "requires_grad" for x in ast.walk(e))
+
+
+def _adds_layer(m, n: ast.Assign, owner: str) -> bool:
+    if len(n.targets) != 1 or not isinstance(n.targets[0], ast.Attribute) or text(n.targets[0].value) != owner:
+        return False
+    v = n.value
+    if not isinstance(v, ast.Call):
+        return False
+    k = m.kind(v)
+    if isinstance(k, tuple):
+        if k[0] == "seq":
+            return True
+        if k[0] == "local":
+            return is_module_class(m, k[1])
+        if k[0] == "inst" and k[1].startswith("torch.nn.") and k[1][9:10].isupper() and not k[1].endswith("Loss") \
+                and k[1] not in _NO_PARAMS:
+            return True
+    return False
+
+
+_NO_PARAMS = frozenset("torch.nn.ReLU torch.nn.Identity torch.nn.Dropout torch.nn.Softmax torch.nn.Sigmoid "
+                       "torch.nn.Tanh torch.nn.GELU torch.nn.Flatten torch.nn.LogSoftmax torch.nn.MaxPool2d "
+                       "torch.nn.AdaptiveAvgPool2d torch.nn.AvgPool2d torch.nn.Upsample torch.nn.SiLU".split())
+
+
+def _unfreezes(n, owner: str) -> bool:
+    """``for p in model.x.parameters(): p.requires_grad = True`` or ``model.x.requires_grad_()``."""
+    mine = lambda t: t == owner or t.startswith(owner + ".")  # noqa: E731
+    if isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute) \
+            and n.iter.func.attr in ("parameters", "named_parameters") and mine(text(n.iter.func.value)):
+        return any(isinstance(x, ast.Assign) and isinstance(x.value, ast.Constant) and x.value.value is True
+                   and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in x.targets)
+                   for b in n.body for x in ast.walk(b))
+    if isinstance(n, ast.Call) and call_name(n) == "requires_grad_" and mine(text(n.func.value)):
+        a = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "requires_grad"), None)
+        return a is None or isinstance(a, ast.Constant) and a.value is True
+    return False

@@ -1,0 +1,110 @@
+"""TD516 running-loss-keeps-graph: ``total += loss`` on the tensor that was just backpropagated."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import text
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "running-loss-keeps-graph", "TD516", "warning",
+    "a running total (or list) of the training loss accumulates the loss tensor itself, keeping every step's graph",
+    needles=[("backward",), ("+=", "append", "= total", "+ loss")],
+    fix="accumulate a number: total += loss.item() (or loss.detach() to stay on the device)",
+    confirm="print torch.cuda.memory_allocated() (or the process RSS) every 100 steps: it keeps growing",
+)
+def check(m):
+    """What it detects: inside a loop that calls `loss.backward()` (also
+    `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), the same `loss`
+    tensor added to a running total or appended to a list: `total_loss += loss`,
+    `running = running + loss * x.size(0)`, `losses.append(loss)`, when that total is
+    never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
+    `float(loss)` are fine.
+
+    Why it breaks training: `loss` carries its autograd history (`grad_fn`). Adding it to
+    a tensor builds a new graph node that references the step's graph, so the total holds
+    on to the history of every step of the epoch: memory grows step after step (the
+    PyTorch FAQ's first example), and printing or averaging the total at the end walks a
+    graph as long as the epoch. On GPUs this ends in an out-of-memory error hours into
+    the run.
+
+    Example:
+        for x, y in loader:
+            loss = criterion(model(x), y)
+            loss.backward(); opt.step(); opt.zero_grad()
+            total_loss += loss                           # keeps the graph of every step
+
+    How to fix:
+        total_loss += loss.item()                        # a Python float
+        # or: total_loss += loss.detach()               # stays on the GPU, no sync
+    """
+    back: dict[int, set[str]] = {}
+    for site in m.w.calls:
+        n = _backwarded(site.node)
+        if n:
+            back.setdefault(id(site.ctx.func), set()).add(n)
+    if not back:
+        return
+    seen: set[int] = set()
+    for site in m.w.loops:
+        names = back.get(id(site.ctx.func))
+        if not names or site.ctx.loops:
+            continue  # outermost loops only: ast.walk covers the nested ones
+        loop = site.node
+        if id(loop) in seen:
+            continue
+        seen.add(id(loop))
+        found = []
+        for n in ast.walk(loop):
+            t = type(n)
+            if t is ast.AugAssign and type(n.op) is ast.Add:
+                v = _loss_name(n.value, names)
+                if v:
+                    found.append((n, text(n.target), v, "+="))
+            elif t is ast.Assign and len(n.targets) == 1 and isinstance(n.value, ast.BinOp) \
+                    and type(n.value.op) is ast.Add and text(n.targets[0]):
+                tgt = text(n.targets[0])
+                sides = (n.value.left, n.value.right)
+                if any(text(s) == tgt for s in sides):
+                    other = sides[1] if text(sides[0]) == tgt else sides[0]
+                    v = _loss_name(other, names)
+                    if v:
+                        found.append((n, tgt, v, "+"))
+            elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                    and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
+                found.append((n, text(n.func.value), n.args[0].id, "append"))
+        for node, tgt, v, how in found:
+            if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
+                continue  # the total is what gets backpropagated
+            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{tgt} += {v}`"}.get(how, f"`{tgt} = {tgt} + {v}`")
+            yield Hit(node, f"{what} accumulates the loss tensor that backward() just used: it keeps every step's "
+                            f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
+
+
+def _backwarded(call: ast.Call) -> str:
+    """The name of the tensor a backward call backpropagates, or ''."""
+    f = call.func
+    if not isinstance(f, ast.Attribute):
+        return ""
+    if f.attr == "backward":
+        r = f.value
+        if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
+            r = r.args[0]  # scaler.scale(loss).backward()
+        if isinstance(r, ast.Name):
+            return r.id
+        if call.args and isinstance(call.args[0], ast.Name) and not isinstance(r, ast.Name):
+            return call.args[0].id  # accelerator.backward(loss), torch.autograd.backward(loss)
+    if f.attr == "manual_backward" and call.args and isinstance(call.args[0], ast.Name):
+        return call.args[0].id
+    return ""
+
+
+def _loss_name(e, names: set[str]) -> str:
+    """``loss`` or ``loss * k`` / ``k * loss`` / ``loss / k``: the backpropagated name, or ''."""
+    if isinstance(e, ast.Name):
+        return e.id if e.id in names else ""
+    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div):
+        return _loss_name(e.left, names) or (_loss_name(e.right, names) if type(e.op) is ast.Mult else "")
+    return ""

@@ -1,0 +1,51 @@
+"""TD518 softmax-without-dim: ``nn.Softmax()`` / ``F.softmax(x)`` with the dimension left implicit."""
+
+from __future__ import annotations
+
+from .. import names as N
+from ..patterns import keyword
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "softmax-without-dim", "TD518", "warning",
+    "nn.Softmax() / F.softmax(x) (or log_softmax, softmin) without dim: the implicit choice is the batch dim for 3-D input",
+    needles=[("oftmax", "oftmin")],
+    fix="always pass dim: nn.Softmax(dim=-1), F.softmax(x, dim=-1) (the class dimension)",
+    confirm="run the layer on a (batch, seq, classes) tensor: the outputs sum to 1 over the batch, not the classes",
+)
+def check(m):
+    """What it detects: `nn.Softmax()`, `nn.LogSoftmax()`, `nn.Softmin()` built without
+    `dim`, and `F.softmax(x)`, `F.log_softmax(x)`, `F.softmin(x)` called with the input
+    only (any import spelling). Calls that pass `**kwargs` are not flagged.
+
+    Why it breaks training: with `dim=None` PyTorch guesses (and warns that the implicit
+    choice is deprecated): dim 0 for 0-, 1- and 3-D inputs, dim 1 otherwise. For a
+    (batch, classes) input that happens to be right; for a (batch, seq, classes) input
+    the softmax normalises over the batch, so each sample's "probabilities" depend on the
+    other samples in its batch and do not sum to 1 over the classes (cause
+    `loss-mismatch`). The same code silently changes meaning when a sequence dimension is
+    added.
+
+    Example:
+        self.out = nn.Softmax()                          # dim=None
+        probs = F.softmax(logits)                        # dim 0 for a 3-D input
+
+    How to fix:
+        self.out = nn.Softmax(dim=-1)
+        probs = F.softmax(logits, dim=-1)
+    """
+    for site in m.w.calls:
+        call = site.node
+        c = m.callee(call)
+        if c[0] != "fn" or any(k.arg is None for k in call.keywords):
+            continue
+        q = c[1]
+        if q in N.SOFTMAX_MODULES:
+            if not call.args and keyword(call, "dim") is None:
+                yield Hit(call, f"`{q.rsplit('.', 1)[-1]}()` without dim: PyTorch picks dim 0 for 3-D input "
+                                "(the batch), so it normalises over the wrong axis; pass dim=-1")
+        elif q in N.SOFTMAX_FNS_DIM:
+            if len(call.args) == 1 and keyword(call, "dim") is None and keyword(call, "_stacklevel") is None:
+                yield Hit(call, f"`{q.rsplit('.', 1)[-1]}(x)` without dim: PyTorch picks dim 0 for 1-D and 3-D input "
+                                "(the batch of a (batch, seq, classes) tensor); pass dim=-1")

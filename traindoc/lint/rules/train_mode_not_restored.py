@@ -1,0 +1,105 @@
+"""TD512 train-mode-not-restored: model.eval() inside the training loop, never model.train() again."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import call_name, ordered_events, text, train_event
+from ..registry import Hit, lint_rule
+from ..scope import Param
+
+
+@lint_rule(
+    "train-mode-not-restored", "TD512", "warning",
+    "a training loop puts the model in eval mode (for validation) and never calls model.train() again",
+    needles=[("eval(", "train(False"), ("backward",), ("step",)],
+    fix="call model.train() at the start of every epoch (or at the end of the validation function)",
+    confirm="print model.training at the first training step of epoch 2: it is False",
+)
+def check(m):
+    """What it detects: a loop that trains (it calls `backward()` and an optimizer step,
+    directly or through the same file's functions) and also calls `model.eval()` (or
+    `model.train(False)`), typically through a `validate(model)` function, while no
+    `.train()` call runs anywhere in that loop or the functions it calls. The model must be
+    one whose `.parameters()` the file hands to something (the optimizer), so putting a
+    frozen teacher or an EMA copy in eval mode is not flagged. A training function defined
+    in another file is not seen, so such a loop is never flagged. The finding points at the
+    `eval()` call.
+
+    Why it breaks training: after the first validation every later epoch trains in eval
+    mode: dropout is off (the model overfits faster than the run before it), and BatchNorm
+    normalises with its frozen running statistics instead of the batch's and stops
+    updating them, which slows or destabilises training and makes the validation metrics
+    after epoch 1 differ from what the same code gives with a restart (cause `overfitting`,
+    `slow-learning`).
+
+    Example:
+        model.train()
+        for epoch in range(epochs):
+            for x, y in train_loader:
+                ...; loss.backward(); opt.step()
+            evaluate(model, val_loader)                  # calls model.eval(), never model.train()
+
+    How to fix:
+        for epoch in range(epochs):
+            model.train()                                # every epoch
+            for x, y in train_loader:
+                ...
+            evaluate(model, val_loader)
+    """
+    params = _parameter_owners(m)
+    if not params:
+        return
+    for site in m.w.loops:
+        ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=3, key="mode")
+        kinds = {e for e, _, _ in ev}
+        if not {"B", "S", "E"} <= kinds or "R" in kinds:
+            continue
+        for e, node, _ in ev:
+            if e == "E" and _owners(m, node.func.value) & params:
+                yield Hit(node, f"`{text(node.func.value)}.eval()` runs inside the training loop on line "
+                                f"{site.node.lineno} and no `.train()` call follows: every later epoch trains in "
+                                "eval mode (dropout off, BatchNorm frozen); call model.train() at each epoch's start")
+
+
+def _classify(m, call: ast.Call) -> str:
+    f = call.func
+    if isinstance(f, ast.Attribute):
+        if f.attr == "eval" and not call.args and not call.keywords:
+            return "E"
+        if f.attr == "train":
+            arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "mode"), None)
+            if isinstance(arg, ast.Constant) and arg.value is False:
+                return "E"
+            return "R"
+    e = train_event(m, call)
+    return e if e in ("B", "S") else ""
+
+
+def _owners(m, recv) -> set[str]:
+    """Names the receiver stands for: its own, or (a parameter) what every call site passes."""
+    out = {_last(text(recv))}
+    if isinstance(recv, ast.Name):
+        d = m.defs(recv)
+        if d and len(d) == 1 and isinstance(d[0], Param) and d[0].pos is not None:
+            p = d[0]
+            i = p.pos - (1 if p.bound else 0)
+            sites = m.call_sites(p.fn)
+            passed = {_last(text(c.args[i])) for c in sites if 0 <= i < len(c.args)}
+            if sites and len(passed) == 1 and all(0 <= i < len(c.args) for c in sites):
+                out |= passed
+    return out
+
+
+def _last(t: str) -> str:
+    return t.rsplit(".", 1)[-1]
+
+
+def _parameter_owners(m) -> set[str]:
+    memo = m.memo.get("parameter-owners")
+    if memo is None:
+        memo = m.memo["parameter-owners"] = {
+            _last(text(s.node.func.value)) for s in m.w.calls
+            if call_name(s.node) in ("parameters", "named_parameters") and isinstance(s.node.func, ast.Attribute)
+        }
+    return memo
