@@ -11,9 +11,9 @@ def meta_step(net, meta_optim, x_spt, y_spt, x_qry, y_qry, update_lr=0.4, update
     logits = net(x_spt)
     grad = torch.autograd.grad(F.cross_entropy(logits, y_spt), net.parameters())
     fast_weights = [p - update_lr * g for g, p in zip(grad, net.parameters())]
-    with torch.no_grad():  # expect: training-under-no-grad
+    with torch.no_grad():
         losses_q[1] += F.cross_entropy(net(x_qry, fast_weights), y_qry)
     loss_q = losses_q[-1]
     meta_optim.zero_grad()
-    loss_q.backward()
+    loss_q.backward()  # expect: backward-without-graph
     meta_optim.step()

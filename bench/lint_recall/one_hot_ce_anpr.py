@@ -13,6 +13,6 @@ def step(model, optimizer, images, labels, n_classes=253):
     targets[torch.arange(labels.size(0)), labels] = 1
     optimizer.zero_grad()
     output = model(images)
-    loss = criterion(output, targets)  # expect: one-hot-cross-entropy-target
+    loss = criterion(output, targets)  # expect: one-hot-target
     loss.backward()
     optimizer.step()

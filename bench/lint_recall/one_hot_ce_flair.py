@@ -12,7 +12,7 @@ def training_step(model, batch, optimizer):
     images, targets = batch["img"], batch["msk"]  # targets: one-hot, (N, C, H, W)
     optimizer.zero_grad()
     logits = model(images)
-    loss = criterion(logits, targets)  # expect: one-hot-cross-entropy-target
+    loss = criterion(logits, targets)  # expect: one-hot-target
     loss.backward()
     optimizer.step()
     return loss
