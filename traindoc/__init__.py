@@ -19,6 +19,7 @@ _LAZY = {
     "Monitor": ".monitor",
     "Run": ".store",
     "check_data": ".data",
+    "confirm": ".confirm",
     "diagnose": ".diagnose",
     "lint": ".lint",
     "load_any": ".importers",
@@ -30,6 +31,7 @@ _LAZY = {
 __all__ = sorted([*_LAZY, "__version__"])
 
 if TYPE_CHECKING:  # for type checkers and IDEs
+    from .confirm import confirm
     from .data import check_data
     from .diagnose import Diagnosis, diagnose
     from .findings import Finding

@@ -19,6 +19,7 @@ EXTRA_COMMANDS: list[str] = [
     "traindoc.lint.cli",
     "traindoc.forensics.cli",
     "traindoc.data.cli",
+    "traindoc.confirm.cli",
 ]
 
 
@@ -63,6 +64,10 @@ def _cmd_diagnose(a: argparse.Namespace) -> int:
     from .report.summary import print_diagnosis
     from .report.terminal import console
 
+    if a.confirm:
+        from .confirm.cli import _cmd_confirm
+
+        return _cmd_confirm(a)
     d = diagnose(load_any(a.run))
     if a.json:
         print(dumps(d.to_json()))
@@ -114,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("diagnose", help="rank the causes for a recorded run or another tool's logs")
     d.add_argument("run", help="a traindoc run folder, TensorBoard logs, trainer_state.json, metrics.csv, CSV/JSONL")
     d.add_argument("--json", action="store_true", help="print the JSON document of the contract on stdout")
+    d.add_argument("--confirm", action="store_true",
+                   help="first run the confirmation experiments (traindoc confirm) and rank with their verdicts")
+    from .confirm.cli import add_arguments
+
+    add_arguments(d)
     d.set_defaults(func=_cmd_diagnose)
 
     e = sub.add_parser("explain", help="what a cause or check name means, how to confirm and fix it")

@@ -25,6 +25,7 @@ class Diagnosis:
     symptoms: list[Finding] = field(default_factory=list)
     internal: list[Finding] = field(default_factory=list)
     cannot_tell: dict[str, str] = field(default_factory=dict)
+    experiments: dict[str, Any] | None = None  # confirm.json, when `traindoc confirm` ran
 
     @property
     def state(self) -> dict[str, Any]:
@@ -48,6 +49,8 @@ class Diagnosis:
             steps=self.run.meta.get("steps"),
             ranks=self.run.ranks,
             cannot_tell=self.cannot_tell,
+            **({"experiments": {k: self.experiments.get(k) for k in ("steps", "results", "untested")}}
+               if self.experiments else {}),
         )
 
 
@@ -137,7 +140,9 @@ def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     return missing
 
 
-def diagnose(run: Run | str | Path) -> Diagnosis:
+def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
+    """``experiments``: re-rank with the verdicts of ``traindoc confirm`` when the run
+    folder holds them (``confirm.json``)."""
     if not isinstance(run, Run):
         run = open_run(run)
     load_all()
@@ -167,6 +172,12 @@ def diagnose(run: Run | str | Path) -> Diagnosis:
         replayed = [last_domino(run, f) for f in replayed]
         for f in replayed:
             (d.causes if f.is_cause else d.symptoms if f.is_symptom else d.internal).append(f)
+    if experiments and getattr(run, "folder", None) is not None:
+        from .confirm.apply import apply
+        from .confirm.run import load
+
+        d.experiments = load(run.folder)
+        d.causes, d.symptoms = apply(d.causes, d.symptoms, d.experiments)
     for ev in run.events():
         if ev["kind"] == "monitor-error":
             d.internal.append(Finding("monitor-error", "warning", f"rank {ev['rank']}: {ev['message']}",

@@ -34,8 +34,35 @@ def all_docs() -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+def _experiments() -> list[tuple[str, str, str, str | None]]:
+    """(name, changes, settles, doc or None when it does not run) of every experiment name."""
+    from .confirm.registry import load_all
+
+    exps = load_all()
+    rows = []
+    for n, changes, settles in EXPERIMENTS:
+        e = exps.get(n)
+        if e is not None:
+            rows.append((n, e.changes, ", ".join(f"`{c}`" for c in e.settles) or settles, e.__doc__))
+        else:
+            rows.append((n, changes, settles, None))
+    named = {n for n, *_ in EXPERIMENTS}
+    rows += [(n, e.changes, ", ".join(f"`{c}`" for c in e.settles), e.__doc__) for n, e in sorted(exps.items())
+             if n not in named]
+    return rows
+
+
 def explain(name: str) -> str:
     docs = all_docs().get(name, [])  # first: importing the doc modules registers their names (lint)
+    exp = next((r for r in _experiments() if r[0] == name), None)
+    if exp is not None and name not in TAXONOMY:
+        n, changes, settles, doc = exp
+        head = f"{n} (experiment, traindoc confirm): {changes}; settles {settles.replace('`', '')}"
+        if doc is None:
+            from .confirm.registry import NOT_RUN
+
+            return head + "\n\nNot run by this version of traindoc" + (f": {NOT_RUN[n]}" if n in NOT_RUN else "") + ".\n"
+        return head + "\n\n" + doc.strip() + "\n"
     if name not in TAXONOMY:
         raise UserError(f"{name}: unknown name; `traindoc explain --list` lists them")
     e = TAXONOMY[name]
@@ -58,7 +85,7 @@ def listing() -> str:
     return "\n".join(rows) + "\n"
 
 
-EXPERIMENTS = [  # names reserved for `traindoc confirm` (see docs/taxonomy.md); none runs yet
+EXPERIMENTS = [  # the names of `traindoc confirm`'s experiments (spec: taxonomy.md, Experiments)
     ("lr-scale", "learning rate x0.1 / x10 (all groups, schedulers)", "`lr-too-high`, `lr-too-low`"),
     ("standardize-inputs", "float inputs standardised with early-batch statistics", "`data-unnormalized`"),
     ("overfit-batch", "one batch repeated", "model/loss/optimizer bugs vs data and LR"),
@@ -100,9 +127,10 @@ def markdown() -> str:
             by = ", ".join(dict.fromkeys(s for s, _ in docs.get(e.name, []))) or "-"
             out.append(f"| {e.code} | `{e.name}` | {e.family} | {by} | {e.meaning} |")
     out += ["", "## Experiments", "",
-            "Names of the confirmation experiments (`traindoc confirm`, not built yet), each changing",
-            "one thing in a re-execution of the user's script; these keep their meaning.", "",
-            "| name | changes | settles |", "|---|---|---|"]
-    out += [f"| `{n}` | {c} | {s} |" for n, c, s in EXPERIMENTS]
+            "Names of the confirmation experiments (`traindoc confirm RUN`), each changing one thing",
+            "in a re-execution of the user's script; these keep their meaning. `traindoc explain NAME`",
+            "prints how each is run and judged; \"runs\": no means reserved, not run yet.", "",
+            "| name | changes | settles | runs |", "|---|---|---|---|"]
+    out += [f"| `{n}` | {c} | {s} | {'yes' if doc else 'no'} |" for n, c, s, doc in _experiments()]
     out += ["", "A healthy run yields no cause of severity `error`.", ""]
     return "\n".join(out)

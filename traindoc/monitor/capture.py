@@ -41,8 +41,8 @@ class StopTraining(BaseException):
     step is written, before ``optimizer.step``: the run ends there instead of burning
     compute on NaN. A BaseException, so the script's ``except Exception`` lets it through."""
 
-    def __init__(self, step: int, kind: str) -> None:
-        super().__init__(f"traindoc stopped the run at step {step}: {kind} (--stop-on)")
+    def __init__(self, step: int, kind: str, why: str = "--stop-on") -> None:
+        super().__init__(f"traindoc stopped the run at step {step}: {kind} ({why})")
         self.step, self.kind = step, kind
 
 

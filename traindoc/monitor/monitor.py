@@ -104,10 +104,17 @@ class Monitor:
         replay: bool | None = None,
         strict_out: bool = False,
         stop_on: Iterable[str] = (),
+        max_steps: int | None = None,
+        max_seconds: float | None = None,
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
         self.stop_on = frozenset(stop_on)  # "nonfinite", "spike": end the run after that bundle
+        # a budget (`traindoc confirm`'s re-executions): the run ends at the first step
+        # boundary past either, as "stopped"
+        self.max_steps = max_steps
+        self.max_seconds = max_seconds
+        self._t_start: float | None = None
         self.joined: Monitor | None = None  # the outer monitor, when this one joined it
         self._lock: int | None = None
         info = context.dist_info()
@@ -225,8 +232,15 @@ class Monitor:
         # Our global forward hooks make torch.compile warn that hooks fire on the wrapper;
         # we drop them as soon as a compiled module shows up, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Using `torch.compile\(module\)` when there are global hooks")
-        if self.capture.enabled:
-            self._guard("bundle", self.capture.command)  # fingerprints the script as it starts
+        # how to re-run the script (fingerprinted as it starts), signed by this user:
+        # bundles and `traindoc confirm` refuse to re-execute a changed or foreign command
+        script = self._guard("bundle", self.capture.command)
+        if script is not None and script.get("script"):
+            from ..forensics.isolate import origin
+
+            self.writer.meta("script", script)
+            self.writer.meta("origin", origin(Path(self.out), script))
+        self._t_start = time.perf_counter()
         self._patches = Patches(self)
         self._patches.install()
         _ACTIVE = self
@@ -445,6 +459,13 @@ class Monitor:
         self._fwd_batch = None
 
     def _begin_step(self) -> None:
+        from .capture import StopTraining
+
+        if self.max_steps is not None and self.step >= self.max_steps:
+            raise StopTraining(self.step, f"the budget of {self.max_steps} steps is spent", "budget")
+        if self.max_seconds is not None and self._t_start is not None and self.step > 0 \
+                and time.perf_counter() - self._t_start > self.max_seconds:
+            raise StopTraining(self.step, f"the budget of {self.max_seconds:g} s is spent", "budget")
         self._reset_step_state()
         self._sampled = self.sampler.want(self.step)
         if self._sampled:

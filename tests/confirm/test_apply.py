@@ -1,0 +1,63 @@
+"""How verdicts re-rank a diagnosis."""
+
+from traindoc.confirm.apply import apply
+from traindoc.diagnose import rank
+from traindoc.findings import Finding
+
+
+def cause(name, conf, sev="error"):
+    return Finding(name, sev, f"{name} message", confidence=conf)
+
+
+def res(cause, verdict, exp="lr-scale", effect=0.3):
+    return {"cause": cause, "experiment": exp, "change": "c", "verdict": verdict, "text": "t", "effect": effect}
+
+
+SYM = [Finding("loss-nonfinite", "error", "nan")]
+
+
+def test_confirmed_rises_and_refuted_drops():
+    causes = [cause("unstable-op", 0.9), cause("lr-too-high", 0.6)]
+    data = {"results": [res("lr-too-high", "confirmed"), res("unstable-op", "refuted", "fp32")],
+            "runs": {"baseline": {"first_nonfinite": 10}}}
+    out, _ = apply(causes, SYM, data)
+    ranked = rank(out)
+    assert [f.name for f in ranked] == ["lr-too-high", "unstable-op"]
+    assert ranked[0].severity == "error" and ranked[0].evidence[-1]["verdict"] == "confirmed"
+    assert ranked[1].severity in ("warning", "info") and "refuted by experiment fp32" in ranked[1].message
+
+
+def test_confirmed_cause_no_rule_named_is_added():
+    out, _ = apply([], SYM, {"results": [res("exploding-gradient", "confirmed", "clip-grads")]})
+    assert [f.name for f in out] == ["exploding-gradient"] and out[0].severity == "error" and out[0].fix
+
+
+def test_quiet_run_gets_a_warning_and_slow_learning():
+    data = {"results": [res("lr-too-low", "confirmed", effect=0.2)],
+            "runs": {"baseline": {"first_nonfinite": None}}}
+    out, sym = apply([], [], data)
+    assert out[0].name == "lr-too-low" and out[0].severity == "warning"
+    assert [s.name for s in sym] == ["slow-learning"]
+
+
+def test_inconclusive_changes_nothing_but_the_evidence():
+    c = cause("lr-too-high", 0.7)
+    out, sym = apply([c], SYM, {"results": [res("lr-too-high", "inconclusive")]})
+    assert out[0].confidence == 0.7 and out[0].severity == "error" and len(out[0].evidence) == 1
+    assert sym == SYM
+
+
+def test_no_data_is_identity():
+    c = [cause("lr-too-high", 0.7)]
+    assert apply(c, SYM, None) == (c, SYM)
+
+
+def test_specific_change_outranks_the_dampers():
+    causes = [cause("missing-zero-grad", 0.9), cause("lr-too-high", 0.53)]
+    data = {"results": [res("missing-zero-grad", "confirmed", "force-zero-grad"),
+                        res("lr-too-high", "confirmed", "lr-scale"),
+                        res("exploding-gradient", "confirmed", "clip-grads")]}
+    ranked = rank(apply(causes, SYM, data)[0])
+    assert [f.name for f in ranked][0] == "missing-zero-grad"
+    assert all(f.confidence < 0.9 for f in ranked[1:])
+    assert next(f for f in ranked if f.name == "exploding-gradient").severity == "warning"

@@ -1,0 +1,201 @@
+"""Each experiment's change, installed in this process around a small training loop."""
+
+import contextlib
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from traindoc.confirm.hooks import Hooks
+from traindoc.confirm.registry import load_all
+
+
+@contextlib.contextmanager
+def experiment(name, params=None, ctx=None):
+    h = Hooks()
+    load_all()[name].install(h, params or {}, ctx or {})
+    h.install()
+    try:
+        yield h
+    finally:
+        h.remove()
+
+
+def loop(steps=3, lr=0.1, sched=False, seen=None, x=None, y=None, loss_fn=None, opt_cls=torch.optim.SGD):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    opt = opt_cls(model.parameters(), lr=lr)
+    s = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5) if sched else None
+    loss_fn = loss_fn or nn.CrossEntropyLoss()
+    for i in range(steps):
+        xb = x[i] if x is not None else torch.randn(16, 4) * 10 + 3
+        yb = y[i] if y is not None else torch.randint(0, 3, (16,))
+        opt.zero_grad()
+        out = model(xb)
+        if seen is not None:
+            seen.append((xb, model[0].weight.detach().clone()))
+        loss = loss_fn(out, yb)
+        loss.backward()
+        if seen is not None:
+            seen.append(("lr", opt.param_groups[0]["lr"]))
+        opt.step()
+        if s:
+            s.step()
+    return model, opt
+
+
+def test_lr_scale_multiplies_every_step_and_keeps_the_schedule():
+    lrs = []
+
+    class Spy(torch.optim.SGD):
+        def step(self, closure=None):
+            lrs.append(self.param_groups[0]["lr"])
+            return super().step(closure)
+
+    with experiment("lr-scale", {"factor": 0.1}):
+        _, opt = loop(steps=3, lr=1.0, sched=True, opt_cls=Spy)
+    assert lrs == pytest.approx([0.1, 0.05, 0.025])
+    assert opt.param_groups[0]["lr"] == pytest.approx(0.125)  # the script's schedule, unscaled
+
+
+def test_lr_scale_scales_a_hand_written_update_from_the_second_backward():
+    w = torch.ones(3, requires_grad=True)
+    grads = []
+    with experiment("lr-scale", {"factor": 10.0}):
+        for _ in range(3):
+            (w * 2).sum().backward()
+            grads.append(w.grad.clone())
+            w.grad = None
+    assert [g[0].item() for g in grads] == [2.0, 20.0, 20.0]
+
+
+def test_shuffle_labels_permutes_targets_not_inputs():
+    seen = []
+
+    def ce(out, y):
+        seen.append(y)
+        return F.cross_entropy(out, y)
+
+    y = [torch.arange(16) % 3 for _ in range(2)]
+    with experiment("shuffle-labels") as h:
+        loop(steps=2, y=y)
+    assert h.notes["shuffled"] == 2
+    with torch.no_grad():  # evaluation losses are left alone
+        with experiment("shuffle-labels") as h2:
+            F.cross_entropy(torch.randn(16, 3), y[0])
+    assert h2.notes["shuffled"] == 0
+
+
+def test_standardize_inputs_uses_the_first_batch_statistics():
+    seen = []
+    x = [torch.randn(64, 4) * 100 + 50 for _ in range(2)]
+    with experiment("standardize-inputs"):
+        model = nn.Linear(4, 1)
+        for xb in x:
+            seen_in = []
+            model.register_forward_pre_hook(lambda m, a: seen_in.append(a[0]))
+            model(xb).sum().backward()
+            seen.append(seen_in[0])
+    assert seen[0].mean(0).abs().max() < 1e-4 and (seen[0].std(0, unbiased=False) - 1).abs().max() < 1e-3
+    assert seen[1].mean().abs() < 0.5  # the second batch, with the first's statistics
+
+
+def test_overfit_batch_repeats_the_first_inputs_and_targets():
+    inputs, targets = [], []
+    model = nn.Linear(4, 3)
+    model.register_forward_pre_hook(lambda m, a: inputs.append(a[0].clone()))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with experiment("overfit-batch") as h:
+        for _ in range(3):
+            opt.zero_grad()
+            y = torch.randint(0, 3, (8,))
+            out = model(torch.randn(8, 4))
+            loss = F.cross_entropy(out, y)
+            targets.append(y)
+            loss.backward()
+            opt.step()
+    assert torch.equal(inputs[0], inputs[1]) and torch.equal(inputs[0], inputs[2])
+    assert h.notes["repeated-batches"] == 2
+
+
+def test_replace_samples_replaces_nonfinite_rows_with_their_targets():
+    x = torch.randn(8, 4)
+    x[3, 1] = float("nan")
+    got = []
+    model = nn.Linear(4, 1)
+    model.register_forward_pre_hook(lambda m, a: got.append(a[0]))
+    with experiment("replace-samples", {"outliers": False}) as h:
+        out = model(x)
+        F.mse_loss(out, torch.arange(8.0).unsqueeze(1)).backward()
+    assert torch.isfinite(got[0]).all() and h.notes["replaced-rows"] == 1
+    assert torch.equal(got[0][3], x[0])
+
+
+def test_mean_reduction_divides_a_summed_loss():
+    out = torch.randn(8, 3, requires_grad=True)
+    y = torch.randint(0, 3, (8,))
+    ref = F.cross_entropy(out, y, reduction="sum")
+    with experiment("mean-reduction") as h:
+        got = nn.CrossEntropyLoss(reduction="sum")(out, y)
+        mean = F.cross_entropy(out, y)  # a mean loss is left alone
+    assert got.item() == pytest.approx(ref.item() / 8) and h.values["divisor"] == 8
+    assert mean.item() == pytest.approx(ref.item() / 8)
+
+
+def test_fp32_turns_autocast_and_half_casts_off():
+    with experiment("fp32") as h:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = nn.Linear(4, 4)(torch.randn(2, 4))
+        m = nn.Linear(4, 4).half()
+        t = torch.randn(2).to(torch.float16)
+    assert y.dtype == torch.float32 and m.weight.dtype == torch.float32 and t.dtype == torch.float32
+    assert h.notes["autocast-off"] == 1 and h.notes["half-casts-kept"] == 2
+    assert torch.randn(2).half().dtype == torch.float16  # removed after the experiment
+
+
+def test_reinit_resets_a_custom_init_without_moving_the_data_stream():
+    model = nn.Linear(4, 4)
+    nn.init.constant_(model.weight, 5.0)
+    torch.manual_seed(0)
+    with experiment("reinit") as h:
+        model(torch.randn(2, 4))
+        after = torch.rand(1)
+    torch.manual_seed(0)
+    torch.randn(2, 4)
+    assert after.item() == torch.rand(1).item()
+    assert model.weight.abs().max() < 1 and h.notes["reset-modules"] == 1
+
+
+def test_force_zero_grad_clears_after_each_step():
+    model = nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    with experiment("force-zero-grad"):
+        model(torch.ones(1, 4)).sum().backward()
+        opt.step()
+        assert model.weight.grad is None
+
+
+def test_clip_grads_clips_to_the_given_norm():
+    model = nn.Linear(4, 1)
+    norms = []
+
+    class Spy(torch.optim.SGD):
+        def step(self, closure=None):
+            norms.append(torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item())
+            return super().step(closure)
+
+    opt = Spy(model.parameters(), lr=0.0)
+    with experiment("clip-grads", {"max_norm": 0.5}):
+        (model(torch.ones(1, 4) * 100).sum()).backward()
+        opt.step()
+    assert norms[0] == pytest.approx(0.5, rel=1e-3)
+
+
+def test_hooks_restore_everything():
+    before = (torch.nn.Module.__call__, F.cross_entropy, torch.Tensor.backward, torch.autocast.__init__)
+    with experiment("fp32"):
+        pass
+    with experiment("lr-scale", {"factor": 10}):
+        pass
+    assert before == (torch.nn.Module.__call__, F.cross_entropy, torch.Tensor.backward, torch.autocast.__init__)

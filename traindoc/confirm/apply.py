@@ -1,0 +1,119 @@
+"""How the experiments' verdicts change the ranking (``traindoc diagnose`` calls this when
+the run folder holds ``confirm.json``).
+
+- **confirmed**: the change removed the symptom. The cause rises above every untested
+  one (confidence at least 0.9) and carries the experiment as evidence; a cause no rule
+  had named is added. Its severity is ``error`` when the run showed a symptom of
+  severity ``error`` or ``warning``, else ``warning`` (a run that trains, only slower
+  than it could, is not a failed run).
+- **refuted**: the change did nothing for the symptom. The cause keeps 30 % of its
+  confidence, drops to ``warning`` or below, and says which experiment spoke against it.
+- **inconclusive**: recorded as evidence; the ranking is unchanged.
+- a **damper** (x0.1 learning rate, clipping) that removed the symptom while a change
+  aimed at one specific cause also did: "also helps", confidence at least 0.6, not 0.9.
+
+A finite baseline that one change made learn at least twice as well is the symptom
+``slow-learning``: the run learns far slower than the same program with one thing changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..findings import ERROR, Finding
+
+FIXES = {
+    "lr-too-high": "lower the learning rate (x0.1 removed the symptom here), or add warmup",
+    "lr-too-low": "raise the learning rate (x10 trained decisively better here)",
+    "exploding-gradient": "clip gradients: torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) before "
+                          "optimizer.step() (after scaler.unscale_ under a GradScaler)",
+    "missing-zero-grad": "call optimizer.zero_grad() once per step (before backward, or after step)",
+    "fp16-overflow": "use bfloat16, or a GradScaler with float16, or keep the overflowing op in float32",
+    "fp16-underflow": "use a GradScaler (torch.amp.GradScaler) or bfloat16",
+    "bad-init": "use PyTorch's default initialisation (or Kaiming/Xavier scaled to the layer's fan-in)",
+    "data-unnormalized": "standardise the inputs with statistics from the training set",
+    "data-nonfinite": "drop or impute the samples with NaN/Inf before training (traindoc data check finds them)",
+    "data-outlier": "clip, winsorise or drop the extreme samples (traindoc data check finds them)",
+    "loss-reduction": "use reduction='mean' (or divide the summed loss by the element count)",
+    "label-misaligned": "check that each target belongs to its input (the join, the shift, the shuffling)",
+    "params-not-updated": "check requires_grad, that every parameter is in the optimizer, and that the loss "
+                          "is not computed from detached tensors",
+    "loss-mismatch": "feed raw logits to CrossEntropyLoss/BCEWithLogitsLoss; match the loss to the output",
+}
+
+
+# Changes that damp any instability: a smaller step or clipped gradients remove most
+# blow-ups, whatever started them. When a change aimed at one specific cause (cleared
+# gradients, a mean loss, clean samples, float32, the default init, standardised inputs)
+# also removed the symptom, that cause ranks first and these say "also helps".
+DAMPERS = {("lr-too-high", "lr-scale"), ("exploding-gradient", "clip-grads")}
+
+
+def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] | None
+          ) -> tuple[list[Finding], list[Finding]]:
+    if not data:
+        return causes, symptoms
+    results = [r for r in data.get("results", []) if isinstance(r, dict) and isinstance(r.get("cause"), str)]
+    troubled = any(s.severity in (ERROR, "warning") for s in symptoms)
+    out = list(causes)
+    specific = any(r.get("verdict") == "confirmed" and (r["cause"], r.get("experiment")) not in DAMPERS
+                   and r.get("experiment") not in ("shuffle-labels", "overfit-batch") for r in results)
+    for r in results:
+        cause, verdict = r["cause"], r.get("verdict")
+        ev = {"experiment": r.get("experiment"), "change": r.get("change"), "verdict": verdict,
+              "text": r.get("text")}
+        hits = [i for i, f in enumerate(out) if f.name == cause]
+        if verdict == "confirmed" and specific and (cause, r.get("experiment")) in DAMPERS:
+            # it helps, as it would for most instabilities; the specific change ranks first
+            ev["note"] = "also removes the symptom, as this change does for most instabilities"
+            if not hits:
+                out.append(Finding(cause, "warning", f"{r.get('text')} (experiment {r.get('experiment')}; it damps "
+                                   f"most instabilities, a more specific change also worked)", evidence=[ev],
+                                   fix=FIXES.get(cause, ""), confidence=0.4))
+            for i in hits:
+                f = out[i]
+                out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence + [ev],
+                                 fix=f.fix, confirm=f.confirm, confidence=max(f.confidence or 0.5, 0.6))
+        elif verdict == "confirmed":
+            sev = ERROR if troubled else "warning"
+            if not hits:
+                out.append(Finding(cause, sev, f"confirmed by experiment {r.get('experiment')}: {r.get('text')}",
+                                   evidence=[ev], fix=FIXES.get(cause, ""), confidence=0.9))
+            for i in hits:
+                f = out[i]
+                c = min(0.99, max(f.confidence or 0.5, 0.8) + 0.1)
+                out[i] = Finding(f.name, sev if sev == ERROR else f.severity, f.message, location=f.location,
+                                 evidence=f.evidence + [ev], fix=f.fix, confirm=f.confirm, confidence=c)
+        elif verdict == "refuted":
+            for i in hits:
+                f = out[i]
+                c = (f.confidence if f.confidence is not None else 0.5) * 0.3
+                out[i] = Finding(f.name, "warning" if c >= 0.25 else "info",
+                                 f"{f.message} (refuted by experiment {r.get('experiment')}: {r.get('text')})",
+                                 location=f.location, evidence=f.evidence + [ev], fix=f.fix, confirm=f.confirm,
+                                 confidence=c)
+        else:
+            for i in hits:
+                f = out[i]
+                out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence + [ev],
+                                 fix=f.fix, confirm=f.confirm, confidence=f.confidence)
+    symptoms = list(symptoms)
+    slow = _slow_learning(data, results)
+    if slow and not any(s.name == "slow-learning" for s in symptoms):
+        symptoms.append(slow)
+    return out, symptoms
+
+
+def _slow_learning(data: dict[str, Any], results: list[dict[str, Any]]) -> Finding | None:
+    runs = data.get("runs") if isinstance(data.get("runs"), dict) else {}
+    base = runs.get("baseline") if isinstance(runs.get("baseline"), dict) else None
+    if not base or base.get("first_nonfinite") is not None:
+        return None
+    for r in results:
+        if r.get("verdict") == "confirmed" and isinstance(r.get("effect"), (int, float)) and 0 < r["effect"] <= 0.5 \
+                and r.get("experiment") != "shuffle-labels" and r.get("experiment") != "overfit-batch":
+            return Finding("slow-learning", "warning",
+                           f"the run learns far slower than the same program with {r.get('change')}: "
+                           f"{r.get('text')}", evidence=[{"experiment": r.get("experiment"),
+                                                          "change": r.get("change"), "effect": r["effect"]}])
+    return None

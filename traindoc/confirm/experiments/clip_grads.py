@@ -1,0 +1,56 @@
+"""clip-grads: gradient clipping at the healthy norm (exploding-gradient)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..judge import fixes
+from ..registry import Experiment, Verdict, experiment
+
+
+@experiment
+class ClipGrads(Experiment):
+    """What it changes: before every optimizer step, the gradients of the optimizer's
+    parameters are clipped (``clip_grad_norm_``) to the run's healthy gradient norm: the
+    median total norm over the recorded steps before the first non-finite or spiking one
+    (under a GradScaler the optimizer sees unscaled gradients, so the norm is comparable).
+
+    What it settles: `exploding-gradient`.
+
+    How it is judged: clipping confirms it when the loss no longer goes non-finite, or
+    ends at most half as high, than without clipping; it refutes it when the symptom
+    comes at about the same step or the loss ends no lower. Clipping is also the remedy,
+    so a confirmation says the fix works, not that nothing else would.
+    """
+
+    name = "clip-grads"
+    changes = "gradient clipping at the healthy norm"
+    settles = {"exploding-gradient": {}}
+
+    def label(self, params) -> str:
+        return f"gradients clipped at {params.get('max_norm', 0):.3g}"
+
+    def applies(self, cause, ctx) -> str | None:
+        n = ctx.get("healthy_grad_norm")
+        if not (isinstance(n, (int, float)) and math.isfinite(n) and n > 0):
+            return "the run recorded no finite gradient norm to clip at"
+        return None
+
+    def params_for(self, cause, ctx) -> dict:
+        return {"max_norm": float(ctx["healthy_grad_norm"])}
+
+    def install(self, hooks, params, ctx) -> None:
+        m = float(params["max_norm"])
+
+        def pre(opt: torch.optim.Optimizer) -> None:
+            ps = [p for g in opt.param_groups for p in g["params"] if p.grad is not None]
+            if ps:
+                torch.nn.utils.clip_grad_norm_(ps, m)
+                hooks.notes["clipped-steps"] += 1
+
+        hooks.on_opt_pre.append(pre)
+
+    def judge(self, cause, base, var, params) -> Verdict:
+        return fixes(base, var, self.label(params))

@@ -1,0 +1,102 @@
+"""overfit-batch: the first batch repeated at every step (model, loss and optimizer bugs)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..hooks import map_tensors
+from ..judge import unusable
+from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
+from ..summary import fmt
+
+FITS = 0.25  # end / start at or below: the program can fit one batch
+FAILS = 0.6  # at or above: it cannot
+
+
+@experiment
+class OverfitBatch(Experiment):
+    """What it changes: the model's inputs at every training step are those of the first
+    step (the same tensors, whatever produced them), and every loss function receives the
+    first step's targets in the same call order: the program trains on one batch over
+    and over, with its own model, loss, optimizer and learning rate.
+
+    What it settles: whether the model, the loss and the optimizer can learn at all,
+    apart from the data: `params-not-updated` and `loss-mismatch` (a frozen or detached
+    model, a softmax fed to cross-entropy, a loss that does not fit the output cannot
+    drive one batch's loss down), against the data and learning-rate causes (which a
+    single batch is fitted despite).
+
+    How it is judged: on the repeated batch's loss alone. At most a quarter of its
+    starting value at the end (a working program memorises one batch): the model, loss
+    and optimizer work, so `params-not-updated` and `loss-mismatch` are refuted. At least
+    60 % of it: they cannot fit one batch: confirmed. A loss that can be negative (a
+    Gaussian log-likelihood) cannot be judged by ratio: inconclusive.
+    """
+
+    name = "overfit-batch"
+    changes = "one batch repeated"
+    settles = {"params-not-updated": {}, "loss-mismatch": {}}
+    needs_steps = 150
+
+    def label(self, params) -> str:
+        return "one batch repeated"
+
+    def install(self, hooks, params, ctx) -> None:
+        first: dict[str, torch.Tensor] = {}
+        targets: list = []
+        state = {"inputs_done": False, "step": 0}
+
+        def on_input(module, args, kwargs):
+            if not state["inputs_done"]:
+                state["inputs_done"] = True
+                for path, x in _tensors(args, kwargs):
+                    first[path] = x.detach().clone()
+                return args, kwargs
+            hooks.notes["repeated-batches"] += 1
+            return map_tensors(args, kwargs, lambda p, x: first[p] if p in first and first[p].shape[1:] == x.shape[1:]
+                               else x)
+
+        def on_target(name, input, target, kwargs):
+            if not isinstance(target, torch.Tensor):
+                return target
+            i = hooks.step_losses - 1
+            if state["step"] == 0:
+                targets.append(target.detach().clone())
+                return target
+            if 0 <= i < len(targets) and targets[i].shape == target.shape:
+                return targets[i]
+            return target
+
+        def post(opt):
+            state["step"] += 1
+
+        hooks.on_input.append(on_input)
+        hooks.on_target.append(on_target)
+        hooks.on_opt_post.append(post)
+
+    def judge(self, cause, base, var, params) -> Verdict:
+        bad = unusable(var, var)
+        if bad:
+            return bad
+        if not var.notes.get("repeated-batches"):
+            return Verdict(INCONCLUSIVE, "the model's inputs could not be found (no training call of a module "
+                                         "with parameters)")
+        if var.first_bad is not None:
+            return Verdict(INCONCLUSIVE, f"the loss on one repeated batch went non-finite at step {var.first_bad}")
+        if var.start <= 0 or var.end < 0:
+            return Verdict(INCONCLUSIVE, "the loss reaches zero or below: a ratio says nothing")
+        r = var.end / var.start
+        nums = f"one batch's loss {fmt(var.start)} -> {fmt(var.end)} in {var.steps} steps (x{fmt(r)})"
+        if r <= FITS:
+            return Verdict(REFUTED, f"the model, loss and optimizer can fit one batch: {nums}", effect=r)
+        if r >= FAILS:
+            return Verdict(CONFIRMED, f"the program cannot fit even one batch: {nums}", effect=r)
+        return Verdict(INCONCLUSIVE, f"one batch is fitted only partly: {nums}", effect=r if math.isfinite(r) else None)
+
+
+def _tensors(args, kwargs):
+    from ..hooks import tensors_in
+
+    return tensors_in(args, kwargs)

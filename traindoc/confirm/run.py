@@ -1,0 +1,326 @@
+"""``traindoc confirm RUN``: test the diagnosis's hypotheses by re-executing the script.
+
+The plan: the causes the diagnosis ranked (and the causes that commonly produce the
+run's symptoms, which the rules may have missed) that an experiment can test; for each,
+one variant (``lr-scale`` x0.1 for ``lr-too-high``); variants shared by several causes
+run once. Every variant and one baseline (no change) re-execute the recorded script for
+the same step budget with the same seed, in parallel child processes (up to the core
+count), each in the replay's sandbox, writing only into its scratch folder. The verdicts
+go to ``RUN/confirm.json``; ``traindoc diagnose`` reads it and re-ranks (see
+:mod:`traindoc.confirm.apply`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import UserError
+from .registry import INCONCLUSIVE, NOT_RUN, Variant, load_all
+from .summary import Summary, read_run
+
+FILE = "confirm.json"
+
+# Causes that commonly produce each symptom: tested even when no rule named them, because
+# a rule that did not fire is not evidence against a cause (the seeds' "list every
+# hypothesis that fits the symptom").
+SHARED: dict[str, tuple[str, ...]] = {
+    "loss-nonfinite": ("lr-too-high", "exploding-gradient", "data-nonfinite", "loss-reduction", "bad-init"),
+    "grad-nonfinite": ("lr-too-high", "exploding-gradient", "data-nonfinite", "loss-reduction"),
+    "loss-spike": ("lr-too-high", "exploding-gradient", "data-outlier", "loss-reduction"),
+    "grad-spike": ("exploding-gradient", "lr-too-high"),
+    "loss-divergence": ("lr-too-high", "loss-reduction", "missing-zero-grad", "exploding-gradient"),
+    "loss-oscillation": ("lr-too-high", "missing-zero-grad", "loss-reduction"),
+    "loss-plateau": ("lr-too-low", "data-unnormalized", "bad-init", "label-misaligned", "loss-mismatch"),
+}
+# A run where no rule fired may still learn badly (the silent failures): is it learning
+# as fast as one change would make it?
+QUIET = ("lr-too-low", "data-unnormalized", "label-misaligned", "loss-mismatch")
+MAX_CAUSES = 8
+DEFAULT_STEPS = 400  # the step budget's cap unless --steps says otherwise
+DEFAULT_SECONDS = 120.0  # per re-execution
+
+
+@dataclass
+class Result:
+    cause: str
+    experiment: str
+    label: str
+    verdict: str
+    text: str
+    effect: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cause": self.cause, "experiment": self.experiment, "change": self.label, "verdict": self.verdict,
+                "text": self.text, "effect": self.effect if self.effect is None or math.isfinite(self.effect)
+                else ("inf" if self.effect > 0 else "-inf")}
+
+
+@dataclass
+class Confirmation:
+    run: Path
+    steps: int
+    results: list[Result] = field(default_factory=list)
+    untested: dict[str, str] = field(default_factory=dict)
+    runs: dict[str, Summary] = field(default_factory=dict)  # by variant key; "baseline" too
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": 1, "steps": self.steps, "seconds": round(self.seconds, 1),
+            "results": [r.to_dict() for r in self.results],
+            "untested": self.untested,
+            "runs": {k: {"describe": s.describe(), "status": s.status, "steps": s.steps,
+                         "first_nonfinite": s.first_bad, "start": _num(s.start), "end": _num(s.end),
+                         "notes": s.notes, "error": s.error, "curve": s.curve()}
+                     for k, s in self.runs.items()},
+        }
+
+
+def _num(x: float) -> float | str | None:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def script_of(run: Any) -> dict[str, Any]:
+    """How to re-run the recorded script (``meta['script']``, written by the monitor);
+    one line and exit 2 when the run has none (an imported log, a notebook)."""
+    meta = run.meta
+    cmd = meta.get("script")
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("script"), str) or not cmd["script"]:
+        raise UserError(f"{run.folder}: the run does not record a script to re-execute (an imported log, or a "
+                        f"run recorded before traindoc 0.x kept it); experiments need `traindoc run SCRIPT`")
+    return cmd
+
+
+def context(run: Any, d: Any) -> dict[str, Any]:
+    """What experiments need to know about the original run."""
+    ctx: dict[str, Any] = {}
+    g = run.series("grad_norm") if run.has("grad_norm") else None
+    if g is not None and not g.empty:
+        v = g.values
+        loss = run.series("loss")
+        stop = len(v)
+        if not loss.empty:
+            bad = np.flatnonzero(~np.isfinite(loss.values))
+            if len(bad):
+                first = loss.steps[bad[0]]
+                stop = int(np.searchsorted(g.steps, first))
+        head = v[:stop]
+        head = head[np.isfinite(head)]
+        if len(head):
+            # the first half of the calm stretch: before any growth towards the failure
+            ctx["healthy_grad_norm"] = float(np.median(head[: max(3, len(head) // 2)]))
+    return ctx
+
+
+def budget(run: Any, steps: int | None) -> int:
+    total = run.meta.get("steps")
+    total = int(total) if isinstance(total, int) and total > 0 else None
+    if steps is not None:
+        return steps
+    loss = run.series("loss")
+    k = total or DEFAULT_STEPS
+    if not loss.empty:
+        bad = np.flatnonzero(~np.isfinite(loss.values))
+        if len(bad):
+            s = int(loss.steps[bad[0]])
+            k = s + max(10, s // 2)  # enough to see the symptom again, and its absence
+    return max(20, min(k, DEFAULT_STEPS))
+
+
+def plan(d: Any, ctx: dict[str, Any], only: set[str] | None = None
+         ) -> tuple[list[tuple[str, Variant]], dict[str, str]]:
+    """(cause, variant) pairs to test, and the causes no experiment can test (with why)."""
+    exps = load_all()
+    causes: list[str] = []
+    for f in d.causes:
+        if f.name not in causes:
+            causes.append(f.name)
+    symptoms = [s.name for s in d.symptoms]
+    for s in symptoms:
+        for c in SHARED.get(s, ()):
+            if c not in causes:
+                causes.append(c)
+    if not d.causes and not any(s in SHARED for s in symptoms):
+        causes += [c for c in QUIET if c not in causes]
+    causes = causes[:MAX_CAUSES]
+    tests: list[tuple[str, Variant]] = []
+    untested: dict[str, str] = {}
+    for c in causes:
+        exp = next((e for e in exps.values() if c in e.settles), None)
+        if exp is None:
+            untested[c] = _why_none(c)
+            continue
+        if only and exp.name not in only:
+            continue
+        why = exp.applies(c, ctx)
+        if why:
+            untested[c] = f"{exp.name}: {why}"
+            continue
+        tests.append((c, Variant(exp.name, tuple(sorted(exp.params_for(c, ctx).items())))))
+    return tests, untested
+
+
+def _why_none(cause: str) -> str:
+    why = {
+        "unstable-op": "the replay of the non-finite step is its experiment: it names the op that made the NaN "
+                       "from finite inputs (`traindoc replay`)",
+        "dataloader-bottleneck": NOT_RUN["loader-sweep"],
+        "overfitting": "compare the validation loss with a held-out split and with stronger regularisation; "
+                       "no one-change re-execution of the training loss tells",
+        "class-imbalance": "re-weight the loss (pos_weight / weight) and compare per-class recall, which the "
+                           "training loss alone does not show",
+    }
+    return why.get(cause, "no experiment changes this one thing yet; the rule's 'confirm' says how to check it "
+                          "by hand")
+
+
+def _env(scratch: Path, mode: str | None, threads: int) -> dict[str, str]:
+    from ..forensics.isolate import _env as replay_env
+
+    env = replay_env(scratch, mode or "off")
+    env.pop("TRAINDOC_REPLAYING", None)
+    env["TRAINDOC_REPLAY"] = "0"
+    for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[k] = str(threads)
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return env
+
+
+def _child(key: str, variant: Variant | None, cmd: dict[str, Any], ctx: dict[str, Any], steps: int,
+           seconds: float, mode: str | None, threads: int, world: Any) -> Summary:
+    from .. import sandbox
+
+    scratch = Path(tempfile.mkdtemp(prefix="traindoc-confirm-"))
+    try:
+        out = scratch / "out"
+        out.mkdir()
+        spec = {"out": str(out), "cwd": cmd["cwd"], "script": cmd["script"], "module": bool(cmd.get("module")),
+                "args": list(cmd.get("args") or []), "steps": steps, "seconds": seconds, "threads": threads,
+                "experiment": variant.experiment if variant else None,
+                "params": dict(variant.params) if variant else {}, "ctx": ctx}
+        (out / "spec.json").write_text(json.dumps(spec))
+        args = ["-m", "traindoc.confirm.child", str(out / "spec.json")]
+        argv = sandbox.command(mode, str(scratch), args) if mode else [sys.executable, *args]
+        env = _env(scratch, mode, threads)
+        if isinstance(world, int) and world > 1:
+            from ..forensics.isolate import _single_process
+
+            _single_process(env)
+        try:
+            r = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=seconds * 2 + 60)
+            tail = (r.stderr or "").strip().splitlines()[-1:] if r.returncode else []
+            err = tail[0] if tail else None
+        except subprocess.TimeoutExpired:
+            err = f"killed after {seconds * 2 + 60:.0f} s"
+        res: dict[str, Any] = {}
+        if (out / "result.json").is_file():
+            try:
+                res = json.loads((out / "result.json").read_text())
+            except ValueError:
+                res = {}
+        err = res.get("error") or err
+        return read_run(out / "run", notes=res.get("notes"), error=err)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECONDS, jobs: int | None = None,
+            only: set[str] | None = None, no_sandbox: bool = False, yes: bool = False, allow_changed: bool = False,
+            on_done: Callable[[str, Summary], None] | None = None, on_plan: Callable[[list[str]], None] | None = None,
+            write: bool = True) -> Confirmation:
+    """Run the experiments for ``run`` (a run folder or :class:`~traindoc.store.reader.Run`)."""
+    from .. import sandbox
+    from ..diagnose import diagnose
+    from ..forensics.isolate import check
+    from ..store.reader import Run, open_run
+
+    if not isinstance(run, Run):
+        run = open_run(run)
+    if only:
+        unknown = only - set(load_all())
+        if unknown:
+            raise UserError(f"--only {','.join(sorted(unknown))}: no such experiment (see `traindoc explain "
+                            f"--list`, section Experiments)")
+    cmd = script_of(run)
+    check(run.folder, {"command": cmd, "origin": run.meta.get("origin")}, yes=yes, allow_changed=allow_changed)
+    d = diagnose(run, experiments=False)
+    ctx = context(run, d)
+    tests, untested = plan(d, ctx, only)
+    k = budget(run, steps)
+    floors = [load_all()[v.experiment].needs_steps for _, v in tests]
+    total = run.meta.get("steps") if isinstance(run.meta.get("steps"), int) else None
+    if steps is None and floors:
+        k = max(k, min(max(floors), total or max(floors)))
+    conf = Confirmation(run.folder, k, untested=untested)
+    if not tests:
+        return conf
+    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
+    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
+        raise UserError(f"no operating-system sandbox on this machine ({why}); the experiments re-run your "
+                        f"script, which could then overwrite your files. Pass --no-sandbox to run them anyway")
+    variants = {"baseline": None, **{v.key: v for _, v in tests}}
+    if on_plan:
+        on_plan(["baseline" if v is None else v.label for v in variants.values()])
+    cores = os.cpu_count() or 1
+    jobs = max(1, min(jobs or cores, len(variants)))
+    threads = max(1, cores // jobs)
+    t0 = time.perf_counter()
+    world = run.meta.get("rank", {}).get("world_size") if isinstance(run.meta.get("rank"), dict) else None
+
+    def one(item: tuple[str, Variant | None]) -> tuple[str, Summary]:
+        key, v = item
+        s = _child(key, v, cmd, ctx, k, seconds, mode, threads, world)
+        if on_done:
+            on_done("baseline" if v is None else v.label, s)
+        return key, s
+
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        conf.runs = dict(ex.map(one, variants.items()))
+    conf.seconds = time.perf_counter() - t0
+    base = conf.runs["baseline"]
+    exps = load_all()
+    for cause, v in tests:
+        exp = exps[v.experiment]
+        var = conf.runs[v.key]
+        try:
+            verdict = exp.judge(cause, base, var, dict(v.params))
+        except Exception as exc:  # noqa: BLE001 - one broken judge must not hide the others
+            from .registry import Verdict
+
+            verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
+        conf.results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+    if write:
+        from ..fileio import atomic_write
+
+        atomic_write(Path(run.folder) / FILE, json.dumps(conf.to_dict(), indent=1, allow_nan=False).encode())
+    return conf
+
+
+def load(folder: Path | str | None) -> dict[str, Any] | None:
+    """The confirmation stored in a run folder, or None (absent or unreadable)."""
+    if folder is None:
+        return None
+    p = Path(folder) / FILE
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return None
+    return data
