@@ -182,6 +182,195 @@ CASES = {
         "s = torch.load(p, **kw)\n",
         "import pickle\ns = pickle.load(f)\ns = json.load(f)\n",
     ],
+    "scheduler-before-optimizer": [
+        LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef train():\n    for x in dl:\n"
+               "        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n"
+               "for ep in range(3):\n    sched.step()  # !\n    train()\n",
+        LOOP + "lr_scheduler = get_scheduler(opt)\nfor x in dl:\n    model(x).sum().backward()\n"
+               "    lr_scheduler.step()  # !\n    opt.step()\n    opt.zero_grad()\n",
+        # negatives
+        LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\nfor x in dl:\n    model(x).sum().backward()\n"
+               "    opt.step()\n    sched.step()\n    opt.zero_grad()\n",
+        LOOP + "plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)\nfor ep in range(3):\n"
+               "    plateau.step(val_loss)\n    for x in dl:\n        model(x).sum().backward()\n        opt.step()\n",
+        LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\nfor ep in range(3):\n    sched.step()\n"
+               "    train_one_epoch(model, dl, opt)\n",                       # the step is not visible
+        LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef test_sched():\n    for i in range(3):\n"
+               "        sched.step()\n        opt.step()\n",
+    ],
+    "accumulation-not-averaged": [
+        LOOP + "for i, (x, y) in enumerate(dl):\n    loss = F.mse_loss(model(x), y)\n    loss.backward()  # !\n"
+               "    if (i + 1) % args.accum == 0:\n        opt.step()\n        opt.zero_grad()\n",
+        LOOP + "scaler = torch.amp.GradScaler()\nfor i, (x, y) in enumerate(dl):\n    loss = F.mse_loss(model(x), y)\n"
+               "    scaler.scale(loss).backward()  # !\n    if i % 8 == 0:\n        scaler.step(opt)\n"
+               "        scaler.update()\n        opt.zero_grad()\n",
+        # negatives
+        LOOP + "for i, (x, y) in enumerate(dl):\n    loss = F.mse_loss(model(x), y) / args.accum\n    loss.backward()\n"
+               "    if (i + 1) % args.accum == 0:\n        opt.step()\n        opt.zero_grad()\n",
+        LOOP + "for i, (x, y) in enumerate(dl):\n    loss = F.mse_loss(model(x), y)\n    (loss / 4).backward()\n"
+               "    if (i + 1) % 4 == 0:\n        opt.step()\n        opt.zero_grad()\n",
+        LOOP + "for i, (x, y) in enumerate(dl):\n    opt.zero_grad()\n    loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n    if i % 10 == 0:\n        opt.step()\n",      # cleared every iteration
+        LOOP + "for i, batch in enumerate(dl):\n    with accelerator.accumulate(model):\n"
+               "        accelerator.backward(model(batch).sum())\n        if i % 4 == 0:\n            opt.step()\n"
+               "            opt.zero_grad()\n",
+        LOOP + "def compute(x, y):\n    return F.mse_loss(model(x), y) / args.accum\nfor i, (x, y) in enumerate(dl):\n"
+               "    loss = compute(x, y)\n    loss.backward()\n    if (i + 1) % args.accum == 0:\n        opt.step()\n"
+               "        opt.zero_grad()\n",
+    ],
+    "one-hot-target": [
+        "t = F.one_hot(y, 10).float()\nloss = F.cross_entropy(logits, t)  # !\n",
+        "loss = nn.CrossEntropyLoss()(logits, F.one_hot(y, 10))  # !\n",
+        "loss = F.nll_loss(logp, F.one_hot(y).to(torch.float32))  # !\n",
+        # negatives
+        "loss = F.cross_entropy(logits, y)\n",
+        "t = F.one_hot(y, 10).float()\nloss = F.binary_cross_entropy_with_logits(logits, t)\n",
+        "loss = F.cross_entropy(logits, smooth(F.one_hot(y, 10)))\n",
+    ],
+    "method-not-called": [
+        "optimizer.zero_grad  # !\n",
+        "loss.backward  # !\n",
+        "self.model.eval  # !\n",
+        "sched.step  # !\n",
+        # negatives
+        "optimizer.zero_grad()\nloss.backward()\nmodel.eval()\nf = optimizer.zero_grad\n",
+        "if model.training:\n    pass\nmodel.training\n",
+        "x.grad\n",
+    ],
+    "tensor-op-result-discarded": [
+        "t = torch.zeros(3)\nt.cuda()  # !\n",
+        "for x, y in train_loader:\n    x.to(device)  # !\n",
+        "for i, (x, y) in enumerate(loader):\n    y.float()  # !\n",
+        "def f(x: torch.Tensor):\n    x.to('cuda')  # !\n",
+        # negatives
+        "model = nn.Linear(2, 2)\nmodel.to(device)\nmodel.cuda()\nmodel.half()\n",
+        "for batch in loader:\n    batch.to(device)\n",
+        "for i, batch in enumerate(loader):\n    batch.to(device)\n",
+        "for x, y in pairs:\n    x.to(device)\n",                          # not a loader
+        "t = torch.zeros(3)\nt = t.cuda()\nt.add_(1)\nt.clamp_(0, 1)\n",
+        "def f(net):\n    net.to(device)\n",
+    ],
+    "train-loader-not-shuffled": [
+        "from torch.utils.data import DataLoader\ntrain_loader = DataLoader(train_set, batch_size=8)  # !\n",
+        "from torch.utils import data\nclass DM:\n    def train_dataloader(self):\n"
+        "        return data.DataLoader(self.train_ds, batch_size=8)  # !\n",
+        # negatives
+        "from torch.utils.data import DataLoader\nl = DataLoader(train_set, batch_size=8, shuffle=True)\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(train_set, batch_size=8, shuffle=False)\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(train_set, sampler=DistributedSampler(train_set))\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(test_set, batch_size=8)\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(train_set, **kw)\n",
+        "from torch.utils.data import DataLoader\ndef evaluate():\n    l = DataLoader(train_set, batch_size=8)\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(train_iterable, batch_size=8)\n",
+        "from torch.utils.data import DataLoader\nl = DataLoader(pretrained_feats, batch_size=8)\n",
+    ],
+    "sigmoid-before-bce-with-logits": [
+        "loss = F.binary_cross_entropy_with_logits(torch.sigmoid(z), y)  # !\n",
+        "p = z.sigmoid()\nloss = nn.BCEWithLogitsLoss(pos_weight=w)(p, y)  # !\n",
+        # negatives
+        "loss = F.binary_cross_entropy_with_logits(z, y)\n",
+        "loss = F.binary_cross_entropy(torch.sigmoid(z).clamp(1e-6, 1 - 1e-6), y)\n",
+    ],
+    "nan-equality-check": [
+        "if loss == float('nan'):  # !\n    pass\n",
+        "import numpy as np\nok = x != np.nan  # !\n",
+        "import math\nok = x is math.nan  # !\n",
+        "ok = torch.nan == x  # !\n",
+        # negatives
+        "import math\nok = math.isnan(x) or torch.isnan(t).any()\n",
+        "ok = x != x\nok = x == float('inf')\nok = s == 'nan'\n",
+    ],
+    "state-dict-not-copied": [
+        LOOP + "def fit():\n    for ep in range(3):\n        for x in dl:\n            opt.zero_grad()\n"
+               "            model(x).sum().backward()\n            opt.step()\n        if better():\n"
+               "            best = model.state_dict()  # !\n    model.load_state_dict(best)\n",
+        LOOP + "class T:\n    def fit(self):\n        for x in dl:\n            opt.zero_grad()\n"
+               "            model(x).sum().backward()\n            opt.step()\n"
+               "            self.best = model.state_dict()  # !\n        model.load_state_dict(self.best)\n",
+        # negatives
+        LOOP + "import copy\ndef fit():\n    for ep in range(3):\n        for x in dl:\n            opt.zero_grad()\n"
+               "            model(x).sum().backward()\n            opt.step()\n"
+               "        best = copy.deepcopy(model.state_dict())\n    model.load_state_dict(best)\n",
+        LOOP + "def fit():\n    for ep in range(3):\n        for x in dl:\n            opt.zero_grad()\n"
+               "            model(x).sum().backward()\n            opt.step()\n        state = model.state_dict()\n"
+               "        torch.save(state, 'c.pt')\n",
+        LOOP + "def fit():\n    for m in models:\n        sd = m.state_dict()\n        model.load_state_dict(sd)\n",
+    ],
+    "loss-arguments-swapped": [
+        "net = nn.Linear(4, 3)\nloss = F.cross_entropy(y, net(x))  # !\n",
+        "net = nn.Linear(4, 1)\nout = net(x)\nloss = nn.BCEWithLogitsLoss()(labels, out)  # !\n",
+        "class M(nn.Module):\n    def forward(self, x):\n        return x\nm = M()\nloss = F.nll_loss(y, m(x))  # !\n",
+        # negatives
+        "net = nn.Linear(4, 3)\nloss = F.cross_entropy(net(x), y)\n",
+        "net = nn.Linear(4, 3)\nloss = F.mse_loss(y, net(x))\n",
+        "net = nn.Linear(4, 3)\nteacher = nn.Linear(4, 3)\nloss = F.kl_div(F.log_softmax(net(x), -1), teacher(x))\n",
+        "net = nn.Linear(4, 3)\nd = nn.Linear(3, 1)\nloss = F.binary_cross_entropy_with_logits(d(net(x)), d(net(z)))\n",
+    ],
+    "kl-div-input-not-log": [
+        "loss = F.kl_div(F.softmax(s, -1), F.softmax(t, -1), reduction='batchmean')  # !\n",
+        "loss = nn.KLDivLoss(reduction='batchmean')(s.softmax(-1), q)  # !\n",
+        "loss = F.kl_div(F.log_softmax(s, -1), F.log_softmax(t, -1), reduction='batchmean')  # !\n",
+        # negatives
+        "loss = F.kl_div(F.log_softmax(s, -1), F.softmax(t, -1), reduction='batchmean')\n",
+        "loss = F.kl_div(F.log_softmax(s, -1), F.log_softmax(t, -1), reduction='batchmean', log_target=True)\n",
+        "loss = F.kl_div(logp, q, reduction='batchmean')\n",
+    ],
+    "kl-div-mean-reduction": [
+        "loss = F.kl_div(logp, q)  # !\n",
+        "crit = nn.KLDivLoss()  # !\n",
+        "from torch.nn.functional import kl_div\nloss = kl_div(logp, q, reduction='mean')  # !\n",
+        # negatives
+        "loss = F.kl_div(logp, q, reduction='batchmean')\ncrit = nn.KLDivLoss(reduction='sum')\n",
+        "loss = F.kl_div(logp, q, size_average=False)\n",
+        "loss = F.kl_div(logp, q, **kw)\n",
+    ],
+    "scaler-update-missing": [
+        LOOP + "scaler = torch.cuda.amp.GradScaler()\nfor x in dl:\n    scaler.scale(model(x).sum()).backward()\n"
+               "    scaler.step(opt)  # !\n    opt.zero_grad()\n",
+        # negatives
+        LOOP + "scaler = torch.cuda.amp.GradScaler()\nfor x in dl:\n    scaler.scale(model(x).sum()).backward()\n"
+               "    scaler.step(opt)\n    scaler.update()\n    opt.zero_grad()\n",
+        LOOP + "class T:\n    def step(self, loss):\n        self.scaler.scale(loss).backward()\n"
+               "        self.scaler.step(opt)\n        self.scaler.update()\n",
+    ],
+    "clip-after-step": [
+        LOOP + "for x in dl:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+               "    nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # !\n",
+        LOOP + "for x in dl:\n    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # !\n    opt.zero_grad()\n"
+               "    model(x).sum().backward()\n    opt.step()\n",
+        # negatives
+        LOOP + "for x in dl:\n    opt.zero_grad()\n    model(x).sum().backward()\n"
+               "    nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n    opt.step()\n",
+        LOOP + "for i, x in enumerate(dl):\n    model(x).sum().backward()\n    if i % 2:\n"
+               "        nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n        opt.step()\n        opt.zero_grad()\n",
+        LOOP + "for x in dl:\n    opt.zero_grad()\n    model(x).sum().backward()\n    if amp:\n        scaler.step(opt)\n"
+               "    else:\n        nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n        opt.step()\n",
+    ],
+    "backward-inside-autocast": [
+        "with torch.autocast('cuda'):\n    loss = model(x).sum()\n    loss.backward()  # !\n",
+        "from torch.cuda.amp import autocast\nwith autocast():\n    scaler.scale(model(x).sum()).backward()  # !\n",
+        # negatives
+        "with torch.autocast('cuda'):\n    loss = model(x).sum()\nloss.backward()\n",
+        "with torch.autocast('cuda', enabled=False):\n    model(x).sum().backward()\n",
+        "with torch.no_grad():\n    pass\nloss.backward()\n",
+    ],
+    "volatile-variable": [
+        "from torch.autograd import Variable\nv = Variable(x, volatile=True)  # !\n",
+        "v = torch.autograd.Variable(x.cuda(), volatile=True)  # !\n",
+        # negatives
+        "from torch.autograd import Variable\nv = Variable(x)\nw = Variable(x, volatile=False)\n",
+        "v = other.Variable(x, volatile=True)\n",
+    ],
+    "non-leaf-parameter": [
+        "w = torch.randn(3, 4, requires_grad=True).cuda()  # !\n",
+        "w = torch.randn(3, 4, requires_grad=True) * 0.01  # !\n",
+        "w = torch.zeros(3, requires_grad=True).to(torch.float64)  # !\n",
+        # negatives
+        "w = torch.randn(3, 4, requires_grad=True, device='cuda')\n",
+        "w = (torch.randn(3, 4) * 0.01).requires_grad_()\n",
+        "w = nn.Parameter(torch.randn(3) * 0.01)\n",
+        "w = torch.randn(3, requires_grad=True)\ny = w * 2\n",
+    ],
 }
 
 

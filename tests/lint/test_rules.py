@@ -86,7 +86,7 @@ def test_syntax_error_is_a_finding():
 
 
 def test_gradient_accumulation_that_clears_is_fine_and_one_that_does_not_is_flagged():
-    loop = ("for i, b in enumerate(loader):\n    loss = model(b)\n    loss.backward()\n"
+    loop = ("for i, b in enumerate(loader):\n    loss = model(b) / 4\n    loss.backward()\n"
             "    if (i + 1) % 4 == 0:\n        optimizer.step()\n{}")
     assert names(loop.format("        optimizer.zero_grad()\n")) == []
     assert names(loop.format("")) == [(5, "gradients-never-cleared")]

@@ -415,3 +415,35 @@ def is_module_class(m: Module, cls: ast.ClassDef) -> bool:
             if q.startswith(("torch.nn.", "lightning.")) or _text(b).endswith(("Module", "Model", "Net")):
                 return True
     return False
+
+
+def backward_target(call: ast.Call) -> Any:
+    """The tensor a backward call backpropagates: ``loss`` in ``loss.backward()``,
+    ``scaler.scale(loss).backward()``, ``accelerator.backward(loss)``,
+    ``self.manual_backward(loss)``; None for anything else."""
+    f = call.func
+    if not isinstance(f, ast.Attribute):
+        return None
+    if f.attr == "backward":
+        r = f.value
+        if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
+            return r.args[0]
+        if isinstance(r, ast.Name) or isinstance(r, (ast.BinOp, ast.Attribute, ast.Subscript)):
+            return r
+        return None
+    if f.attr == "manual_backward" and call.args:
+        return call.args[0]
+    return None
+
+
+def is_scaler(m: Module, e: Any) -> bool:
+    """A GradScaler: by its class (``torch.amp.GradScaler``) or by a name containing "scaler"."""
+    k = m.kind(e)
+    if isinstance(k, tuple) and k[0] == "inst" and k[1].endswith(N.GRAD_SCALERS):
+        return True
+    return "scaler" in _text(e).lower()
+
+
+def within(outer: ast.AST, node: ast.AST) -> bool:
+    """``node`` lies inside ``outer`` (by line span: cheap, no walk)."""
+    return outer.lineno <= node.lineno <= (outer.end_lineno or outer.lineno) and outer is not node

@@ -124,7 +124,8 @@ def _merge(a: dict, b: dict) -> dict:
 
 
 class Walker:
-    """Fills ``reach``, ``calls``, ``loops``, ``divs``, ``withs`` and the class/function tables."""
+    """Fills ``reach``, ``calls``, ``loops``, ``divs``, ``withs``, ``exprs``, ``compares`` and the
+    class/function tables."""
 
     def __init__(self) -> None:
         self.reach: dict[int, Any] = {}  # id(Name load) -> tuple of defs | Scope (free name)
@@ -132,6 +133,8 @@ class Walker:
         self.loops: list[Site] = []
         self.divs: list[Site] = []  # BinOp with Div
         self.withs: list[Site] = []
+        self.exprs: list[Site] = []  # expression statements (a value computed and dropped)
+        self.compares: list[ast.Compare] = []
         self.functions: dict[str, list] = {}  # name -> FunctionDefs (module functions and methods)
         self.func_ctx: dict[int, Ctx] = {}  # id(FunctionDef) -> its context
         self.func_scope: dict[int, Scope] = {}
@@ -188,6 +191,7 @@ class Walker:
                 self._bind(tgt, s.value, scope, env, ctx)
         elif t is ast.Expr:
             self._expr(s.value, scope, env, ctx)
+            self.exprs.append(Site(s, ctx))
         elif t is ast.AnnAssign:
             if s.value is not None:
                 self._expr(s.value, scope, env, ctx)
@@ -375,6 +379,8 @@ class Walker:
                 else:
                     self._expr(n.elt, scope, cenv, ctx)
                 continue
+            if t is ast.Compare:
+                self.compares.append(n)
             fields = _CHILDREN.get(t)
             if fields is None:
                 fields = _CHILDREN[t] = _child_fields(t)

@@ -1,0 +1,111 @@
+"""TD523 accumulation-not-averaged: gradient accumulation that sums the micro-batch losses."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import backward_target, is_backward, is_clear, is_step, local_function, text
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "accumulation-not-averaged", "TD523", "warning",
+    "gradient accumulation (step every k iterations) without dividing the loss by k: the gradient is k times too large",
+    needles=[("backward",), ("%",), ("step",)],
+    fix="divide the loss by the number of accumulation steps before backward: (loss / accum_steps).backward()",
+    confirm="compare the gradient norm after k micro-batches with the norm of one full batch: it is k times larger",
+)
+def check(m):
+    """What it detects: a loop that calls `backward()` on every iteration but steps the
+    optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`),
+    and clears the gradients only there too (gradient accumulation), while nothing in the
+    loop divides the loss: no `loss / accum`, `loss /= accum`, no division by the same
+    quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
+    itself) is not flagged.
+
+    Why it breaks training: `backward()` adds into `.grad`, so after k micro-batches the
+    gradient is the sum of k batch means, k times the gradient of the large batch the
+    accumulation is meant to emulate. With SGD that is a k-times larger learning rate;
+    with Adam the clip threshold, weight decay balance and epsilon all change, and
+    changing k changes the run (cause `lr-too-high`, `loss-reduction`).
+
+    Example:
+        for i, (x, y) in enumerate(loader):
+            loss = criterion(model(x), y)
+            loss.backward()                              # sums k gradients
+            if (i + 1) % accum_steps == 0:
+                optimizer.step(); optimizer.zero_grad()
+
+    How to fix:
+            loss = criterion(model(x), y) / accum_steps
+            loss.backward()
+    """
+    for site in m.w.loops:
+        loop = site.node
+        own = [s.node for s in m.w.calls if s.ctx.loops and s.ctx.loops[-1] is loop]
+        backs = [c for c in own if is_backward(m, c)]
+        steps = [c for c in own if is_step(m, c)]
+        if not backs or not steps:
+            continue
+        gates = [n for n in ast.walk(loop) if isinstance(n, ast.If) and _mod(n.test)
+                 and any(_inside(n, s) for s in steps)]
+        if not gates:
+            continue
+        if all(any(_inside(g, b) for g in gates) for b in backs):
+            continue  # backward only under the gate: no accumulation
+        if any(is_clear(m, c) and not any(_inside(g, c) for g in gates) for c in own):
+            continue  # cleared every iteration: not accumulating
+        divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test)}
+        for b in backs:
+            if any(_inside(g, b) for g in gates) or isinstance(b.func, ast.Attribute) and \
+                    "accelerator" in text(b.func.value):
+                continue
+            tgt = backward_target(b)
+            if tgt is None or _divided(m, loop, tgt, divisors) or _helper_divides(m, own, divisors):
+                continue
+            yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
+                         f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
+                         "too large; divide the loss by the accumulation steps")
+
+
+def _mod(test) -> bool:
+    return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod for n in ast.walk(test))
+
+
+def _mod_rhs(test) -> list:
+    return [n.right for n in ast.walk(test) if isinstance(n, ast.BinOp) and type(n.op) is ast.Mod]
+
+
+def _inside(stmt: ast.If, node) -> bool:
+    return any(x is node for b in stmt.body for x in ast.walk(b))
+
+
+def _helper_divides(m, calls, divisors: set) -> bool:
+    """A same-file function called in the loop divides by the accumulation count (a loss helper)."""
+    for c in calls:
+        fn = local_function(m, c)
+        if fn is not None and any(isinstance(n, ast.BinOp) and type(n.op) is ast.Div
+                                  and (text(n.right) or ast.dump(n.right)) in divisors for n in ast.walk(fn)):
+            return True
+    return False
+
+
+def _divided(m, loop, tgt, divisors: set) -> bool:
+    """The loop divides the loss: ``(loss / k).backward()``, ``loss / k``, ``loss /= k``,
+    ``loss.div(k)``, or anything divided by the modulo's right-hand side."""
+    if isinstance(tgt, ast.BinOp) and type(tgt.op) is ast.Div:
+        return True
+    names = {n.id for n in ast.walk(tgt) if isinstance(n, ast.Name)}
+    for n in ast.walk(loop):
+        if isinstance(n, ast.BinOp) and type(n.op) is ast.Div:
+            if (text(n.right) or ast.dump(n.right)) in divisors:
+                return True
+            if any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.left)):
+                return True
+        elif isinstance(n, ast.AugAssign) and type(n.op) in (ast.Div, ast.Mult) and isinstance(n.target, ast.Name) \
+                and n.target.id in names:
+            return True
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("div", "div_") \
+                and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.func.value)):
+            return True
+    return False

@@ -1,0 +1,60 @@
+"""TD536 backward-inside-autocast: ``backward()`` called inside the ``autocast`` block."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import names as N
+from ..patterns import is_backward
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "backward-inside-autocast", "TD536", "info",
+    "backward() called inside the autocast block; the AMP recipe runs only the forward pass and the loss under autocast",
+    needles=[("autocast",), ("backward",)],
+    fix="dedent the backward: with autocast(...): out = model(x); loss = crit(out, y)  then  scaler.scale(loss).backward()",
+    confirm="torch's AMP documentation: 'Backward passes under autocast are not recommended'",
+)
+def check(m):
+    """What it detects: a `backward()` call (`loss.backward()`,
+    `scaler.scale(loss).backward()`) lexically inside a `with torch.autocast(...)` /
+    `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` block that is not disabled
+    (`enabled=False`). Severity info: it works, but against the documented recipe.
+
+    Why it breaks training: autocast chooses a precision per op for the forward pass; the
+    backward ops already run in the dtype of their forward ops. Running `backward()`
+    inside the context also casts the ops of anything computed there (custom autograd
+    functions, gradient penalties, the scaler's bookkeeping), which the AMP
+    documentation calls unsupported ("Backward passes under autocast are not
+    recommended"); in gradient-penalty code it silently computes the penalty's graph in
+    float16 (cause `fp16-overflow`).
+
+    Example:
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = criterion(model(x), y)
+            scaler.scale(loss).backward()                # inside the block
+
+    How to fix:
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = criterion(model(x), y)
+        scaler.scale(loss).backward()
+    """
+    for site in m.w.calls:
+        if not site.ctx.withs or not is_backward(m, site.node):
+            continue
+        for w in site.ctx.withs:
+            if any(_autocast(m, item.context_expr) for item in w.items):
+                yield Hit(site.node, f"backward() inside the autocast block on line {w.lineno}: the AMP recipe runs "
+                                     "only the forward pass and the loss under autocast; move the backward out")
+                break
+
+
+def _autocast(m, e) -> bool:
+    if not isinstance(e, ast.Call):
+        return False
+    q = m.qualname(e.func)
+    if q not in N.AUTOCAST:
+        return False
+    en = next((k.value for k in e.keywords if k.arg == "enabled"), None)
+    return en is None or isinstance(en, ast.Constant) and en.value is True

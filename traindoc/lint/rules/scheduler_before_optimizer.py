@@ -1,0 +1,63 @@
+"""TD522 scheduler-before-optimizer: ``scheduler.step()`` before the first ``optimizer.step()`` of the loop."""
+
+from __future__ import annotations
+
+from ..patterns import eval_context, is_sched_step, is_step, ordered_events
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "scheduler-before-optimizer", "TD522", "warning",
+    "the learning-rate scheduler is stepped before the optimizer in the loop, so the first value of the schedule is skipped",
+    needles=[("sched",), ("step(",)],
+    fix="call scheduler.step() after optimizer.step(): at the end of the iteration (per-step schedules) or of the epoch",
+    confirm="run one iteration with a warning filter: PyTorch warns 'Detected call of lr_scheduler.step() before "
+            "optimizer.step()'",
+)
+def check(m):
+    """What it detects: a loop whose iteration, read in order (calls of the same file's
+    functions included), calls a learning-rate scheduler's `step()` before the first
+    optimizer step: `for epoch ...: scheduler.step(); train(...)` (the pre-1.1 order), or
+    `scheduler.step(); optimizer.step()` in a batch loop. The scheduler is recognised by
+    its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`).
+    `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
+    sit in the loop itself (not in a function it calls), and loops in test or
+    evaluation functions are not checked.
+
+    Why it breaks training: since PyTorch 1.1 `scheduler.step()` belongs after
+    `optimizer.step()`. Called first, it advances the schedule before any update: the
+    initial learning rate (the warmup's first value, or the first epoch of a step
+    schedule) is never used, the whole schedule is shifted by one step, and a warmup that
+    starts at 0 skips straight to its second value. PyTorch warns once; the warning is
+    easy to miss in a log.
+
+    Example:
+        for epoch in range(epochs):
+            scheduler.step()                             # before any optimizer.step() of the epoch
+            for x, y in loader:
+                ...; optimizer.step()
+
+    How to fix:
+        for epoch in range(epochs):
+            for x, y in loader:
+                ...; optimizer.step()
+            scheduler.step()
+    """
+    for site in m.w.loops:
+        ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=2, key="sched")
+        first = next((i for i, (e, _, _) in enumerate(ev) if e == "S"), None)
+        if first is None:
+            continue
+        for e, node, anchor in ev[:first]:
+            if e == "L" and node is anchor and not eval_context(m, site.ctx):
+                yield Hit(anchor, f"scheduler step before the optimizer step (line {ev[first][2].lineno}) of the loop on "
+                                  f"line {site.node.lineno}: the first learning rate of the schedule is skipped; "
+                                  "step the scheduler after the optimizer")
+
+
+def _classify(m, call) -> str:
+    if is_sched_step(m, call):
+        return "L"
+    if is_step(m, call):
+        return "S"
+    return ""

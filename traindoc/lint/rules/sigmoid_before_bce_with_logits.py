@@ -1,0 +1,43 @@
+"""TD528 sigmoid-before-bce-with-logits: a sigmoid output fed to BCEWithLogitsLoss (sigmoid applied twice)."""
+
+from __future__ import annotations
+
+from ..patterns import describe, loss_of
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "sigmoid-before-bce-with-logits", "TD528", "error",
+    "a sigmoid output fed to BCEWithLogitsLoss / binary_cross_entropy_with_logits, which applies the sigmoid itself",
+    needles=[("sigmoid", "Sigmoid", "expit"), ("with_logits", "WithLogits")],
+    fix="pass the raw logits (drop the sigmoid, or move it to the metrics code)",
+    confirm="with perfect predictions the loss stays near 0.31 (sigmoid(1) against target 1), never near 0",
+)
+def check(m):
+    """What it detects: the input of `nn.BCEWithLogitsLoss` /
+    `F.binary_cross_entropy_with_logits` is a sigmoid output: `torch.sigmoid`,
+    `x.sigmoid()`, an `nn.Sigmoid` module, the last layer of an `nn.Sequential`, or a
+    same-file model whose `forward` returns a sigmoid (through names and `self.`
+    attributes).
+
+    Why it breaks training: the loss applies a sigmoid to its input. A second sigmoid
+    squashes probabilities in [0, 1] into [0.5, 0.73]: a perfect positive prediction
+    still costs about 0.31 and a perfect negative about 0.69, the gradient is at most a
+    quarter of what it should be, and the decision threshold moves from 0.5 to
+    sigmoid(0.5) = 0.62 if the same double sigmoid is used for metrics (cause
+    `loss-mismatch`, `slow-learning`).
+
+    Example:
+        prob = torch.sigmoid(model(x))
+        loss = nn.BCEWithLogitsLoss()(prob, y)           # sigmoid twice
+
+    How to fix:
+        loss = nn.BCEWithLogitsLoss()(model(x), y)
+    """
+    for site in m.w.calls:
+        lc = loss_of(m, site.node)
+        if lc is None or lc[0] != "binary_cross_entropy_with_logits" or lc[1] is None:
+            continue
+        if m.kind(lc[1]) == "sigmoid":
+            yield Hit(site.node, f"BCEWithLogitsLoss on a sigmoid output ({describe(m, lc[1])}): the loss applies "
+                                 "the sigmoid again, so it cannot approach 0 and gradients shrink; pass the logits")

@@ -1,0 +1,70 @@
+"""TD530 state-dict-not-copied: ``best = model.state_dict()`` kept while training goes on."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import call_name, ordered_events, text, train_event
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "state-dict-not-copied", "TD530", "warning",
+    "the best weights are kept as model.state_dict() without a copy: they keep changing as training continues",
+    needles=[("state_dict()",), ("load_state_dict",)],
+    fix="copy the tensors: best = copy.deepcopy(model.state_dict()) (or {k: v.detach().clone() for k, v in ...})",
+    confirm="compare best[k] with model.state_dict()[k] a few steps after saving it: they are identical",
+)
+def check(m):
+    """What it detects: inside a loop that trains (it calls `backward()` or an optimizer
+    step, directly or through the same file's functions), an assignment of
+    `model.state_dict()` itself, without `copy.deepcopy` or a clone, to a name or
+    attribute that is later given to `load_state_dict(...)` in the same function (the
+    "restore the best model" pattern).
+
+    Why it breaks training: `state_dict()` returns references to the live parameter
+    tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
+    so restoring them at the end restores the last weights, not the best: early stopping
+    and model selection silently return the final, possibly overfitted, model (cause
+    `overfitting`).
+
+    Example:
+        for epoch in range(epochs):
+            train_one_epoch(...)
+            if val_loss < best_loss:
+                best_loss, best_state = val_loss, model.state_dict()   # a view of the live weights
+        model.load_state_dict(best_state)                # the last weights
+
+    How to fix:
+        best_state = copy.deepcopy(model.state_dict())
+    """
+    loads = [s for s in m.w.calls if call_name(s.node) == "load_state_dict" and s.node.args]
+    if not loads:
+        return
+    for site in m.w.loops:
+        loop = site.node
+        if site.ctx.loops:
+            continue  # outermost loops: their walk covers the nested ones
+        fn = site.ctx.func
+        restored = {text(s.node.args[0]) for s in loads if s.ctx.func is fn and s.node.lineno > loop.lineno}
+        restored.discard("")
+        if not restored:
+            continue
+        hits = []
+        for n in ast.walk(loop):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "state_dict" \
+                    and isinstance(n.value.func, ast.Attribute) and not n.value.args:
+                hits.extend((n, t) for t in n.targets if text(t) in restored)
+            elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Tuple) and len(n.targets) == 1 \
+                    and isinstance(n.targets[0], ast.Tuple) and len(n.targets[0].elts) == len(n.value.elts):
+                for t, v in zip(n.targets[0].elts, n.value.elts):
+                    if isinstance(v, ast.Call) and call_name(v) == "state_dict" and not v.args and text(t) in restored:
+                        hits.append((n, t))
+        if not hits:
+            continue
+        if not any(e in ("B", "S") for e, _, _ in ordered_events(m, loop, lambda c: train_event(m, c), key="train")):
+            continue
+        for n, t in hits:
+            yield Hit(n, f"`{text(t)}` holds model.state_dict() itself, whose tensors are the live weights: later "
+                         "steps change it, so load_state_dict restores the last weights, not the best; "
+                         "use copy.deepcopy(model.state_dict())")

@@ -1,0 +1,106 @@
+"""TD526 tensor-op-result-discarded: ``x.to(device)`` as a statement on a tensor (a no-op)."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import names as N
+from ..patterns import text
+from ..registry import Hit, lint_rule
+from ..scope import Param
+
+_OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "
+                 "reshape permute transpose flatten clamp clip abs type pin_memory".split())
+_LOADER_WORDS = ("loader", "dataloader", "_dl", "dl_", "batches")
+
+
+@lint_rule(
+    "tensor-op-result-discarded", "TD526", "error",
+    "an out-of-place tensor method (`x.to(device)`, `x.cuda()`, `x.float()`) used as a statement: its result is discarded",
+    needles=[("to(", "cuda(", "cpu(", "float(", "half(", "double(", "long(", "squeeze(", "view(", "reshape(",
+              "detach(", "clamp(", "contiguous(", "permute(", "transpose(", "flatten(", "type(", "abs(", "clip(")],
+    fix="assign the result: x = x.to(device) (tensors are not moved in place; only nn.Module.to is in place)",
+    confirm="print x.device (x.dtype, x.shape) after the statement: unchanged",
+)
+def check(m):
+    """What it detects: an expression statement `x.to(device)`, `x.cuda()`, `x.float()`,
+    `x.squeeze()`, `x.clamp(0, 1)` (and the other out-of-place tensor methods) whose
+    receiver is provably a tensor: a name built by a tensor factory (`torch.tensor`,
+    `torch.randn`, `torch.from_numpy`, ...), a parameter annotated `torch.Tensor`, a
+    tensor kind the checker knows (a softmax output, ...), or an element unpacked from a
+    DataLoader in a `for x, y in loader:` header. A module (`model.to(device)` is in
+    place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
+    move in place) are not flagged.
+
+    Why it breaks training: tensor methods return a new tensor and leave the original
+    unchanged. `x.to(device)` alone does nothing, so the batch stays on the CPU (a device
+    mismatch error, or, with a CPU model, silently slow training), `x.float()` leaves
+    the dtype as it was, and `y.squeeze()` leaves the (N, 1) shape that then broadcasts
+    in the loss.
+
+    Example:
+        for x, y in loader:
+            x.to(device)                                 # no effect
+            y.squeeze(1)                                 # no effect
+
+    How to fix:
+        for x, y in loader:
+            x, y = x.to(device), y.squeeze(1).to(device)
+    """
+    for site in m.w.exprs:
+        v = site.node.value
+        if type(v) is not ast.Call or type(v.func) is not ast.Attribute or v.func.attr not in _OPS:
+            continue
+        recv = v.func.value
+        if _tensor(m, recv, site.ctx):
+            yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
+                         f"tensor, so the result is discarded; assign it (`{text(recv) or 'x'} = ...`)")
+
+
+def _tensor(m, e, ctx) -> bool:
+    k = m.kind(e)
+    if isinstance(k, str):
+        return True
+    if isinstance(k, tuple):  # a module, an optimizer, ... or a parameter annotated torch.Tensor
+        return k[0] == "inst" and k[1] in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
+    if not isinstance(e, ast.Name):
+        return False
+    d = m.defs(e)
+    if d and all(_factory(m, x) for x in d):
+        return True
+    if d and len(d) == 1 and isinstance(d[0], Param) and d[0].annotation is not None:
+        return (m.qualname(d[0].annotation) or "") in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
+    for loop in reversed(ctx.loops):
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        it, target = loop.iter, loop.target
+        if isinstance(it, ast.Call) and it.args and text(it.func) == "enumerate":
+            # for i, batch in enumerate(loader): the batch itself is the second element
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                continue
+            it, target = it.args[0], target.elts[1]
+        if isinstance(it, ast.Call) and it.args and text(it.func) in ("tqdm", "tqdm.tqdm"):
+            it = it.args[0]
+        if _unpacked(target, e.id):
+            low = (text(it) or "").lower()
+            return any(w in low for w in _LOADER_WORDS)
+    return False
+
+
+def _factory(m, x) -> bool:
+    if not isinstance(x, ast.Call):
+        return False
+    c = m.callee(x)
+    return c[0] == "fn" and c[1] in N.TENSOR_FACTORIES
+
+
+def _unpacked(target, name: str) -> bool:
+    """``name`` is an element of a tuple target (``for x, y in ...``, ``for i, (x, y) in ...``)."""
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return False
+    for el in target.elts:
+        if isinstance(el, ast.Name) and el.id == name:
+            return True
+        if isinstance(el, (ast.Tuple, ast.List)) and _unpacked(el, name):
+            return True
+    return False

@@ -1,0 +1,89 @@
+"""TD527 train-loader-not-shuffled: a training DataLoader without shuffle=True or a sampler."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .. import names as N
+from ..patterns import eval_context, keyword, text
+from ..registry import Hit, lint_rule
+
+_LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
+_TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
+
+
+@lint_rule(
+    "train-loader-not-shuffled", "TD527", "info",
+    "a DataLoader over the training set that leaves shuffle at its default (False) and has no sampler",
+    needles=[("DataLoader",), ("train",)],
+    fix="DataLoader(train_set, batch_size=..., shuffle=True) (or a sampler: DistributedSampler(train_set, shuffle=True))",
+    confirm="print the labels of the first batches: they come in dataset order (often sorted by class)",
+)
+def check(m):
+    """What it detects: `torch.utils.data.DataLoader(...)` whose dataset is named like a
+    training set (`train_ds`, `trainset`, `dataset_train`, `self.train_data`) and that
+    passes no `shuffle` at all (the default is False) and no `sampler` / `batch_sampler`.
+    An explicit `shuffle=False` is taken as deliberate (an evaluation pass over the
+    training set, a time series), and loaders built in evaluation, test, plotting or
+    inspection functions are not flagged. A loader built from `**kwargs`, or over a dataset class of the
+    file that is an `IterableDataset` (which cannot be shuffled by the loader) is not
+    flagged. Severity info: ordered training data is sometimes deliberate (curricula,
+    time series), but usually an oversight.
+
+    Why it breaks training: without shuffling every epoch presents the samples in the
+    same order, often grouped by class or by source (a folder per class): consecutive
+    batches are highly correlated, the gradient swings from one class to the next, the
+    loss curve shows a saw-tooth pattern per epoch, and the model ends biased towards the
+    classes it saw last (cause `loss-oscillation`, `slow-learning`).
+
+    Example:
+        train_loader = DataLoader(train_set, batch_size=64)          # shuffle defaults to False
+
+    How to fix:
+        train_loader = DataLoader(train_set, batch_size=64, shuffle=True)
+    """
+    for site in m.w.calls:
+        call = site.node
+        c = m.callee(call)
+        if c[0] != "fn" or c[1] not in N.DATALOADER or any(k.arg is None for k in call.keywords):
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > 2:
+            continue  # shuffle / sampler passed by position, or unknown
+        fn = site.ctx.func
+        if eval_context(m, site.ctx) or fn is not None and set(fn.name.lower().split("_")) & _LOOK:
+            continue  # a loader to evaluate, plot or inspect with
+        ds = call.args[0] if call.args else keyword(call, "dataset")
+        if ds is None or not _TRAIN.search(_name(ds).lower()):
+            continue
+        if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
+            continue
+        if keyword(call, "shuffle") is not None:
+            continue  # shuffle=False said explicitly: a deliberate order (or a pass over the training set to evaluate)
+        if _iterable(m, ds):
+            continue
+        yield Hit(call, f"DataLoader over `{_name(ds)}` without shuffle (default False): every epoch sees the training samples "
+                        "in the same order (often grouped by class); pass shuffle=True or a sampler")
+
+
+def _name(e) -> str:
+    if isinstance(e, ast.Call):
+        return text(e.func)
+    return text(e)
+
+
+def _iterable(m, ds) -> bool:
+    """The dataset is (or may be) an IterableDataset / a stream."""
+    low = _name(ds).lower()
+    if "iter" in low or "stream" in low:
+        return True
+    e = ds
+    if isinstance(ds, ast.Name):
+        d = m.defs(ds)
+        e = d[0] if d and len(d) == 1 else None
+    k = m.kind(e) if e is not None else None
+    if isinstance(k, tuple) and k[0] == "local":
+        return any("Iterable" in text(b) for c in m._mro(k[1]) for b in c.bases)
+    if isinstance(k, tuple) and k[0] == "inst":
+        return "Iterable" in k[1]
+    return False
