@@ -199,3 +199,15 @@ def test_hooks_restore_everything():
     with experiment("lr-scale", {"factor": 10}):
         pass
     assert before == (torch.nn.Module.__call__, F.cross_entropy, torch.Tensor.backward, torch.autocast.__init__)
+
+
+def test_replace_samples_outlier_variant_leaves_nan_rows_and_replaces_extreme_ones():
+    x = torch.randn(8, 4)
+    x[2, 0] = 1e6
+    x[5, 1] = float("nan")
+    got = []
+    model = nn.Linear(4, 1)
+    model.register_forward_pre_hook(lambda m, a: got.append(a[0]))
+    with experiment("replace-samples", {"outliers": True}) as h:
+        model(x).sum().backward()
+    assert h.notes["replaced-rows"] == 1 and torch.equal(got[0][2], x[0]) and torch.isnan(got[0][5, 1])

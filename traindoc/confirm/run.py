@@ -121,7 +121,7 @@ def context(run: Any, d: Any) -> dict[str, Any]:
                 stop = int(np.searchsorted(g.steps, first))
         head = v[:stop]
         head = head[np.isfinite(head)]
-        if len(head):
+        if len(head) >= 6:  # a run that blew up at once has no healthy norm to clip at
             # the first half of the calm stretch: before any growth towards the failure
             ctx["healthy_grad_norm"] = float(np.median(head[: max(3, len(head) // 2)]))
     return ctx

@@ -7,7 +7,10 @@ from typing import Any
 import torch
 
 from ..judge import fixes
-from ..registry import INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
+from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
+from ..summary import fmt
+
+LEARNS = 0.75  # a baseline whose loss fell by a quarter or more in the window is learning
 
 
 @experiment
@@ -75,6 +78,13 @@ class LrScale(Experiment):
             # neither run moved: a rate 100x or 1000x too low looks the same at x10
             v = Verdict(INCONCLUSIVE, f"{v.text}; the loss barely moved in either run, so the rate may be lower "
                                       f"still by far (an LR range test settles it)", v.effect)
+        elif cause == "lr-too-low" and v.verdict == CONFIRMED and base.first_bad is None \
+                and base.end < LEARNS * base.start:
+            # faster at x10, but the run learns: a rate that leaves speed on the table is
+            # not one "so small the loss barely moves"
+            v = Verdict(INCONCLUSIVE, f"{v.text}, but without the change the loss already fell from "
+                                      f"{fmt(base.start)} to {fmt(base.end)}: the rate is workable, if not the "
+                                      f"fastest", v.effect)
         if var.notes.get("scaled-steps", 0) == 0 and var.notes.get("scaled-backwards", 0):
             v.text += " (no torch.optim optimizer: the gradients were scaled, as a plain SGD update's lr would be)"
         return v

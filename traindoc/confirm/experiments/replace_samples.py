@@ -12,21 +12,27 @@ OUTLIER = 20.0  # a row whose largest |value| is this many times the batch's typ
 
 
 def _bad_rows(x: torch.Tensor, outliers: bool) -> torch.Tensor:
+    """Rows with NaN/Inf (``outliers`` False), or finite rows with an extreme value
+    (``outliers`` True): each variant tests one cause, so a NaN row is not an outlier."""
     flat = x.detach().reshape(x.shape[0], -1).float()
-    bad = ~torch.isfinite(flat).all(1)
-    if outliers and flat.shape[0] >= 4:
+    finite = torch.isfinite(flat).all(1)
+    if not outliers:
+        return ~finite
+    bad = torch.zeros_like(finite)
+    if flat.shape[0] >= 4:
         mx = torch.where(torch.isfinite(flat), flat.abs(), torch.zeros_like(flat)).amax(1)
         typical = mx.median()
         if typical > 0:
-            bad |= mx > OUTLIER * typical
+            bad = finite & (mx > OUTLIER * typical)
     return bad
 
 
 @experiment
 class ReplaceSamples(Experiment):
     """What it changes: in every training batch, the rows (samples) whose float inputs or
-    targets hold NaN/Inf (`data-nonfinite`), or whose largest absolute input is more than
-    20 times that of the batch's median row (`data-outlier`), are replaced by the first
+    targets hold NaN/Inf (for `data-nonfinite`), or, in a separate re-execution, the
+    finite rows whose largest absolute value is more than 20 times that of the batch's
+    median row (for `data-outlier`), are replaced by the first
     ordinary row of the same batch, inputs and targets together, before the model sees
     them. The batch keeps its size and order.
 
@@ -43,7 +49,7 @@ class ReplaceSamples(Experiment):
     settles = {"data-nonfinite": {"outliers": False}, "data-outlier": {"outliers": True}}
 
     def label(self, params) -> str:
-        return "outlier and non-finite samples replaced" if params.get("outliers") else "non-finite samples replaced"
+        return "outlier samples replaced" if params.get("outliers") else "non-finite samples replaced"
 
     def install(self, hooks, params, ctx) -> None:
         outliers = bool(params.get("outliers"))
@@ -78,8 +84,8 @@ class ReplaceSamples(Experiment):
                 return target
             if idx is not None and target.shape[0] == state["n"]:
                 return target[idx.to(target.device)]
-            if target.is_floating_point() and target.shape[0] >= 2:  # non-finite targets, inputs fine
-                bad = _bad_rows(target, False)
+            if target.is_floating_point() and target.shape[0] >= 2:  # bad targets, inputs fine
+                bad = _bad_rows(target, outliers)
                 if bad.any() and not bad.all():
                     good = int(torch.nonzero(~bad)[0])
                     t = target.clone()
@@ -98,6 +104,6 @@ class ReplaceSamples(Experiment):
 
             if v.verdict != INCONCLUSIVE or base.usable:
                 return Verdict(REFUTED, "no sample of the re-executed steps had "
-                                        + ("non-finite or extreme values" if params.get("outliers")
+                                        + ("extreme values" if params.get("outliers")
                                            else "non-finite values") + " in the model's inputs or the targets")
         return v
