@@ -8,6 +8,7 @@ from traindoc.lint import lint_source
 
 H = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 LOOP = "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+LOOPD = "model = nn.Sequential(nn.Linear(4, 2), nn.Dropout(0.1))\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
 
 
 def check(rule: str, src: str) -> None:
@@ -38,24 +39,26 @@ CASES = {
                "        opt.step()\n    model(t).sum().backward()\n",       # inner loop on its own
     ],
     "train-mode-not-restored": [
-        LOOP + "def validate(net):\n    net.eval()  # !\n    with torch.no_grad():\n        net(x)\n"
+        LOOPD + "def validate(net):\n    net.eval()  # !\n    with torch.no_grad():\n        net(x)\n"
                "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
                "        opt.step()\n    validate(model)\n",
-        LOOP + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
+        LOOPD + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
                "        opt.step()\n    model.eval()  # !\n    with torch.no_grad():\n        model(x)\n",
-        LOOP + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
+        LOOPD + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
                "        opt.step()\n    model.train(False)  # !\n",
         # negatives
-        LOOP + "for ep in range(3):\n    model.train()\n    for x, y in dl:\n        opt.zero_grad()\n"
+        LOOPD + "for ep in range(3):\n    model.train()\n    for x, y in dl:\n        opt.zero_grad()\n"
                "        model(x).sum().backward()\n        opt.step()\n    model.eval()\n",
-        LOOP + "def validate(net):\n    net.eval()\n    net(x)\n    net.train()\n"
+        LOOPD + "def validate(net):\n    net.eval()\n    net(x)\n    net.train()\n"
                "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
                "        opt.step()\n    validate(model)\n",
-        LOOP + "ema = nn.Linear(4, 2)\nfor ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        LOOPD + "ema = nn.Linear(4, 2)\nfor ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
                "        model(x).sum().backward()\n        opt.step()\n    ema.eval()\n",     # not the trained model
-        LOOP + "from engine import train_one_epoch\nfor ep in range(3):\n    train_one_epoch(model, dl, opt)\n"
+        LOOPD + "from engine import train_one_epoch\nfor ep in range(3):\n    train_one_epoch(model, dl, opt)\n"
                "    model.eval()\n",                                         # training not visible
-        LOOP + "model.eval()\nfor x in dl:\n    model(x)\n",                    # inference only
+        LOOPD + "model.eval()\nfor x in dl:\n    model(x)\n",                    # inference only
+        LOOP + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
+               "        opt.step()\n    model.eval()\n",                # no dropout or BatchNorm: eval changes nothing
     ],
     "functional-dropout-always-on": [
         "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5)  # !\n",

@@ -309,7 +309,7 @@ def local_function(m: Module, call: ast.Call) -> Any:
     return None
 
 
-def _calls_index(m: Module) -> tuple[dict, dict]:
+def calls_index(m: Module) -> tuple[dict, dict]:
     """Calls grouped by enclosing loop and by enclosing function (built once per file)."""
     got = m.memo.get("patterns.calls")
     if got is None:
@@ -339,7 +339,7 @@ def ordered_events(m: Module, scope: Any, classify: Any, depth: int = 2, key: st
     mk = (id(scope), depth, own_level)
     if memo is not None and mk in memo:
         return memo[mk]
-    by_loop, by_func = _calls_index(m)
+    by_loop, by_func = calls_index(m)
     is_loop = isinstance(scope, (ast.For, ast.AsyncFor, ast.While))
     sites = by_loop.get(id(scope), []) if is_loop else by_func.get(id(scope), [])
     if own_level:
@@ -447,3 +447,13 @@ def is_scaler(m: Module, e: Any) -> bool:
 def within(outer: ast.AST, node: ast.AST) -> bool:
     """``node`` lies inside ``outer`` (by line span: cheap, no walk)."""
     return outer.lineno <= node.lineno <= (outer.end_lineno or outer.lineno) and outer is not node
+
+
+def may_be(call: ast.Call, names: Any) -> bool:
+    """Cheap pre-filter before resolving a call: a method-style call ``a.b.NAME(...)`` whose
+    NAME is not in ``names`` (a set, or a predicate) cannot be one of them; a plain-name
+    call may be an alias (``from torch import load as tload``) and must be resolved."""
+    f = call.func
+    if type(f) is ast.Attribute:
+        return f.attr in names if not callable(names) else names(f.attr)
+    return type(f) is ast.Name

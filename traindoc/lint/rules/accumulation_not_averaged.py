@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import backward_target, is_backward, is_clear, is_step, local_function, text
+from ..patterns import calls_index, backward_target, is_backward, is_clear, is_step, local_function, text
 from ..registry import Hit, lint_rule
 
 
@@ -40,9 +40,10 @@ def check(m):
             loss = criterion(model(x), y) / accum_steps
             loss.backward()
     """
+    by_loop = calls_index(m)[0]
     for site in m.w.loops:
         loop = site.node
-        own = [s.node for s in m.w.calls if s.ctx.loops and s.ctx.loops[-1] is loop]
+        own = [s.node for s in by_loop.get(id(loop), ()) if s.ctx.loops[-1] is loop]
         backs = [c for c in own if is_backward(m, c)]
         steps = [c for c in own if is_step(m, c)]
         if not backs or not steps:

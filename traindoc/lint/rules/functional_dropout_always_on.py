@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword
+from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
 
 
@@ -42,6 +42,8 @@ def check(m):
         if site.ctx.cls is None or site.ctx.func is None:
             continue
         call = site.node
+        if not may_be(call, lambda n: "dropout" in n):
+            continue
         c = m.callee(call)
         if c[0] != "fn" or c[1] not in N.DROPOUT_FNS:
             continue

@@ -9,7 +9,7 @@ from ..registry import Hit, lint_rule
 @lint_rule(
     "grad-cleared-before-step", "TD511", "error",
     "the gradients are cleared between backward() and the optimizer step, so the step sees zero (or no) gradients",
-    needles=[("backward",), ("step",), ("zero_grad", "grad")],
+    needles=[("backward",), ("step",), ("zero_grad", ".grad", "clear_grad")],
     fix="order each iteration as zero_grad(), backward(), step(): clear the gradients before the backward, "
         "never between the backward and the step",
     confirm="print a weight before and after the step: it does not change (only weight decay moves it)",

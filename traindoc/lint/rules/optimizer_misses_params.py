@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import call_name, is_module_class, text
+from ..patterns import call_name, is_module_class, may_be, text
 from ..registry import Hit, lint_rule
 
 
@@ -53,7 +53,14 @@ def check(m):
     if not opts:
         return
     bodies: dict[int, list] = {}
+    lines = None
     for site, call, owner, filtered in opts:
+        # cheap text test before walking the scope: a later `owner.x = ...` or `requires_grad`
+        if lines is None:
+            lines = m.source.splitlines()
+        later_text = b"\n".join(lines[(call.end_lineno or call.lineno):])
+        if b"requires_grad" not in later_text if filtered else (owner.encode() + b".") not in later_text:
+            continue
         fn = site.ctx.func
         scope = fn if fn is not None else m.tree
         nodes = bodies.get(id(scope))
@@ -82,6 +89,8 @@ _OPT_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax"
 
 def _optimizer_of(m, call: ast.Call) -> tuple[str, bool]:
     """(text of the model whose parameters it takes, built from a requires_grad filter?) or ('', False)."""
+    if not call.args and not call.keywords or not may_be(call, lambda n: n.endswith(_OPT_NAMES)):
+        return "", False
     c = m.callee(call)
     if c[0] != "fn":
         return "", False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import text
+from ..patterns import calls_index, text
 from ..registry import Hit, lint_rule
 
 
@@ -48,10 +48,13 @@ def check(m):
     if not back:
         return
     seen: set[int] = set()
+    by_loop = calls_index(m)[0]
     for site in m.w.loops:
         names = back.get(id(site.ctx.func))
         if not names or site.ctx.loops:
             continue  # outermost loops only: ast.walk covers the nested ones
+        if not any(_backwarded(s.node) for s in by_loop.get(id(site.node), ())):
+            continue
         loop = site.node
         if id(loop) in seen:
             continue

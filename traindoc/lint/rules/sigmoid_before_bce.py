@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, loss_call
+from ..patterns import describe, eval_context, loss_call
 from ..registry import Hit, lint_rule
 
 
@@ -17,7 +17,9 @@ from ..registry import Hit, lint_rule
 def check(m):
     """What it detects: a sigmoid output (`torch.sigmoid`, `x.sigmoid()`, `nn.Sigmoid`,
     the last layer of an `nn.Sequential`, a `forward` that returns a sigmoid) passed as
-    the input of `nn.BCELoss` or `F.binary_cross_entropy`.
+    the input of `nn.BCELoss` or `F.binary_cross_entropy`, outside evaluation code (a
+    loss computed under `torch.no_grad()` or in a test/eval function is only reported,
+    so its gradient does not matter).
 
     Why it breaks training: in float32 sigmoid(x) rounds to exactly 1.0 for x > 17 and
     underflows towards 0 for x < -88, so log(p) or log(1 - p) inside the loss is -inf.
@@ -38,6 +40,8 @@ def check(m):
     for site in m.w.calls:
         call = site.node
         lc = loss_call(m, call)
+        if lc is not None and eval_context(m, site.ctx):
+            continue  # a reported loss: no gradient to vanish
         if lc is None or lc[0] != "bce":
             continue
         if m.kind(lc[1]) == "sigmoid":

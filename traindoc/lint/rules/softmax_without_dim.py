@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import keyword
+from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
+
+_NAMES = frozenset({"Softmax", "LogSoftmax", "Softmin", "softmax", "log_softmax", "softmin"})
 
 
 @lint_rule(
@@ -37,6 +39,8 @@ def check(m):
     """
     for site in m.w.calls:
         call = site.node
+        if not may_be(call, _NAMES):
+            continue
         c = m.callee(call)
         if c[0] != "fn" or any(k.arg is None for k in call.keywords):
             continue

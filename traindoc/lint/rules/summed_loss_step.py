@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..patterns import eval_context
 from ..registry import Hit, lint_rule
 
 
@@ -20,7 +21,9 @@ def check(m):
     """What it detects: a loss created or called with `reduction="sum"` (or the old
     `size_average=False`) in a file that builds `torch.optim.SGD` (or ASGD), when the
     rule cannot see the loss being divided by a count afterwards (`loss / x.size(0)`,
-    `loss /= n_tokens`). Adam-type optimizers (Adam, AdamW, RMSprop, Adagrad, ...)
+    `loss /= n_tokens`), and not in evaluation code (under `torch.no_grad()` or
+    `inference_mode`, or in a function named like test/eval/validate), where no step
+    is taken on it. Adam-type optimizers (Adam, AdamW, RMSprop, Adagrad, ...)
     divide by a running estimate of the gradient's scale, so a constant factor on the
     loss barely changes their step; they are not flagged.
 
@@ -42,7 +45,8 @@ def check(m):
     opt = next((s.node for s in m.w.calls if m.callee(s.node) in _SGD), None)
     if opt is None:
         return
-    sum_nodes = [s.node for s in m.w.calls if _summed(m, s.node)]
+    # a summed loss in evaluation code (under no_grad, in a test/eval function) takes no step
+    sum_nodes = [s.node for s in m.w.calls if _summed(m, s.node) and not eval_context(m, s.ctx)]
     if not sum_nodes:
         return
     divided = _divided(m)

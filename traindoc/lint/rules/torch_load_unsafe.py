@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import keyword
+from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
 
 
 @lint_rule(
     "torch-load-unsafe", "TD521", "info",
     "torch.load without weights_only=True: before torch 2.6 it unpickles arbitrary objects (code execution)",
-    needles=[("load",)],
+    needles=[("load(",)],
     fix="torch.load(path, map_location=..., weights_only=True) for state dicts and tensors "
         "(torch.serialization.add_safe_globals for the few extra types you trust); safetensors for shared weights",
     confirm="python -c 'import torch; print(torch.__version__)': before 2.6 the default is weights_only=False",
@@ -18,7 +18,8 @@ from ..registry import Hit, lint_rule
 def check(m):
     """What it detects: a call of `torch.load(...)` (any import spelling) that does not pass
     `weights_only`. A call that passes it (True, or False as a deliberate choice) or
-    `**kwargs` is not flagged. Severity info: since torch 2.6 the default is True, so the
+    `**kwargs` is not flagged, nor is any load in a file that calls `torch.save` (a
+    script that resumes the checkpoints it writes itself). Severity info: since torch 2.6 the default is True, so the
     finding matters for code that must also run on older versions, or that loads files
     from elsewhere (downloads, shared checkpoints).
 
@@ -34,8 +35,12 @@ def check(m):
     How to fix:
         state = torch.load("resnet.pt", map_location="cpu", weights_only=True)
     """
+    if b"torch.save(" in m.source or b"save_checkpoint" in m.source:
+        return  # the script loads checkpoints it writes itself
     for site in m.w.calls:
         call = site.node
+        if not may_be(call, ("load",)):
+            continue
         c = m.callee(call)
         if c[0] == "fn" and c[1] in N.TORCH_LOAD and keyword(call, "weights_only") is None \
                 and not any(k.arg is None for k in call.keywords):

@@ -6,7 +6,7 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import eval_context, keyword, text
+from ..patterns import eval_context, keyword, may_be, text
 from ..registry import Hit, lint_rule
 
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
@@ -45,6 +45,8 @@ def check(m):
     """
     for site in m.w.calls:
         call = site.node
+        if not may_be(call, ("DataLoader",)):
+            continue
         c = m.callee(call)
         if c[0] != "fn" or c[1] not in N.DATALOADER or any(k.arg is None for k in call.keywords):
             continue
@@ -54,7 +56,8 @@ def check(m):
         if eval_context(m, site.ctx) or fn is not None and set(fn.name.lower().split("_")) & _LOOK:
             continue  # a loader to evaluate, plot or inspect with
         ds = call.args[0] if call.args else keyword(call, "dataset")
-        if ds is None or not _TRAIN.search(_name(ds).lower()):
+        last = _name(ds).rsplit(".", 1)[-1].lower()
+        if ds is None or not _TRAIN.search(last) or last.startswith("trainer"):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue

@@ -12,7 +12,8 @@ from ..scope import Param
 @lint_rule(
     "train-mode-not-restored", "TD512", "warning",
     "a training loop puts the model in eval mode (for validation) and never calls model.train() again",
-    needles=[("eval(", "train(False"), ("backward",), ("step",)],
+    needles=[("eval(", "train(False"), ("backward",), ("step",),
+             ("ropout", "BatchNorm", "batch_norm", "from_pretrained", "models.", "timm")],
     fix="call model.train() at the start of every epoch (or at the end of the validation function)",
     confirm="print model.training at the first training step of epoch 2: it is False",
 )
@@ -22,7 +23,9 @@ def check(m):
     `model.train(False)`), typically through a `validate(model)` function, while no
     `.train()` call runs anywhere in that loop or the functions it calls. The model must be
     one whose `.parameters()` the file hands to something (the optimizer), so putting a
-    frozen teacher or an EMA copy in eval mode is not flagged. A training function defined
+    frozen teacher or an EMA copy in eval mode is not flagged; nor is a file that has no
+    dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
+    pretrained or library model), where eval mode changes nothing. A training function defined
     in another file is not seen, so such a loop is never flagged. The finding points at the
     `eval()` call.
 
