@@ -184,6 +184,8 @@ CASES = {
         "s = torch.load(p, weights_only=False)\n",
         "s = torch.load(p, **kw)\n",
         "import pickle\ns = pickle.load(f)\ns = json.load(f)\n",
+        "s = torch.load('weights/data.pt')\n",                             # a fixed file of the project
+        "s = torch.load(p)\ntorch.save(model.state_dict(), p)\n",           # the script's own checkpoints
     ],
     "scheduler-before-optimizer": [
         LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef train():\n    for x in dl:\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from .. import names as N
 from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
@@ -19,7 +21,9 @@ def check(m):
     """What it detects: a call of `torch.load(...)` (any import spelling) that does not pass
     `weights_only`. A call that passes it (True, or False as a deliberate choice) or
     `**kwargs` is not flagged, nor is any load in a file that calls `torch.save` (a
-    script that resumes the checkpoints it writes itself). Severity info: since torch 2.6 the default is True, so the
+    script that resumes the checkpoints it writes itself: `torch.save`, a `Checkpoint`
+    handler, `save_checkpoint`), a literal path (a fixed file of the project) or a test
+    file (`test_*.py`, `*_test.py`). Severity info: since torch 2.6 the default is True, so the
     finding matters for code that must also run on older versions, or that loads files
     from elsewhere (downloads, shared checkpoints).
 
@@ -35,14 +39,23 @@ def check(m):
     How to fix:
         state = torch.load("resnet.pt", map_location="cpu", weights_only=True)
     """
-    if b"torch.save(" in m.source or b"save_checkpoint" in m.source:
+    if b"torch.save(" in m.source or b"save_checkpoint" in m.source or b"Checkpoint(" in m.source:
         return  # the script loads checkpoints it writes itself
+    base = m.path.replace("\\", "/").rsplit("/", 1)[-1]
+    if base.startswith("test_") or base.endswith("_test.py"):
+        return  # a test reloads what it just saved
     for site in m.w.calls:
         call = site.node
         if not may_be(call, ("load",)):
             continue
         c = m.callee(call)
         if c[0] == "fn" and c[1] in N.TORCH_LOAD and keyword(call, "weights_only") is None \
-                and not any(k.arg is None for k in call.keywords):
+                and not any(k.arg is None for k in call.keywords) and not _literal_path(call):
             yield Hit(call, "torch.load without weights_only=True: before torch 2.6 this unpickles arbitrary "
                             "objects, so loading a file from elsewhere can run code; pass weights_only=True")
+
+
+def _literal_path(call) -> bool:
+    """``torch.load("traindata.pt")``: a fixed file of the project, not a file from elsewhere."""
+    a = call.args[0] if call.args else keyword(call, "f")
+    return isinstance(a, ast.Constant) and isinstance(a.value, str)
