@@ -187,6 +187,26 @@ CASES = {
         "s = torch.load('weights/data.pt')\n",                             # a fixed file of the project
         "s = torch.load(p)\ntorch.save(model.state_dict(), p)\n",           # the script's own checkpoints
     ],
+    "unguarded-zero": [   # the powers added to TD505 (its other spellings: test_rules.py and its fixture)
+        "n = (m > 0).sum()\nw = n.pow(-1)  # !\n",
+        "v = x.var(0)\ns = v ** 0.5  # !\n",
+        "r = torch.pow(x.norm(dim=1), -2)  # !\n",
+        # negatives
+        "n = (m > 0).sum()\nw = n.clamp(min=1).pow(-1)\n",
+        "s = (x.var(0) + 1e-5) ** 0.5\ny = x ** 2\nz = x.norm() ** 2\n",
+        "def f(adj):\n    d = (adj > 0).sum(1).pow(-0.5)\n    d[torch.isinf(d)] = 0\n    return d\n",
+    ],
+    "softmax-before-cross-entropy": [   # spellings the issue lists (the rule's own cases: its fixture)
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 3)\n"
+        "        self.sm = nn.Softmax(dim=1)\n    def forward(self, x):\n        return self.sm(self.fc(x))\n"
+        "class Trainer:\n    def __init__(self):\n        self.model = Net()\n"
+        "        self.criterion = nn.CrossEntropyLoss()\n    def step(self, x, y):\n"
+        "        return self.criterion(self.model(x), y)  # !\n",
+        "def train(model, criterion, x, y):\n    return criterion(model(x), y)  # !\n"
+        "net = nn.Sequential(nn.Linear(4, 3), nn.Softmax(-1))\ntrain(net, nn.CrossEntropyLoss(), x, y)\n",
+        # negatives
+        "net = nn.Sequential(nn.Linear(4, 3))\nloss = nn.CrossEntropyLoss()(net(x), y)\n",
+    ],
     "scheduler-before-optimizer": [
         LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef train():\n    for x in dl:\n"
                "        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n"

@@ -132,6 +132,7 @@ class Walker:
         self.calls: list[Site] = []
         self.loops: list[Site] = []
         self.divs: list[Site] = []  # BinOp with Div
+        self.pows: list[Site] = []  # BinOp with Pow (x ** -0.5)
         self.withs: list[Site] = []
         self.exprs: list[Site] = []  # expression statements (a value computed and dropped)
         self.compares: list[ast.Compare] = []
@@ -348,6 +349,8 @@ class Walker:
             if t is _BinOp:
                 if type(n.op) is _Div:
                     self.divs.append(Site(n, ctx))
+                elif type(n.op) is ast.Pow:
+                    self.pows.append(Site(n, ctx))
                 push(n.left)
                 push(n.right)
                 continue

@@ -27,31 +27,39 @@ FLAG = {
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid"),
+    # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
+    "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob"),
+    "pow<1": ("variance", "sumsq", "sq"),
 }
 EFFECT = {
     "log": "log(0) = -inf, and its gradient 1/0 turns into NaN",
     "sqrt": "sqrt is finite at 0 but its gradient 1/(2*sqrt(0)) is inf, giving NaN gradients",
     "rsqrt": "rsqrt(0) = inf",
     "div": "x/0 = inf and 0/0 = NaN",
+    "pow-": "0 ** -k = inf (and NaN gradients)",
+    "pow<1": "0 ** k for 0 < k < 1 is finite but its gradient is inf, giving NaN gradients",
 }
 
 
 @lint_rule(
     "unguarded-zero", "TD505", "warning",
     "log, division or sqrt of a probability, norm, variance or count that can be zero, without an epsilon",
-    needles=[("log", "sqrt", "/", "div")],
+    needles=[("log", "sqrt", "/", "div", "**", "pow")],
     fix="add an epsilon or clamp: torch.log(p.clamp_min(1e-12)), x / n.clamp_min(1), torch.sqrt(var + 1e-5), "
         "or the fused op (F.normalize, F.layer_norm, log_softmax, logsigmoid)",
     confirm="feed the zero case (an all-padding batch, a constant feature, a zero row) and look for inf/NaN",
 )
 def check(m):
-    """What it detects: `log`, `sqrt`, `rsqrt` or a division whose argument (denominator)
-    is provably a value that can be exactly zero: a probability (`1 - softmax(x)`,
+    """What it detects: `log`, `sqrt`, `rsqrt`, a division, or a negative or fractional
+    power (`deg ** -0.5`, `x.pow(-1)`, `var ** 0.5`, `torch.pow(n, -1)`) whose argument
+    (denominator, base) is provably a value that can be exactly zero: a probability (`1 - softmax(x)`,
     `1 - sigmoid(x)`), a norm (`x.norm(dim=-1)`, `torch.linalg.vector_norm`), a variance or
     standard deviation (`x.var()`, `x.std()`), a count (`mask.sum()` of a comparison,
     `count_nonzero`, `bincount`) or a sum of squares, with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
-    quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead.
+    quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
+    in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
+    `isinf`, `nan_to_num`, as GCN degree normalisation does) is not flagged.
 
     Why it breaks training: these values are zero in ordinary data, not only in bugs: a
     batch whose mask selects no token, a constant feature, a padded all-zero row, a
@@ -82,6 +90,42 @@ def check(m):
         hit = _hit(m, "div", site.node.right, site.node, site.ctx.func)
         if hit is not None:
             yield hit
+    for site in m.w.pows:
+        op = _pow_op(site.node.right)
+        if op:
+            hit = _hit(m, op, site.node.left, site.node, site.ctx.func)
+            if hit is not None:
+                yield hit
+    for site in m.w.calls:
+        call = site.node
+        f = call.func
+        if type(f) is not ast.Attribute or f.attr != "pow":
+            continue
+        c = m.callee(call)
+        if c[0] == "meth" and call.args:
+            base, exp = c[2], call.args[0]
+        elif c[0] == "fn" and c[1] in ("torch.pow", "numpy.power") and len(call.args) == 2:
+            base, exp = call.args
+        else:
+            continue
+        op = _pow_op(exp)
+        if op:
+            hit = _hit(m, op, base, call, site.ctx.func)
+            if hit is not None:
+                yield hit
+
+
+def _pow_op(e) -> str:
+    """"pow-" for a negative constant exponent, "pow<1" for one in (0, 1), else ""."""
+    v = None
+    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+        v = e.value
+    elif isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub and isinstance(e.operand, ast.Constant) \
+            and isinstance(e.operand.value, (int, float)) and not isinstance(e.operand.value, bool):
+        v = -e.operand.value
+    if v is None:
+        return ""
+    return "pow-" if v < 0 else "pow<1" if 0 < v < 1 else ""
 
 
 def _hit(m, op: str, arg, node, func):
@@ -92,8 +136,11 @@ def _hit(m, op: str, arg, node, func):
         return None
     if _tested(m, arg, func):
         return None
-    role = "denominator" if op == "div" else "argument"
-    return Hit(node, f"{op} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
+    if op.startswith("pow") and _inf_fixed(m, func):
+        return None
+    role = "denominator" if op == "div" else "base" if op.startswith("pow") else "argument"
+    what = {"pow-": "a negative power", "pow<1": "a fractional power"}.get(op, op)
+    return Hit(node, f"{what} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
                      f"clamp the {role} or add an epsilon")
 
 
@@ -115,3 +162,13 @@ def _tested(m, arg, func) -> bool:
 
 
 _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+_INF = (b"isinf", b"'inf'", b'"inf"', b"math.inf", b"torch.inf", b"np.inf", b"isfinite", b"nan_to_num")
+
+
+def _inf_fixed(m, func) -> bool:
+    """The function repairs infinities afterwards (``d[d == float('inf')] = 0``, ``isinf``,
+    ``nan_to_num``): the GCN degree normalisation idiom."""
+    lines = m.source.splitlines()
+    lo, hi = (func.lineno, func.end_lineno or func.lineno) if func is not None else (1, len(lines))
+    text = b"\n".join(lines[lo - 1:hi])
+    return any(t in text for t in _INF)
