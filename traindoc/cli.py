@@ -20,6 +20,8 @@ EXTRA_COMMANDS: list[str] = [
     "traindoc.forensics.cli",
     "traindoc.data.cli",
     "traindoc.confirm.cli",
+    "traindoc.confirm.lrfind",
+    "traindoc.confirm.overfit",
 ]
 
 

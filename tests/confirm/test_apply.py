@@ -61,3 +61,21 @@ def test_specific_change_outranks_the_dampers():
     assert [f.name for f in ranked][0] == "missing-zero-grad"
     assert all(f.confidence < 0.9 for f in ranked[1:])
     assert next(f for f in ranked if f.name == "exploding-gradient").severity == "warning"
+
+
+def test_shuffle_labels_needs_the_one_batch_control():
+    from traindoc.confirm.run import Result, _controls
+
+    def results(fit_verdict):
+        rs = [Result("label-misaligned", "shuffle-labels", "targets shuffled", "confirmed", "same loss", 1.0)]
+        if fit_verdict:
+            rs.append(Result("loss-mismatch", "overfit-batch", "one batch repeated", fit_verdict, "t", 0.5))
+        return rs
+
+    ok = results("refuted")  # the program fits one batch: the labels are what it cannot learn from
+    _controls(ok)
+    assert ok[0].verdict == "confirmed"
+    for fit in ("inconclusive", None):  # it learns from nothing: shuffling says nothing
+        rs = results(fit)
+        _controls(rs)
+        assert rs[0].verdict == "inconclusive"

@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import UserError
-from .registry import INCONCLUSIVE, NOT_RUN, Variant, load_all
+from .registry import CONFIRMED, INCONCLUSIVE, NOT_RUN, REFUTED, Variant, load_all
 from .summary import Summary, read_run
 
 FILE = "confirm.json"
@@ -172,7 +172,21 @@ def plan(d: Any, ctx: dict[str, Any], only: set[str] | None = None
             untested[c] = f"{exp.name}: {why}"
             continue
         tests.append((c, Variant(exp.name, tuple(sorted(exp.params_for(c, ctx).items())))))
+    if any(v.experiment == "shuffle-labels" for _, v in tests) and not any(
+            v.experiment == "overfit-batch" for _, v in tests):
+        tests.append(("loss-mismatch", Variant("overfit-batch")))  # the control of shuffle-labels
     return tests, untested
+
+
+def _controls(results: list[Result]) -> None:
+    """Verdicts that need another experiment's: a model that learns as well from shuffled
+    targets says the labels carry nothing only if it can learn at all (it fits one batch)."""
+    fit = next((r for r in results if r.experiment == "overfit-batch"), None)
+    for r in results:
+        if r.experiment == "shuffle-labels" and r.verdict == CONFIRMED and not (fit and fit.verdict == REFUTED):
+            r.verdict = INCONCLUSIVE
+            r.text += ("; but the program could not fit even one batch, so it learns from no targets at all: "
+                       "shuffling them says nothing" if fit else "; without the one-batch control this says nothing")
 
 
 def _why_none(cause: str) -> str:
@@ -305,6 +319,7 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
 
             verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
         conf.results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+    _controls(conf.results)
     if write:
         from ..fileio import atomic_write
 

@@ -8,7 +8,7 @@ import torch
 
 from ..hooks import map_tensors
 from ..judge import unusable
-from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
+from ..registry import INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
 from ..summary import fmt
 
 FITS = 0.25  # end / start at or below: the program can fit one batch
@@ -31,8 +31,10 @@ class OverfitBatch(Experiment):
     How it is judged: on the repeated batch's loss alone. At most a quarter of its
     starting value at the end (a working program memorises one batch): the model, loss
     and optimizer work, so `params-not-updated` and `loss-mismatch` are refuted. At least
-    60 % of it: they cannot fit one batch: confirmed. A loss that can be negative (a
-    Gaussian log-likelihood) cannot be judged by ratio: inconclusive.
+    60 % of it: the program cannot fit one batch, which exploding gradients, a dead
+    network or a rate far off cause as well: inconclusive, with the numbers (it never
+    confirms on its own). A loss that can be negative (a Gaussian log-likelihood) cannot
+    be judged by ratio: inconclusive. It is also the control of `shuffle-labels`.
     """
 
     name = "overfit-batch"
@@ -92,7 +94,10 @@ class OverfitBatch(Experiment):
         if r <= FITS:
             return Verdict(REFUTED, f"the model, loss and optimizer can fit one batch: {nums}", effect=r)
         if r >= FAILS:
-            return Verdict(CONFIRMED, f"the program cannot fit even one batch: {nums}", effect=r)
+            # not specific: exploding gradients, a dead network or a rate far off fail it too
+            return Verdict(INCONCLUSIVE, f"the program cannot fit even one batch: {nums}; a bug in the model, "
+                                         f"the loss or the optimizer, or a rate far off (this narrows the "
+                                         f"search, it does not name the cause)", effect=r)
         return Verdict(INCONCLUSIVE, f"one batch is fitted only partly: {nums}", effect=r if math.isfinite(r) else None)
 
 
