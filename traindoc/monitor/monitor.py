@@ -86,6 +86,9 @@ class _OptState:
         self.fired = False
 
 
+LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
+
+
 class Monitor:
     """Record a training run into a run folder. Use :func:`traindoc.watch` or ``traindoc run``."""
 
@@ -160,6 +163,8 @@ class Monitor:
         self._loader_used = False  # a DataLoader fed training: batches are captured there, not at forward
         self._fwd_batch: dict[str, Any] | None = None  # this step's latest model-input record
         self._fwd_count = 0
+        self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
+        self._leak_found = False
         self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
         self._bw_clock = False  # no torch.optim optimizer steps: one backward() is one step
@@ -457,6 +462,8 @@ class Monitor:
         self._sampled = False
         self._fwd_count = 0
         self._fwd_batch = None
+        if self.step >= LEAK_STEPS:
+            self._leak_inputs = []  # the leak check is over: drop the references
 
     def _begin_step(self) -> None:
         from .capture import StopTraining
@@ -519,7 +526,12 @@ class Monitor:
         ``get_batch``, a tensor sliced by hand): the step's batch is what reaches the model,
         its arguments, plus the targets the loss functions are then given. References
         only (the bundle copies them on a trigger); up to 8 forwards a step."""
-        if self._loader_used or not torch.is_grad_enabled() or not module.training or self._fwd_count >= 8:
+        if not torch.is_grad_enabled() or not module.training:
+            return
+        if self.step < LEAK_STEPS and not self._leak_found:
+            self._leak_inputs = [(f"argument {i}", a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)] + \
+                [(f"argument {k!r}", a) for k, a in kwargs.items() if isinstance(a, torch.Tensor)]
+        if self._loader_used or self._fwd_count >= 8:
             return
         prev = self._fwd_batch
         if prev is not None and len(prev["args"]) == len(args) and all(a is b for a, b in zip(prev["args"], args)):
@@ -779,6 +791,8 @@ class Monitor:
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
         self._fn_losses.append(out.detach().reshape(()))
+        if self._leak_inputs and self.step < LEAK_STEPS and isinstance(target, torch.Tensor):
+            self._check_leak(name, target)
         fb = self._fwd_batch
         if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
             fb["targets"].append(target)  # the loss's target, when it never went through the model
@@ -795,6 +809,32 @@ class Monitor:
             t = target.detach().reshape(-1)
             pos = (t >= 0.5).sum().float()
             self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+
+    def _check_leak(self, name: str, target: torch.Tensor) -> None:
+        """During the first LEAK_STEPS steps: is the loss's target one of the model's own
+        inputs (``y = x``: an unshifted next-token target), or a column of a table the
+        model receives (the label among the features)? Exact equality only; integer targets
+        for the first (a float target equal to the input is an autoencoder). Costs one
+        comparison per input for 20 steps (a sync on GPU), then nothing."""
+        t = target.detach()
+        for where, x in self._leak_inputs:
+            if x.device != t.device or x.numel() < 2:
+                continue
+            if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
+                    and x.numel() >= 8 and torch.equal(x.reshape(-1), t.reshape(-1)):
+                what = f"the target of {name} is the model's {where} itself (y = x)"
+            elif x.ndim == 2 and x.shape[0] >= 8 and x.shape[1] > 1 and t.numel() == x.shape[0] \
+                    and t.dtype != torch.bool:
+                same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
+                if not bool(same.any()):
+                    continue
+                what = f"the target of {name} is column {int(same.nonzero()[0])} of the model's {where}"
+            else:
+                continue
+            self._leak_found = True
+            self._leak_inputs = []
+            self.writer.event(self.step, "target-in-input", what, {"loss_fn": name, "input": where})
+            return
 
     def _add_label_counts(self, counts: torch.Tensor) -> None:
         lc = self._label_counts

@@ -1,0 +1,90 @@
+"""target-leakage: the loss's target is one of the model's inputs (y = x, the label among
+the features); a shifted target, an autoencoder's float target and a causal LM that shifts
+inside the model (Hugging Face) are not."""
+
+import torch
+from torch import nn
+
+import traindoc
+
+
+def lm(tmp_path, shift: int, steps=40):
+    torch.manual_seed(0)
+    text = torch.randint(0, 30, (5000,))
+    model = nn.Sequential(nn.Embedding(30, 16), nn.Linear(16, 30))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(steps):
+            i = torch.randint(0, 4900, (16,)).tolist()
+            x = torch.stack([text[j:j + 12] for j in i])
+            y = torch.stack([text[j + shift:j + shift + 12] for j in i])
+            loss = nn.functional.cross_entropy(model(x).view(-1, 30), y.view(-1))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def names(d):
+    return [c.name for c in d.causes]
+
+
+def test_unshifted_next_token_target_is_a_leak(tmp_path):
+    d = lm(tmp_path, shift=0, steps=150)
+    assert names(d)[0] == "target-leakage" and d.causes[0].severity == "error"
+    assert "y = x" in d.causes[0].message
+    assert "loss-implausible" in [s.name for s in d.symptoms]
+
+
+def test_shifted_target_is_not(tmp_path):
+    assert "target-leakage" not in names(lm(tmp_path, shift=1))
+
+
+def test_label_column_among_the_features(tmp_path):
+    torch.manual_seed(0)
+    X = torch.randn(512, 6)
+    y = (X[:, 0] > 0).float()
+    X[:, 3] = y  # the label left in the table
+    model = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(30):
+            i = torch.randint(0, 512, (64,))
+            loss = nn.functional.binary_cross_entropy_with_logits(model(X[i]).squeeze(1), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    d = traindoc.diagnose(tmp_path / "r")
+    leak = [c for c in d.causes if c.name == "target-leakage"]
+    assert leak and "column 3" in leak[0].message
+
+
+def test_autoencoder_float_target_is_not(tmp_path):
+    torch.manual_seed(0)
+    X = torch.randn(256, 8)
+    model = nn.Sequential(nn.Linear(8, 3), nn.Linear(3, 8))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(30):
+            xb = X[torch.randint(0, 256, (32,))]
+            loss = nn.functional.mse_loss(model(xb), xb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))
+
+
+def test_hugging_face_causal_lm_shifting_inside_is_not(tmp_path):
+    transformers = __import__("pytest").importorskip("transformers")
+    cfg = transformers.GPT2Config(vocab_size=50, n_positions=32, n_embd=16, n_layer=1, n_head=2)
+    torch.manual_seed(0)
+    model = transformers.GPT2LMHeadModel(cfg)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(5):
+            ids = torch.randint(0, 50, (4, 16))
+            loss = model(input_ids=ids, labels=ids).loss  # labels = input_ids: the model shifts them
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))
