@@ -188,7 +188,8 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
     if isinstance(source, str):
         source = source.encode()
     rules = load_all() if rules is None else rules
-    active = [r for r in rules.values() if r.wanted(source)]
+    seen: dict[bytes, bool] = {}
+    active = [r for r in rules.values() if r.wanted(source, seen)]
     if not active:
         return []
     try:

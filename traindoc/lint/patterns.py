@@ -457,3 +457,13 @@ def may_be(call: ast.Call, names: Any) -> bool:
     if type(f) is ast.Attribute:
         return f.attr in names if not callable(names) else names(f.attr)
     return type(f) is ast.Name
+
+
+def segment(m: Module, node: Any) -> bytes:
+    """The source lines of ``node`` (the whole file for None): a cheap text test before a walk."""
+    lines = m.memo.get("patterns.lines")
+    if lines is None:
+        lines = m.memo["patterns.lines"] = m.source.splitlines()
+    if node is None:
+        return m.source
+    return b"\n".join(lines[node.lineno - 1:(getattr(node, "end_lineno", None) or node.lineno)])

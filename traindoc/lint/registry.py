@@ -46,9 +46,22 @@ class LintRule:
     fix: str
     confirm: str
 
-    def wanted(self, source: bytes) -> bool:
-        """Cheap text pre-filter: a rule runs only where every group of needles has a hit."""
-        return all(any(n in source for n in group) for group in self.needles)
+    def wanted(self, source: bytes, seen: dict | None = None) -> bool:
+        """Cheap text pre-filter: a rule runs only where every group of needles has a hit.
+        ``seen`` memoises each needle's answer across the rules of one file (many rules
+        share needles such as ``backward``)."""
+        if seen is None:
+            return all(any(n in source for n in group) for group in self.needles)
+        for group in self.needles:
+            for n in group:
+                hit = seen.get(n)
+                if hit is None:
+                    hit = seen[n] = n in source
+                if hit:
+                    break
+            else:
+                return False
+        return True
 
 
 RULES: dict[str, LintRule] = {}

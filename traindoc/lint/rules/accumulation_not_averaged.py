@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, backward_target, is_backward, is_clear, is_step, local_function, text
+from ..patterns import calls_index, segment, backward_target, is_backward, is_clear, is_step, local_function, text
 from ..registry import Hit, lint_rule
 
 
@@ -46,7 +46,7 @@ def check(m):
         own = [s.node for s in by_loop.get(id(loop), ()) if s.ctx.loops[-1] is loop]
         backs = [c for c in own if is_backward(m, c)]
         steps = [c for c in own if is_step(m, c)]
-        if not backs or not steps:
+        if not backs or not steps or b"%" not in segment(m, loop):
             continue
         gates = [n for n in ast.walk(loop) if isinstance(n, ast.If) and _mod(n.test)
                  and any(_inside(n, s) for s in steps)]

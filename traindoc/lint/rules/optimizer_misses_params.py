@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from ..patterns import call_name, is_module_class, may_be, text
 from ..registry import Hit, lint_rule
@@ -59,7 +60,9 @@ def check(m):
         if lines is None:
             lines = m.source.splitlines()
         later_text = b"\n".join(lines[(call.end_lineno or call.lineno):])
-        if b"requires_grad" not in later_text if filtered else (owner.encode() + b".") not in later_text:
+        if filtered and b"requires_grad" not in later_text:
+            continue
+        if not filtered and not re.search(rb"(?m)^[ \t]*" + re.escape(owner.encode()) + rb"\.\w+[ \t]*=(?!=)", later_text):
             continue
         fn = site.ctx.func
         scope = fn if fn is not None else m.tree

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, text
+from ..patterns import calls_index, segment, text
 from ..registry import Hit, lint_rule
 
 
@@ -54,6 +54,9 @@ def check(m):
         if not names or site.ctx.loops:
             continue  # outermost loops only: ast.walk covers the nested ones
         if not any(_backwarded(s.node) for s in by_loop.get(id(site.node), ())):
+            continue
+        seg = segment(m, site.node)
+        if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg:
             continue
         loop = site.node
         if id(loop) in seen:
