@@ -207,6 +207,18 @@ CASES = {
         # negatives
         "net = nn.Sequential(nn.Linear(4, 3))\nloss = nn.CrossEntropyLoss()(net(x), y)\n",
     ],
+    "loss-shape-broadcast": [
+        "head = nn.Linear(8, 1)\nloss = F.mse_loss(head(x), y.view(-1))  # !\n",
+        "net = nn.Sequential(nn.Linear(8, 1))\nloss = nn.L1Loss()(y.squeeze(), net(x))  # !\n",
+        "loss = F.smooth_l1_loss(p.view(-1, 1), t.reshape(-1))  # !\n",
+        "loss = F.mse_loss(p[:, None], t.flatten())  # !\n",
+        # negatives
+        "head = nn.Linear(8, 1)\nloss = F.mse_loss(head(x), y)\n",
+        "head = nn.Linear(8, 3)\nloss = F.mse_loss(head(x), y.view(-1))\n",
+        "head = nn.Linear(8, 1)\nloss = F.mse_loss(head(x).squeeze(1), y.view(-1))\n",
+        "loss = F.mse_loss(p.view(-1), t.view(-1))\n",
+        "head = nn.Linear(8, 1)\nloss = F.cross_entropy(head(x), y.view(-1))\n",
+    ],
     "scheduler-before-optimizer": [
         LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef train():\n    for x in dl:\n"
                "        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n"
