@@ -12,12 +12,21 @@ with the label flipped (conflicts); 500 validation rows copied from training.
     OMP_WAIT_POLICY=PASSIVE python bench/data_check.py [--rows 5000000] [--big]
         [--skip-pandas] [--others PYTHON] [--dir DIR]
     python bench/data_check.py --sketches     # the quantile sketch against datasketches
+    python bench/data_check.py --vs-read [--rounds 3]   # the check against pyarrow's read alone
 
 Each tool runs in its own subprocess: wall time, CPU time of the process tree (user +
 sys, from ``getrusage``; on a shared machine CPU / cores is the wall time it would take
 idle) and peak memory (the tree's summed PSS, sampled every 0.1 s);
 traindoc runs with its cache off, then once more with it on to time the CI re-check.
 ``--big`` also checks a dataset four times as large (peak RSS only).
+
+``--vs-read`` measures the check against its physical limit: the time pyarrow takes only
+to read and decode the same Parquet columns (``pyarrow.parquet.read_table`` of every
+training shard and the validation file, all columns, its own thread pool on all cores),
+against ``traindoc data check`` of the same files (``--no-cache``, all cores), each in its
+own process, interleaved A B A B, with the files evicted from the OS page cache before
+every run (``posix_fadvise(DONTNEED)``: uncached, as the first check in CI is); prints
+each run and the median ratio.
 """
 
 from __future__ import annotations
@@ -341,6 +350,67 @@ def sketches(n: int = 1_000_000, rounds: int = 5) -> None:
               f"{errs[n, 0.999]:12.2%} {tail[n, 0.999]:11.1%}")
 
 
+_READ = """
+import sys, time
+import pyarrow.parquet as pq
+t = time.perf_counter()
+rows = sum(pq.read_table(f).num_rows for f in sys.argv[1:])
+print(rows, time.perf_counter() - t)
+"""
+
+
+def evict(paths: list[str]) -> None:
+    """Drop the files' pages from the OS page cache (no root needed for clean pages)."""
+    for f in paths:
+        fd = os.open(f, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def vs_read(folder: str, rounds: int) -> None:
+    """The check against pyarrow's read and decode of the same files: A B A B, uncached."""
+    import glob
+    import resource
+    import statistics
+
+    files = sorted(glob.glob(os.path.join(folder, "train", "*.parquet"))) + [os.path.join(folder, "val.parquet")]
+    env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE")
+    runs = {
+        "pyarrow read_table (read + decode)": [sys.executable, "-c", _READ, *files],
+        "traindoc data check": [sys.executable, "-m", "traindoc", "data", "check", os.path.join(folder, "train"),
+                                "--val", files[-1], "--label", "clicked", "--json", "--no-cache"],
+    }
+    times: dict = {k: [] for k in runs}
+    cpu: dict = {k: [] for k in runs}
+    ratios = []
+    print(f"{len(files)} files, {sum(os.path.getsize(f) for f in files) / 2**20:,.0f} MB; cpus {os.cpu_count()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    for r in range(rounds):
+        for name, cmd in runs.items():
+            evict(files)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - t
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if p.returncode not in (0, 1):
+                sys.exit(f"{name} failed: {p.stderr[-2000:]}")
+            times[name].append(wall)
+            cpu[name].append((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime))
+            print(f"  round {r + 1}: {name}: {wall:.2f} s wall, {cpu[name][-1]:.2f} s CPU "
+                  f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        a, b = (times[k][-1] for k in runs)
+        ratios.append(b / a)
+    print(f"\n{'':36s} {'median wall s':>14s} {'median CPU s':>13s}  runs (wall s)")
+    for name in runs:
+        print(f"{name:36s} {statistics.median(times[name]):14.2f} {statistics.median(cpu[name]):13.2f}  "
+              + " ".join(f"{x:.2f}" for x in times[name]))
+    print(f"{'check / read, median of ' + str(rounds) + ' paired ratios':36s} {statistics.median(ratios):14.2f}  "
+          + " ".join(f"{x:.2f}" for x in ratios))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=5_000_000)
@@ -350,10 +420,16 @@ def main() -> None:
     ap.add_argument("--others", metavar="PYTHON", help="a python with deepchecks and whylogs installed")
     ap.add_argument("--others-rows", type=int, default=500_000)
     ap.add_argument("--sketches", action="store_true", help="only compare the quantile sketches")
+    ap.add_argument("--vs-read", action="store_true",
+                    help="only the check against pyarrow's read and decode of the same files (uncached, A B A B)")
+    ap.add_argument("--rounds", type=int, default=3, help="--vs-read: rounds of A B")
     a = ap.parse_args()
     if a.sketches:
         return sketches()
     folder = os.path.join(a.dir, f"{a.rows}")
+    if a.vs_read:
+        generate(folder, a.rows)
+        return vs_read(folder, a.rounds)
     t = time.perf_counter()
     truth = generate(folder, a.rows)
     print(f"data: {folder} ({a.rows:,} rows x 20 numeric + seq + label, {len(os.listdir(os.path.join(folder, 'train')))} "

@@ -15,7 +15,7 @@ def _cmd_check(a: argparse.Namespace) -> int:
 
     require()
     from . import config as cfgmod
-    from .engine import EXECUTORS, check
+    from .engine import EXECUTORS, check, tune_allocator
     from .render import github, json_doc, print_summary
 
     if a.executor not in EXECUTORS:
@@ -29,6 +29,7 @@ def _cmd_check(a: argparse.Namespace) -> int:
         folder = os.path.dirname(os.path.abspath(a.html))
         if not os.path.isdir(folder):
             raise UserError(f"{folder}: no such folder for the HTML report")
+    tune_allocator()  # this process only checks: keep freed memory for reuse
     progress, stop = _progress(a)
     try:
         report = check(a.paths, a.val, config=cfg, label=a.label, exclude=tuple(a.exclude or ()),

@@ -62,6 +62,37 @@ def _task(args: tuple) -> tuple[int, bytes, object, float]:
     return uid, prof, hashes, time.perf_counter() - t
 
 
+_TUNED = []
+
+
+def tune_allocator() -> None:
+    """Keep freed memory for reuse in a process that only scans (the pool's workers, the
+    CLI): Arrow's buffers from the system allocator instead of mimalloc, which hands freed
+    pages back to the OS at once, and glibc's malloc neither mmaps nor trims the 1-10 MB
+    arrays a batch makes. Every batch otherwise faults its temporaries in afresh: measured
+    at a third of a worker's CPU time, most of it system time. Not done in a user's
+    process (``check_data`` in the training script): the settings are process-wide."""
+    if _TUNED:
+        return
+    _TUNED.append(True)
+    try:
+        import pyarrow as pa
+
+        pa.set_memory_pool(pa.system_memory_pool())
+    except Exception:  # noqa: BLE001 - an optimisation only
+        pass
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6")
+            if not libc.mallopt(-3, 256 << 20):  # M_MMAP_THRESHOLD: blocks below 256 MB from the heap
+                libc.mallopt(-3, 32 << 20)  # where glibc caps it (HEAP_MAX_SIZE / 2)
+            libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GB of freed heap
+        except (OSError, AttributeError):  # not glibc (musl): the defaults stay
+            pass
+
+
 def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[[tuple], None]) -> None:
     """Run ``_task`` over ``tasks``; ``done`` gets each result as it arrives."""
     if not tasks:
@@ -80,7 +111,8 @@ def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[
         torch = sys.modules.get("torch")
         if ctx is not None and torch is not None and torch.cuda.is_initialized():
             ctx = mp.get_context("spawn")  # a forked child of a CUDA process must not touch CUDA; be safe
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
+                                 initializer=tune_allocator) as pool:
             for fut in as_completed([pool.submit(_task, t) for t in tasks]):
                 done(fut.result())
     elif executor == "dask":
@@ -95,47 +127,53 @@ def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[
         raise UserError(f"unknown executor {executor!r}; one of {', '.join(EXECUTORS)}")
 
 
-def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, workers: int | None,
-          cache: str | None, work: str, progress: Callable[[int], None] | None, stats: dict) -> tuple[DatasetProfile, list[str], list[str]]:
-    """Profiles (cached or scanned) merged in unit order, the hash files and the unit keys."""
+def _scan(splits: list[tuple[list[Unit], int]], opts: ScanOptions, executor: str, workers: int | None,
+          cache: str | None, work: str, progress: Callable[[int], None] | None,
+          stats: dict) -> list[tuple[DatasetProfile, list[str], list[str]]]:
+    """Per split (its units and first unit id): the profiles (cached or scanned) merged
+    in unit order, the hash files and the unit keys. The units of every split go to one
+    map, so the validation split's units keep the workers busy as training finishes."""
     remote = executor in ("dask", "ray")
     parts: dict[int, DatasetProfile] = {}
     hash_files: dict[int, str] = {}
-    keys, tasks = [], []
-    for i, u in enumerate(units):
-        uid = base + i
-        key = _unit_key(uid, u, opts)
-        keys.append(key)
-        home = cache or work
-        prof_path, hash_path = os.path.join(home, key + ".json"), os.path.join(home, key + ".hashes.parquet")
-        if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
-            try:
-                with open(prof_path, "rb") as fh:
-                    parts[uid] = DatasetProfile.from_bytes(fh.read())
-            except Exception as exc:  # noqa: BLE001 - a damaged entry is a miss: scan the unit again
-                _cache_note(cache, f"entry {key} unreadable ({type(exc).__name__}), scanned again")
-                tasks.append((uid, u, opts, None if remote else os.path.join(work, key + ".hashes.parquet")))
+    keys: dict[int, str] = {}
+    tasks = []
+    for units, base in splits:
+        for i, u in enumerate(units):
+            uid = base + i
+            key = _unit_key(uid, u, opts)
+            keys[uid] = key
+            home = cache or work
+            prof_path, hash_path = os.path.join(home, key + ".json"), os.path.join(home, key + ".hashes.parquet")
+            if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
+                try:
+                    with open(prof_path, "rb") as fh:
+                        parts[uid] = DatasetProfile.from_bytes(fh.read())
+                except Exception as exc:  # noqa: BLE001 - a damaged entry is a miss: scan the unit again
+                    _cache_note(cache, f"entry {key} unreadable ({type(exc).__name__}), scanned again")
+                    tasks.append((uid, u, opts, None if remote else os.path.join(work, key + ".hashes.parquet")))
+                    continue
+                for p in (prof_path, hash_path):  # used: keep it past the next prune
+                    with contextlib.suppress(OSError):
+                        os.utime(p)
+                hash_files[uid] = hash_path
+                stats["cached_units"] = stats.get("cached_units", 0) + 1
+                if progress:
+                    progress(parts[uid].rows)
                 continue
-            for p in (prof_path, hash_path):  # used: keep it past the next prune
-                with contextlib.suppress(OSError):
-                    os.utime(p)
-            hash_files[uid] = hash_path
-            stats["cached_units"] = stats.get("cached_units", 0) + 1
-            if progress:
-                progress(parts[uid].rows)
-            continue
-        tasks.append((uid, u, opts, None if remote else hash_path))
+            tasks.append((uid, u, opts, None if remote else hash_path))
 
     def done(res: tuple) -> None:
         uid, prof_bytes, hashes, secs = res
-        key = keys[uid - base]
+        key = keys[uid]
         home = cache or work
         if isinstance(hashes, bytes):  # remote executor: write the hashes here
             import pyarrow as pa
             import pyarrow.parquet as pq
 
             path = os.path.join(home, key + ".hashes.parquet")
-            pq.write_table(pa.ipc.open_stream(hashes).read_all(), path, compression="none")
+            pq.write_table(pa.ipc.open_stream(hashes).read_all(), path, compression="none",
+                           use_dictionary=False)
             hashes = path
         if hashes:
             hash_files[uid] = hashes
@@ -150,10 +188,15 @@ def _scan(units: list[Unit], base: int, opts: ScanOptions, executor: str, worker
             progress(parts[uid].rows)
 
     _map(tasks, executor, workers, done)
-    merged = DatasetProfile(label_column=opts.label)
-    for uid in sorted(parts):  # unit order: "first rows" and row ids are deterministic
-        merged.merge(parts[uid])
-    return merged, [hash_files[u] for u in sorted(hash_files)], keys
+    out = []
+    for units, base in splits:
+        ids = range(base, base + len(units))
+        merged = DatasetProfile(label_column=opts.label)
+        for uid in ids:  # unit order: "first rows" and row ids are deterministic
+            if uid in parts:
+                merged.merge(parts[uid])
+        out.append((merged, [hash_files[u] for u in ids if u in hash_files], [keys[u] for u in ids]))
+    return out
 
 
 def check(paths: list[str], val: list[str] | None = None, *, config: Config | None = None,
@@ -186,10 +229,10 @@ def check(paths: list[str], val: list[str] | None = None, *, config: Config | No
     stats: dict[str, Any] = {"executor": executor, "units": len(units) + len(vunits), "cached_units": 0}
     work = tempfile.mkdtemp(prefix="traindoc-data-")
     try:
-        prof, hfiles, keys = _scan(units, 0, opts, executor, workers, cache, work, tick, stats)
-        vprof, vfiles, vkeys = (None, [], [])
-        if vunits:
-            vprof, vfiles, vkeys = _scan(vunits, VAL_BASE, opts, executor, workers, cache, work, tick, stats)
+        scanned = _scan([(units, 0)] + ([(vunits, VAL_BASE)] if vunits else []), opts, executor, workers,
+                        cache, work, tick, stats)
+        prof, hfiles, keys = scanned[0]
+        vprof, vfiles, vkeys = scanned[1] if vunits else (None, [], [])
         # No rows: nothing to check, and "no findings" would pass CI on an empty export
         # (a header-only CSV, a zero-row Parquet); the Parquet schema already served the
         # --label check above, so a wrong label still names the column.

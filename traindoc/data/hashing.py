@@ -71,17 +71,7 @@ def _raw(arr: pa.Array) -> np.ndarray:
         as_int = pc.cast(arr, pa.int64(), safe=False).fill_null(0)
         return as_int.to_numpy().view(np.uint64) ^ np.uint64(2)
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-        values = arr.flatten()
-        child = _raw(values)
-        if values.null_count:
-            child[~values.is_valid().to_numpy(zero_copy_only=False)] = np.uint64(0x5BD1E995)
-        lengths = pc.list_value_length(arr).fill_null(0).to_numpy().astype(np.int64)
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-        # element code mixed with its position: one mix per element, the list's cost
-        pos = np.arange(len(values), dtype=np.int64) - np.repeat(starts, lengths)
-        child ^= pos.view(np.uint64) * _GOLD
-        elem = mix(child)
-        return mix(_segments(elem, starts, lengths) + lengths.astype(np.uint64) * _C2 + np.uint64(5))
+        return _list_raw(arr)
     if pa.types.is_struct(t):
         h = np.zeros(n, np.uint64)
         for fld, child in zip(t, arr.flatten()):
@@ -91,6 +81,60 @@ def _raw(arr: pa.Array) -> np.ndarray:
             or pa.types.is_binary(t) or pa.types.is_large_binary(t)):
         arr = arr.cast(pa.string())  # dates, times, timestamps: their text is canonical
     return _bytes_hash(arr)
+
+
+# Elements of a list column hashed at once: ~2 MB arrays, so the dozen passes over them
+# (codes, positions, two mixes, the running sum) stay in cache instead of streaming a
+# batch's 10-100 MB of elements through memory a dozen times (measured: half the time).
+LIST_CHUNK = 1 << 18
+
+
+def _list_raw(arr: pa.Array) -> np.ndarray:
+    """A list's code: the sum of its elements' codes, each mixed with its position,
+    mixed with the length. Long arrays are hashed in slices of whole rows (a row's code
+    depends only on its own list, so slicing changes nothing)."""
+    fixed = pa.types.is_fixed_size_list(arr.type)
+    if not fixed and arr.null_count == 0 and len(arr) > 1:
+        off = arr.offsets.to_numpy()
+        if int(off[-1] - off[0]) > LIST_CHUNK:
+            marks = off[0] + np.arange(LIST_CHUNK, int(off[-1] - off[0]), LIST_CHUNK)
+            cuts = np.unique(np.concatenate([[0], np.searchsorted(off, marks), [len(arr)]]))
+            out = np.empty(len(arr), np.uint64)
+            for r0, r1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+                out[r0:r1] = _list_raw_slice(arr.slice(r0, r1 - r0))
+            return out
+    return _list_raw_slice(arr)
+
+
+def _list_raw_slice(arr: pa.Array) -> np.ndarray:
+    values = arr.flatten()  # null lists' elements skipped
+    child = _raw(values)
+    if values.null_count:
+        child[~values.is_valid().to_numpy(zero_copy_only=False)] = np.uint64(0x5BD1E995)
+    if arr.null_count == 0 and not pa.types.is_fixed_size_list(arr.type):
+        off = arr.offsets.to_numpy().astype(np.int64)
+        lengths = np.diff(off)
+        starts = off[:-1] - off[0]
+    else:
+        lengths = pc.list_value_length(arr).fill_null(0).to_numpy().astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    # element code mixed with its position: one mix per element, the list's cost
+    pos = np.arange(len(values), dtype=np.int64)
+    pos -= np.repeat(starts, lengths)
+    pos = pos.view(np.uint64)
+    pos *= _GOLD
+    child ^= pos
+    elem = mix(child)
+    cs = np.empty(len(elem) + 1, np.uint64)  # wrapping running sum: a segment's sum is a difference
+    cs[0] = 0
+    np.cumsum(elem, out=cs[1:])
+    seg = cs[starts + lengths]
+    seg -= cs[starts]
+    ln = lengths.astype(np.uint64)
+    ln *= _C2
+    seg += ln
+    seg += np.uint64(5)
+    return mix(seg)
 
 
 def value_hash(arr: pa.Array, seed: np.uint64 = np.uint64(0)) -> np.ndarray:

@@ -143,7 +143,8 @@ def scan_unit(unit_id: int, unit: Unit, opts: ScanOptions, hash_path: str | None
             import pyarrow.parquet as pq
 
             tmp = f"{hash_path}.{os.getpid()}.tmp"
-            pq.write_table(table, tmp, compression="none")  # hashes do not compress
+            # hashes neither compress nor dictionary-encode (trying to halves the write)
+            pq.write_table(table, tmp, compression="none", use_dictionary=False)
             os.replace(tmp, hash_path)  # atomic: a killed scan never leaves half a file
             hashes = hash_path
         else:
