@@ -127,7 +127,10 @@ def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     missing = []
     kinds = None
     for n in needs:
-        if n.startswith("event:"):  # a kind of event, e.g. the label histograms of "event:labels"
+        if n.startswith("meta:"):  # a check the monitor ran (its absence of events is then a result)
+            if not any(n[5:] in (run.meta_for(r).get("checks") or []) for r in run.ranks):
+                missing.append(n[5:] + " check")
+        elif n.startswith("event:"):  # a kind of event, e.g. the label histograms of "event:labels"
             if kinds is None:
                 kinds = {ev["kind"] for ev in run.events()}
             if n[6:] not in kinds:

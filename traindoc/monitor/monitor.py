@@ -245,6 +245,7 @@ class Monitor:
 
             self.writer.meta("script", script)
             self.writer.meta("origin", origin(Path(self.out), script))
+        self.writer.meta("checks", ["target-in-input"])  # checks whose silence is a result (diagnose)
         self._t_start = time.perf_counter()
         self._patches = Patches(self)
         self._patches.install()

@@ -213,6 +213,38 @@ def build_plots(d: Diagnosis, rank: int) -> list[Plot]:
     return out
 
 
+def experiments_html(data: dict[str, Any] | None, n: int) -> str:
+    """`traindoc confirm`'s verdicts and the loss curves of every re-execution on one
+    figure (the baseline in black): the change's effect is the gap between the lines."""
+    if not data or not data.get("results"):
+        return ""
+    from .plotkit import figure
+
+    rows = "".join(f"<tr><td>{esc(r.get('cause'))}</td><td>{esc(r.get('change'))}</td>"
+                   f"<td class='{esc(r.get('verdict'))}'>{esc(r.get('verdict'))}</td><td>{esc(r.get('text'))}</td></tr>"
+                   for r in data["results"] if isinstance(r, dict))
+    out = [f"<h2 id=experiments>Experiments ({esc(data.get('steps'))} steps each, same seed)</h2>",
+           "<table class=grid><tr><th>cause</th><th>change</th><th>verdict</th><th>evidence</th></tr>" + rows
+           + "</table>"]
+    runs = data.get("runs") if isinstance(data.get("runs"), dict) else {}
+    labels = {}
+    for r in data["results"]:
+        if isinstance(r, dict):
+            labels.setdefault(r.get("experiment"), r.get("change"))
+    fig = figure("training loss", log_y=True)
+    for key, run in runs.items():
+        curve = run.get("curve") if isinstance(run, dict) else None
+        if not isinstance(curve, list) or not curve:
+            continue
+        base = key == "baseline"
+        name = "baseline (no change)" if base else next(
+            (str(lab) for exp, lab in labels.items() if isinstance(exp, str) and key.startswith(exp)), key)
+        fig.add_scatter(x=[c[0] for c in curve], y=[c[1] for c in curve], mode="lines", name=name,
+                        line=dict(color="black", width=3) if base else dict(width=1.5))
+    out.append(to_div(fig, f"fig-exp-{n}"))
+    return "\n".join(out)
+
+
 def render(d: Diagnosis, rank: int | None = None) -> str:
     """The whole report as one HTML string."""
     from plotly.offline import get_plotlyjs
@@ -237,6 +269,7 @@ def render(d: Diagnosis, rank: int | None = None) -> str:
                      f"<pre>{esc(tb or e['message'])}</pre>")
     if d.internal:
         parts.append("<h3>traindoc's own problems (training was not affected)</h3>" + _findings_table(d.internal, 50))
+    parts.append(experiments_html(d.experiments, len(plots)))
     parts.append("<h2 id=cannot-tell>Cannot tell</h2>")
     if d.cannot_tell:
         parts.append("<p class=muted>These checks did not run because the series they need were not recorded "

@@ -9,7 +9,7 @@ from ..util import fmt
 from ._stats import finding
 
 
-@rule("target-leakage", needs=("loss", "event:target-in-input"))
+@rule("target-leakage", needs=("loss", "meta:target-in-input"))
 def target_leakage(run):
     """What it detects: the loss's target is one of the model's own inputs, found by exact
     comparison during the first 20 training steps: an integer target equal to an integer
@@ -30,7 +30,9 @@ def target_leakage(run):
     computed from it) from the inputs. An autoencoder whose integer targets are meant to
     be its inputs is the one legitimate case: then ignore this finding.
     """
-    ev = next(e for e in run.events() if e["kind"] == "target-in-input")
+    ev = next((e for e in run.events() if e["kind"] == "target-in-input"), None)
+    if ev is None:
+        return []  # the monitor compared targets and inputs for 20 steps: no leak
     loss = run.series("loss")
     v = loss.values[np.isfinite(loss.values)]
     start = float(np.median(v[: max(3, len(v) // 20)])) if len(v) else float("nan")

@@ -11,7 +11,7 @@ from ..util import fmt
 TOO_LOW = 0.05  # the end of the run against its start: a loss that fell 20x
 
 
-@rule("loss-implausible", needs=("loss", "event:target-in-input"))
+@rule("loss-implausible", needs=("loss", "meta:target-in-input"))
 def loss_implausible(run):
     """What it detects: a training loss that fell to under 5 % of its starting value while
     the loss's target is one of the model's inputs (found by exact comparison during the
@@ -36,7 +36,9 @@ def loss_implausible(run):
     start, end = float(np.median(v[: max(3, len(v) // 20)])), float(np.median(v[-max(3, len(v) // 5):]))
     if not (start > 0 and end < TOO_LOW * start):
         return []
-    ev = next(e for e in run.events() if e["kind"] == "target-in-input")
+    ev = next((e for e in run.events() if e["kind"] == "target-in-input"), None)
+    if ev is None:
+        return []  # the monitor compared targets and inputs for 20 steps: no leak
     step = int(loss.steps[np.flatnonzero(np.isfinite(loss.values))[-1]])
     return [Finding("loss-implausible", "error",
                     f"the loss fell from {fmt(start)} to {fmt(end)} while {ev['message']}: too good to be true",
