@@ -178,6 +178,7 @@ CASES = {
     ],
     "torch-load-unsafe": [
         "s = torch.load(p)  # !\n",
+        "opts = parser.parse_args()\nm = torch.load(opts.model_path)  # !\ntorch.save(m, opts.logging_dir + 'best.pt')\n",
         "from torch import load as tload\ns = tload(p, map_location='cpu')  # !\n",
         # negatives
         "s = torch.load(p, weights_only=True)\n",
@@ -186,6 +187,8 @@ CASES = {
         "import pickle\ns = pickle.load(f)\ns = json.load(f)\n",
         "s = torch.load('weights/data.pt')\n",                             # a fixed file of the project
         "s = torch.load(p)\ntorch.save(model.state_dict(), p)\n",           # the script's own checkpoints
+        "import os\nck = os.path.join(out_dir, 'ckpt.pt')\ns = torch.load(ck)\n"
+        "torch.save(state, os.path.join(out_dir, 'ckpt.pt'))\n",
     ],
     "unguarded-zero": [   # the powers added to TD505 (its other spellings: test_rules.py and its fixture)
         "n = (m > 0).sum()\nw = n.pow(-1)  # !\n",

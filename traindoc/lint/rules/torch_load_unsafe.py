@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, may_be
+from ..patterns import keyword, may_be, text
 from ..registry import Hit, lint_rule
 
 
@@ -20,10 +20,10 @@ from ..registry import Hit, lint_rule
 def check(m):
     """What it detects: a call of `torch.load(...)` (any import spelling) that does not pass
     `weights_only`. A call that passes it (True, or False as a deliberate choice) or
-    `**kwargs` is not flagged, nor is any load in a file that calls `torch.save` (a
-    script that resumes the checkpoints it writes itself: `torch.save`, a `Checkpoint`
-    handler, `save_checkpoint`), a literal path (a fixed file of the project) or a test
-    file (`test_*.py`, `*_test.py`). Severity info: since torch 2.6 the default is True, so the
+    `**kwargs` is not flagged, nor is a load of a checkpoint the file writes itself (its
+    path shares a string constant or a name with the path of a `torch.save` of the file:
+    `os.path.join(out_dir, "ckpt.pt")` both ways, `self.snapshot_path`), of a literal path
+    (a fixed file of the project), or in a test file (`test_*.py`, `*_test.py`). Severity info: since torch 2.6 the default is True, so the
     finding matters for code that must also run on older versions, or that loads files
     from elsewhere (downloads, shared checkpoints).
 
@@ -39,8 +39,6 @@ def check(m):
     How to fix:
         state = torch.load("resnet.pt", map_location="cpu", weights_only=True)
     """
-    if b"torch.save(" in m.source or b"save_checkpoint" in m.source or b"Checkpoint(" in m.source:
-        return  # the script loads checkpoints it writes itself
     base = m.path.replace("\\", "/").rsplit("/", 1)[-1]
     if base.startswith("test_") or base.endswith("_test.py"):
         return  # a test reloads what it just saved
@@ -50,7 +48,8 @@ def check(m):
             continue
         c = m.callee(call)
         if c[0] == "fn" and c[1] in N.TORCH_LOAD and keyword(call, "weights_only") is None \
-                and not any(k.arg is None for k in call.keywords) and not _literal_path(call):
+                and not any(k.arg is None for k in call.keywords) and not _literal_path(call) \
+                and not _own_checkpoint(m, call):
             yield Hit(call, "torch.load without weights_only=True: before torch 2.6 this unpickles arbitrary "
                             "objects, so loading a file from elsewhere can run code; pass weights_only=True")
 
@@ -59,3 +58,60 @@ def _literal_path(call) -> bool:
     """``torch.load("traindata.pt")``: a fixed file of the project, not a file from elsewhere."""
     a = call.args[0] if call.args else keyword(call, "f")
     return isinstance(a, ast.Constant) and isinstance(a.value, str)
+
+
+def _path_arg(call, save: bool):
+    i = 1 if save else 0
+    if len(call.args) > i:
+        return call.args[i]
+    return keyword(call, "f")
+
+
+def _keys(m, e, depth: int = 2) -> set:
+    """What identifies a path expression: its string constants, the names it uses and the
+    last attribute of dotted names (``opts.model_path`` -> model_path, not opts)."""
+    out: set = set()
+    todo = [e] if e is not None else []
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, str) and len(n.value) > 2:
+                out.add("s:" + n.value)
+        elif isinstance(n, ast.Attribute):
+            out.add("n:" + n.attr)
+            if not isinstance(n.value, (ast.Name, ast.Attribute)):
+                todo.append(n.value)
+        elif isinstance(n, ast.Name):
+            out.add("n:" + n.id)
+            if depth:
+                d = m.defs(n)
+                if d and len(d) == 1 and _path_like(d[0]):
+                    out |= _keys(m, d[0], depth - 1)
+        elif isinstance(n, ast.AST):
+            todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _path_like(e) -> bool:
+    """An expression that builds a path (followed through names), not ``parser.parse_args()``."""
+    if isinstance(e, (ast.Constant, ast.BinOp, ast.JoinedStr)):
+        return True
+    return isinstance(e, ast.Call) and text(e.func).rsplit(".", 1)[-1] in ("join", "format", "Path", "joinpath")
+
+
+_GENERIC = frozenset({"n:os", "n:path", "n:join", "n:args", "n:opt", "n:self", "n:config", "n:cfg", "n:format"})
+
+
+def _own_checkpoint(m, call) -> bool:
+    """The load's path matches the path of a ``torch.save`` in the same file."""
+    saves = m.memo.get("torch-load-unsafe.saves")
+    if saves is None:
+        saves = set()
+        for s in m.w.calls:
+            f = s.node.func
+            if (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "") == "save" \
+                    and (m.qualname(f) or "").endswith("torch.save"):
+                saves |= _keys(m, _path_arg(s.node, True))
+        saves -= _GENERIC
+        m.memo["torch-load-unsafe.saves"] = saves
+    return bool(saves) and not saves.isdisjoint(_keys(m, _path_arg(call, False)))
