@@ -12,7 +12,7 @@ with the label flipped (conflicts); 500 validation rows copied from training.
     OMP_WAIT_POLICY=PASSIVE python bench/data_check.py [--rows 5000000] [--big]
         [--skip-pandas] [--others PYTHON] [--dir DIR]
     python bench/data_check.py --sketches     # the quantile sketch against datasketches
-    python bench/data_check.py --vs-read [--rounds 3]   # the check against pyarrow's read alone
+    python bench/data_check.py --vs-read [--rounds 3] [--baseline DIR]   # against pyarrow's read alone
 
 Each tool runs in its own subprocess: wall time, CPU time of the process tree (user +
 sys, from ``getrusage``; on a shared machine CPU / cores is the wall time it would take
@@ -369,8 +369,10 @@ def evict(paths: list[str]) -> None:
             os.close(fd)
 
 
-def vs_read(folder: str, rounds: int) -> None:
-    """The check against pyarrow's read and decode of the same files: A B A B, uncached."""
+def vs_read(folder: str, rounds: int, baseline: str | None = None) -> None:
+    """The check against pyarrow's read and decode of the same files: A B A B, uncached.
+    ``baseline``: a folder holding another version of the ``traindoc`` package (``git
+    archive REV traindoc | tar -x -C DIR``), checked in the same rounds as a third run."""
     import glob
     import resource
     import statistics
@@ -382,8 +384,16 @@ def vs_read(folder: str, rounds: int) -> None:
         "traindoc data check": [sys.executable, "-m", "traindoc", "data", "check", os.path.join(folder, "train"),
                                 "--val", files[-1], "--label", "clicked", "--json", "--no-cache"],
     }
+    envs = {k: env for k in runs}
+    if baseline:
+        name = f"traindoc data check ({os.path.basename(os.path.abspath(baseline))})"
+        runs[name] = runs["traindoc data check"]
+        envs[name] = dict(env, PYTHONPATH=os.path.abspath(baseline))
+    here = dict(env, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    envs["traindoc data check"] = here
     times: dict = {k: [] for k in runs}
     cpu: dict = {k: [] for k in runs}
+    outputs: dict = {}
     ratios = []
     print(f"{len(files)} files, {sum(os.path.getsize(f) for f in files) / 2**20:,.0f} MB; cpus {os.cpu_count()}, "
           f"load average {os.getloadavg()[0]:.1f}")
@@ -392,16 +402,19 @@ def vs_read(folder: str, rounds: int) -> None:
             evict(files)
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            # cwd: the data folder, so that PYTHONPATH (not this checkout) picks the package
+            p = subprocess.run(cmd, env=envs[name], capture_output=True, text=True, cwd=folder)
             wall = time.perf_counter() - t
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             if p.returncode not in (0, 1):
                 sys.exit(f"{name} failed: {p.stderr[-2000:]}")
+            if name != "pyarrow read_table (read + decode)":
+                outputs[name] = json.loads(p.stdout)["findings"]
             times[name].append(wall)
             cpu[name].append((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime))
             print(f"  round {r + 1}: {name}: {wall:.2f} s wall, {cpu[name][-1]:.2f} s CPU "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
-        a, b = (times[k][-1] for k in runs)
+        a, b = (times[k][-1] for k in list(runs)[:2])
         ratios.append(b / a)
     print(f"\n{'':36s} {'median wall s':>14s} {'median CPU s':>13s}  runs (wall s)")
     for name in runs:
@@ -409,6 +422,13 @@ def vs_read(folder: str, rounds: int) -> None:
               + " ".join(f"{x:.2f}" for x in times[name]))
     print(f"{'check / read, median of ' + str(rounds) + ' paired ratios':36s} {statistics.median(ratios):14.2f}  "
           + " ".join(f"{x:.2f}" for x in ratios))
+    if baseline:
+        same = outputs["traindoc data check"] == outputs[list(runs)[2]]
+        print(f"findings of the two versions identical: {'yes' if same else 'NO'} "
+              f"({len(outputs['traindoc data check'])} findings)")
+        base = [b / a for a, b in zip(times[list(runs)[0]], times[list(runs)[2]])]
+        print(f"{'baseline / read, median paired ratio':36s} {statistics.median(base):14.2f}  "
+              + " ".join(f"{x:.2f}" for x in base))
 
 
 def main() -> None:
@@ -423,13 +443,14 @@ def main() -> None:
     ap.add_argument("--vs-read", action="store_true",
                     help="only the check against pyarrow's read and decode of the same files (uncached, A B A B)")
     ap.add_argument("--rounds", type=int, default=3, help="--vs-read: rounds of A B")
+    ap.add_argument("--baseline", metavar="DIR", help="--vs-read: also check with the traindoc package in DIR")
     a = ap.parse_args()
     if a.sketches:
         return sketches()
     folder = os.path.join(a.dir, f"{a.rows}")
     if a.vs_read:
         generate(folder, a.rows)
-        return vs_read(folder, a.rounds)
+        return vs_read(folder, a.rounds, a.baseline)
     t = time.perf_counter()
     truth = generate(folder, a.rows)
     print(f"data: {folder} ({a.rows:,} rows x 20 numeric + seq + label, {len(os.listdir(os.path.join(folder, 'train')))} "

@@ -199,3 +199,44 @@ def test_exact_checks_in_memory_prefilter_equals_duckdb_alone(tmp_path, monkeypa
     assert got.to_json() == want.to_json()
     if planted:
         assert got.duplicate_rows > 0 and got.conflict_groups == 3 and got.leaked_rows == 1
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64, np.uint8])
+def test_integer_elements_profile_equals_the_float_update(dtype):
+    from traindoc.data.profile import NumericProfile
+
+    rng = np.random.default_rng(12)
+    hi = 200 if dtype == np.uint8 else 1_000_000
+    parts = [rng.integers(0, hi, 50_000).astype(dtype) for _ in range(3)]
+    if dtype in (np.int64, np.int32):
+        parts[1] = (parts[1].astype(np.int64) - hi // 2).astype(dtype)
+    if dtype == np.uint64:
+        parts.append(np.array([2**63 + 5, 3], np.uint64))  # past 2**53: the float update
+    a, b = NumericProfile(), NumericProfile()
+    for p in parts:
+        a.update_ints(p)
+        b.update(p.astype(np.float64), None, None, True, light=True)
+    import json
+
+    assert json.dumps(a.to_json()) == json.dumps(b.to_json())
+
+
+def test_float_hash_codes_unchanged():
+    """-0.0 is 0.0, every NaN is one NaN, float32 widened: as the codes were first made."""
+    from traindoc.data.hashing import _CANON_NAN
+
+    def reference(arr):
+        v = arr.to_numpy(zero_copy_only=False).astype(np.float64) + 0.0
+        h = v.view(np.uint64)
+        nan = np.isnan(v)
+        if nan.any():
+            h[nan] = _CANON_NAN
+        return h ^ np.uint64(1)
+
+    rng = np.random.default_rng(13)
+    x = rng.normal(size=1000)
+    weird = np.array([-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1e308, -1e308])
+    for arr in (pa.array(x), pa.array(x.astype(np.float32)), pa.array(np.concatenate([x, weird])),
+                pa.array([1.0, None, -0.0, float("nan")]), pa.array(np.array([np.inf, -np.inf, 1.0])),
+                pa.array([__import__("decimal").Decimal("1.5"), None], pa.decimal128(5, 2))):
+        np.testing.assert_array_equal(_raw(arr), reference(arr))

@@ -59,10 +59,16 @@ def _raw(arr: pa.Array) -> np.ndarray:
     if pa.types.is_null(t) or n == 0:
         return np.zeros(n, np.uint64)
     if pa.types.is_floating(t) or pa.types.is_decimal(t):
-        v = arr.to_numpy(zero_copy_only=False).astype(np.float64) + 0.0  # -0.0 + 0.0 == +0.0
+        raw = arr.to_numpy(zero_copy_only=False)
+        if raw.dtype.kind == "f":
+            v = np.add(raw, 0.0, dtype=np.float64)  # -0.0 + 0.0 == +0.0; one pass, a new array
+        else:  # decimals
+            v = raw.astype(np.float64) + 0.0
         h = v.view(np.uint64)
-        nan = np.isnan(v)
-        if nan.any():
+        with np.errstate(invalid="ignore", over="ignore"):
+            maybe_nan = np.isnan(v.sum())  # a NaN makes the sum NaN (so does Inf - Inf)
+        if maybe_nan:
+            nan = np.isnan(v)
             h[nan] = _CANON_NAN
         return h ^ np.uint64(1)
     if pa.types.is_integer(t) or pa.types.is_boolean(t):

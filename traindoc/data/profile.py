@@ -112,6 +112,24 @@ class NumericProfile:
             return
         self._moments(x, float(x.mean()), light, xr)
 
+    def update_ints(self, v: np.ndarray) -> None:
+        """``update(v.astype(float64), None, None, True, light=True)`` for integers without
+        nulls (a list column's ids), without the float copy: while sum |v| < 2**53 every
+        partial sum is exact in float64, so the integer sum is the float sum to the bit and
+        ``v - mean`` casts each value exactly; else it converts and updates."""
+        n = len(v)
+        if not n:
+            return
+        lo, hi = int(v.min()), int(v.max())
+        if max(abs(lo), abs(hi)) * n >= 1 << 53:
+            return self.update(v.astype(np.float64), None, None, True, light=True)
+        self.n += n
+        bmean = float(int(v.sum())) / n  # |sum| < 2**53: no overflow, exact
+        d = v - bmean
+        np.square(d, out=d)
+        self._chan(n, bmean, float(d.sum()))
+        self.min, self.max = min(self.min, float(lo)), max(self.max, float(hi))
+
     def _moments(self, x: np.ndarray, bmean: float, light: bool, xr: np.ndarray | None = None) -> None:
         """Fold in finite values ``x`` (rows ``xr``) whose mean is ``bmean``."""
         if not len(x):

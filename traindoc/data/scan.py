@@ -76,6 +76,9 @@ def _profile_column(prof: DatasetProfile, name: str, arr: pa.Array, rids: np.nda
             if _is_numeric(values.type):
                 if col.values is None:
                     col.values = NumericProfile()
+                if pa.types.is_integer(values.type) and not values.null_count:
+                    col.values.update_ints(values.to_numpy())  # ids: no float copy
+                    return
                 vals, valid, integer = numeric_values(values)
                 # Integer elements (ids) can hold no NaN/Inf and no check reads their
                 # quantiles: counts and range only, and no element -> row map (a gather
