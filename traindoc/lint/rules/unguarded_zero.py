@@ -59,7 +59,8 @@ def check(m):
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
-    `isinf`, `nan_to_num`, as GCN degree normalisation does) is not flagged.
+    `isinf`, `nan_to_num`, as GCN degree normalisation does) is not flagged, nor is a
+    logged metric (`correct.sum().item() / mask.sum()`), through which no gradient flows.
 
     Why it breaks training: these values are zero in ordinary data, not only in bugs: a
     batch whose mask selects no token, a constant feature, a padded all-zero row, a
@@ -131,6 +132,8 @@ def _pow_op(e) -> str:
 def _hit(m, op: str, arg, node, func):
     if arg is None:
         return None
+    if op == "div" and isinstance(node, ast.BinOp) and _item(node.left):
+        return None  # x.item() / n: a logged metric, no gradient flows through it
     k = m.kind(arg)
     if not isinstance(k, str) or k not in FLAG[op]:
         return None
@@ -162,6 +165,10 @@ def _tested(m, arg, func) -> bool:
 
 
 _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
+def _item(e) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in ("item", "tolist")
 _INF = (b"isinf", b"'inf'", b'"inf"', b"math.inf", b"torch.inf", b"np.inf", b"isfinite", b"nan_to_num")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import is_backward, short, text
+from ..patterns import eval_context, is_backward, short, text
 from ..registry import Hit, lint_rule
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
@@ -26,8 +26,11 @@ def check(m):
     pass in float16, through `torch.autocast("cuda")` / `torch.cuda.amp.autocast()` /
     `autocast(dtype=torch.float16)` or by converting the model with `model.half()` /
     `model.to(torch.float16)`, and never creates a `GradScaler` (nor uses apex or DeepSpeed
-    loss scaling). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
-    dtype or device the rule cannot read, and inference scripts are not flagged.
+    loss scaling, nor backpropagates through `accelerator.backward` / `fabric.backward`,
+    which scale the loss under fp16 mixed precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
+    dtype or device the rule cannot read, inference scripts, and autocast in evaluation
+    code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
+    `sample`) are not flagged.
 
     Why it breaks training: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
     (cause `fp16-underflow`): with small losses or deep nets most of them do, and the
@@ -60,6 +63,8 @@ def check(m):
     for site in m.w.calls:
         call = site.node
         how = _fp16(m, call)
+        if how and eval_context(m, site.ctx):
+            continue  # autocast around inference (validation images, sampling): no gradient to scale
         if how:
             yield Hit(call, f"{how} in a training script (backward on line {back.lineno}) without a GradScaler: "
                             "gradients below 6e-8 flush to zero and values above 65504 overflow; "
@@ -113,10 +118,14 @@ def _is_model(m, e) -> bool:
 
 
 def _scales_loss(m) -> bool:
-    """A GradScaler (or apex/DeepSpeed loss scaling) is created or used: ``X.scale(loss)`` counts too."""
+    """A GradScaler (or apex/DeepSpeed loss scaling) is created or used: ``X.scale(loss)`` counts
+    too, and so does ``accelerator.backward(loss)`` / ``fabric.backward(loss)``, which scale."""
     for site in m.w.calls:
         f = site.node.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
         if name in _SCALERS or name == "scale" and "scaler" in text(f.value).lower():
             return True
+        if name == "backward" and isinstance(f, ast.Attribute) and site.node.args \
+                and any(w in text(f.value).lower() for w in ("accelerator", "fabric")):
+            return True  # accelerate / Lightning Fabric scale the loss themselves under fp16
     return False

@@ -12,6 +12,9 @@ from ..registry import Hit, lint_rule
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _LOOP_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev", "holdout"})
 _FUNC_WORDS = frozenset({"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation"})
+# Words that say train/eval mode matters in a file: dropout, batch norm, or a model from a
+# library (torchvision/timm/transformers models have them).
+_MODE_MATTERS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"models.", b"timm")
 # What calling "the model" looks like: ``model(x)``, ``self.net(x)``, ``teacher_model(x)``;
 # not ``self.gm.modules()`` or ``iterate_model_state(m)`` (a function that takes a model).
 _MODEL_NAMES = frozenset(
@@ -34,7 +37,9 @@ def check(m):
     `backward()` or optimizer step, when either `model.eval()` (or `.train(False)`) or
     `torch.no_grad()` / `torch.inference_mode()` is missing. The rule looks for them in
     the loop's function, around the loop, as a decorator, and in the same-file
-    functions that call it.
+    functions that call it. A missing `model.eval()` is not reported in a file with no
+    dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
+    torchvision/timm/pretrained model), where eval mode changes nothing.
 
     Why it breaks training: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
@@ -83,6 +88,8 @@ def check(m):
             or any(id(f) in no_grads for f in chain)
             or _body_no_grad(m, loop)
         )
+        if not has_eval and not any(w in m.source for w in _MODE_MATTERS):
+            has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
         missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
         if not missing:
             continue
