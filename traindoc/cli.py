@@ -22,6 +22,7 @@ EXTRA_COMMANDS: list[str] = [
     "traindoc.confirm.cli",
     "traindoc.confirm.lrfind",
     "traindoc.confirm.overfit",
+    "traindoc.confirm.initcheck",
 ]
 
 

@@ -42,7 +42,7 @@ def main(spec_path: str) -> int:
     warnings.filterwarnings("ignore", module="traindoc")
     cmd = ["traindoc", "run", *(["-m"] if spec.get("module") else []), spec["script"], *spec.get("args", [])]
     mon = Monitor(out=out / "run", strict_out=True, bundles=False, replay=False, command=cmd,
-                  max_steps=int(spec["steps"]), max_seconds=float(spec["seconds"]), sample_every=1_000_000)
+                  max_steps=int(spec["steps"]), max_seconds=float(spec["seconds"]), sample_every=int(spec.get("sample_every") or 1_000_000))
     outcome = run_script(spec["script"], list(spec.get("args", [])), mon, module=bool(spec.get("module")))
     hooks.remove()
     result = {"status": outcome.status, "exit_code": outcome.exit_code,

@@ -216,7 +216,9 @@ def _env(scratch: Path, mode: str | None, threads: int) -> dict[str, str]:
 
 
 def _child(key: str, variant: Variant | None, cmd: dict[str, Any], ctx: dict[str, Any], steps: int,
-           seconds: float, mode: str | None, threads: int, world: Any) -> Summary:
+           seconds: float, mode: str | None, threads: int, world: Any, keep: Path | None = None,
+           sample_every: int = 1_000_000) -> Summary:
+    """One re-execution in a sandboxed child; ``keep``: copy its run folder there."""
     from .. import sandbox
 
     scratch = Path(tempfile.mkdtemp(prefix="traindoc-confirm-"))
@@ -226,7 +228,7 @@ def _child(key: str, variant: Variant | None, cmd: dict[str, Any], ctx: dict[str
         spec = {"out": str(out), "cwd": cmd["cwd"], "script": cmd["script"], "module": bool(cmd.get("module")),
                 "args": list(cmd.get("args") or []), "steps": steps, "seconds": seconds, "threads": threads,
                 "experiment": variant.experiment if variant else None,
-                "params": dict(variant.params) if variant else {}, "ctx": ctx}
+                "params": dict(variant.params) if variant else {}, "ctx": ctx, "sample_every": sample_every}
         (out / "spec.json").write_text(json.dumps(spec))
         args = ["-m", "traindoc.confirm.child", str(out / "spec.json")]
         argv = sandbox.command(mode, str(scratch), args) if mode else [sys.executable, *args]
@@ -249,6 +251,8 @@ def _child(key: str, variant: Variant | None, cmd: dict[str, Any], ctx: dict[str
             except ValueError:
                 res = {}
         err = res.get("error") or err
+        if keep is not None and (out / "run").is_dir():
+            shutil.copytree(out / "run", keep)
         return read_run(out / "run", notes=res.get("notes"), error=err)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
