@@ -222,6 +222,19 @@ CASES = {
         "loss = F.mse_loss(p.view(-1), t.view(-1))\n",
         "head = nn.Linear(8, 1)\nloss = F.cross_entropy(head(x), y.view(-1))\n",
     ],
+    "hidden-state-not-detached": [
+        LOOP + "rnn = nn.LSTM(4, 8)\nhidden = None\nfor x in dl:\n    opt.zero_grad()\n"
+               "    out, hidden = rnn(x, hidden)  # !\n    out.sum().backward()\n    opt.step()\n",
+        LOOP + "hx = None\nfor x in dl:\n    y, hx = model(x, hx)  # !\n    y.sum().backward(retain_graph=True)\n",
+        # negatives
+        LOOP + "rnn = nn.LSTM(4, 8)\nhidden = None\nfor x in dl:\n    hidden = hidden.detach() if hidden is not None else None\n"
+               "    out, hidden = rnn(x, hidden)\n    out.sum().backward()\n",
+        LOOP + "rnn = nn.LSTM(4, 8)\nfor x in dl:\n    hidden = None\n    out, hidden = rnn(x, hidden)\n"
+               "    out.sum().backward()\n",                                  # reset every iteration
+        LOOP + "for batch in dl:\n    batch = move_to_device(batch, dev)\n    model(batch).sum().backward()\n",
+        LOOP + "rnn = nn.LSTM(4, 8)\nh = None\nfor t in range(10):\n    out, h = rnn(x[t], h)\nout.sum().backward()\n",
+        LOOP + "for x in dl:\n    x = model(x)\n    x.sum().backward()\n",    # not a state
+    ],
     "scheduler-before-optimizer": [
         LOOP + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef train():\n    for x in dl:\n"
                "        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n"

@@ -1,0 +1,121 @@
+"""TD540 hidden-state-not-detached: an RNN state carried across training iterations without detach()."""
+
+from __future__ import annotations
+
+import ast
+
+from ..patterns import backward_target, calls_index, is_backward, segment, text
+from ..registry import Hit, lint_rule
+
+
+@lint_rule(
+    "hidden-state-not-detached", "TD540", "error",
+    "a recurrent state fed back into the model on the next training iteration without .detach()",
+    needles=[("backward",), ("hidden", "hx", "state", "_h", "h0", "mems", "memory", "carry")],
+    fix="detach the state once per iteration (truncated backprop through time): "
+        "hidden = tuple(h.detach() for h in hidden) (or hidden.detach()) before the forward pass",
+    confirm="the second backward() raises 'Trying to backward through the graph a second time' "
+            "(or, with retain_graph=True, each step gets slower and memory grows)",
+)
+def check(m):
+    """What it detects: inside a loop that calls `backward()`, a recurrent state that is
+    both an input and an output of the same model call (`output, hidden = model(x, hidden)`
+    with a model of the file, a torch.nn module or a callee named like a model, the state
+    not being its first output; or `h = cell(x, h)` with an `nn.LSTMCell`/`GRUCell`/`RNN`
+    module), so each iteration's state comes from the previous one, while
+    nothing in the loop detaches it (no `.detach()`, `.detach_()`, `repackage_hidden`) and
+    nothing resets it (no other assignment in the loop, such as
+    `hidden = model.init_hidden(bs)`).
+
+    Why it breaks training: the returned state carries the autograd graph of every
+    iteration before it. The second `backward()` then tries to go back through the first
+    iteration's graph, whose buffers were freed: "Trying to backward through the graph a
+    second time". The usual "fix", `retain_graph=True`, makes every backward traverse the
+    whole history since the start: each step is slower than the last and memory grows
+    until it runs out (cause `slow-step`). Truncated backprop through time detaches the
+    state at each batch boundary.
+
+    Example:
+        hidden = model.init_hidden(batch_size)
+        for x, y in batches:
+            output, hidden = model(x, hidden)            # graph chained across batches
+            loss = criterion(output, y)
+            loss.backward(retain_graph=True)
+
+    How to fix:
+        for x, y in batches:
+            hidden = tuple(h.detach() for h in hidden)   # or hidden.detach() for a GRU
+            output, hidden = model(x, hidden)
+            criterion(output, y).backward()
+    """
+    by_loop = calls_index(m)[0]
+    done: set[int] = set()
+    for site in m.w.loops:
+        loop = site.node
+        own = by_loop.get(id(loop), ())
+        if not any(is_backward(m, s.node) for s in own):
+            continue
+        seg = segment(m, loop)
+        if b"detach" in seg or b"repackage" in seg:
+            continue
+        assigns: dict[str, list] = {}
+        for n in ast.walk(loop):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    for name in _names(t):
+                        assigns.setdefault(name, []).append(n)
+        for name, nodes in assigns.items():
+            carried = [n for n in nodes if isinstance(n.value, ast.Call) and _takes(n.value, name)
+                       and _state_of_model(m, n, name)]
+            if not carried or len(carried) != len(nodes) or id(carried[0]) in done:
+                continue
+            n = carried[0]
+            if _backprop_name(m, own) == name:
+                continue  # the loss itself, not a state
+            done.add(id(n))
+            yield Hit(n, f"`{name}` is returned by `{text(n.value.func) or 'the model'}(...)` and fed back into it on the "
+                         f"next iteration of the training loop (line {loop.lineno}) without .detach(): the graph "
+                         "chains across iterations (second backward fails, or retain_graph=True grows without bound)")
+
+
+_RNN = frozenset("torch.nn.LSTM torch.nn.GRU torch.nn.RNN torch.nn.LSTMCell torch.nn.GRUCell torch.nn.RNNCell".split())
+_MODELISH = ("model", "net", "rnn", "lstm", "gru", "cell", "encoder", "decoder", "policy", "lm")
+
+
+def _state_of_model(m, n: ast.Assign, name: str) -> bool:
+    """``out, name = model(x, name)`` (a model call, the state not its first output) or
+    ``name = cell(x, name)`` with an RNN module."""
+    c = m.callee(n.value)
+    k = c[1] if c[0] == "obj" and isinstance(c[1], tuple) else None
+    if k is not None and k[0] == "inst" and k[1] in _RNN:
+        return True
+    t = n.targets[0] if len(n.targets) == 1 else None
+    if not isinstance(t, (ast.Tuple, ast.List)) or len(t.elts) < 2 or _names(t.elts[0]) == [name]:
+        return False
+    if k is not None and (k[0] in ("local", "seq") or k[0] == "inst" and k[1].startswith("torch.nn.")):
+        return True
+    last = text(n.value.func).rsplit(".", 1)[-1].lower()
+    return any(w in last for w in _MODELISH)
+
+
+def _names(t) -> list[str]:
+    if isinstance(t, ast.Name):
+        return [t.id]
+    if isinstance(t, (ast.Tuple, ast.List)):
+        return [x for e in t.elts for x in _names(e)]
+    return []
+
+
+def _takes(call: ast.Call, name: str) -> bool:
+    """``name`` is passed to the call (as an argument, not as the receiver)."""
+    args = [*call.args, *(k.value for k in call.keywords)]
+    return any(isinstance(a, ast.Name) and a.id == name for a in args)
+
+
+def _backprop_name(m, sites) -> str:
+    for s in sites:
+        if is_backward(m, s.node):
+            t = backward_target(s.node)
+            if isinstance(t, ast.Name):
+                return t.id
+    return ""
