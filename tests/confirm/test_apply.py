@@ -79,3 +79,15 @@ def test_shuffle_labels_needs_the_one_batch_control():
         rs = results(fit)
         _controls(rs)
         assert rs[0].verdict == "inconclusive"
+
+
+def test_several_variants_of_one_cause_merge():
+    from traindoc.confirm.run import Result, _merge
+
+    r = lambda v, lab: Result("lr-too-low", "lr-scale", lab, v, lab, 1.0)  # noqa: E731
+    assert [x.verdict for x in _merge([r("inconclusive", "x10"), r("confirmed", "x100")])] == ["confirmed"]
+    # variants that disagree: neither wins
+    assert [x.verdict for x in _merge([r("refuted", "x10"), r("confirmed", "x100")])] == ["inconclusive"]
+    assert [x.verdict for x in _merge([r("refuted", "x10"), r("refuted", "x100")])] == ["refuted"]
+    m = _merge([r("refuted", "x10"), r("inconclusive", "x100")])
+    assert [x.verdict for x in m] == ["inconclusive"] and m[0].label == "x10 / x100"

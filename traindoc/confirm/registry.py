@@ -54,7 +54,7 @@ class Variant:
 class Experiment:
     name: str = ""
     changes: str = ""
-    settles: dict[str, dict[str, Any]] = {}
+    settles: dict[str, dict[str, Any] | list[dict[str, Any]]] = {}
     needs_steps: int = 0  # a floor on the step budget (overfit-batch needs time to fit)
 
     def label(self, params: dict[str, Any]) -> str:
@@ -64,8 +64,10 @@ class Experiment:
         """None when the experiment can test ``cause`` on this run, else why not."""
         return None
 
-    def params_for(self, cause: str, ctx: dict[str, Any]) -> dict[str, Any]:
-        return dict(self.settles.get(cause, {}))
+    def params_for(self, cause: str, ctx: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
+        """The variant's parameters, or a list of them (one re-execution each)."""
+        p = self.settles.get(cause, {})
+        return [dict(x) for x in p] if isinstance(p, list) else dict(p)
 
     def install(self, hooks: Any, params: dict[str, Any], ctx: dict[str, Any]) -> None:
         raise NotImplementedError

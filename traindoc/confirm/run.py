@@ -124,6 +124,14 @@ def context(run: Any, d: Any) -> dict[str, Any]:
         if len(head) >= 6:  # a run that blew up at once has no healthy norm to clip at
             # the first half of the calm stretch: before any growth towards the failure
             ctx["healthy_grad_norm"] = float(np.median(head[: max(3, len(head) // 2)]))
+    # the first optimizer's first param group: lr/{optimizer}/{group}
+    lr_names = sorted(n for n in run.names() if n.startswith("lr/"))
+    lr = run.series(lr_names[0]) if lr_names else None
+    if lr is not None and not lr.empty:
+        v = lr.values[np.isfinite(lr.values) & (lr.values > 0)]
+        if len(v):
+            ctx["script_lr"] = float(np.median(v))
+            ctx["script_lr_max"] = float(np.max(v))
     return ctx
 
 
@@ -161,21 +169,48 @@ def plan(d: Any, ctx: dict[str, Any], only: set[str] | None = None
     tests: list[tuple[str, Variant]] = []
     untested: dict[str, str] = {}
     for c in causes:
-        exp = next((e for e in exps.values() if c in e.settles), None)
-        if exp is None:
+        cands = [e for e in exps.values() if c in e.settles]
+        if not cands:
             untested[c] = _why_none(c)
             continue
-        if only and exp.name not in only:
-            continue
-        why = exp.applies(c, ctx)
-        if why:
-            untested[c] = f"{exp.name}: {why}"
-            continue
-        tests.append((c, Variant(exp.name, tuple(sorted(exp.params_for(c, ctx).items())))))
+        whys = []
+        for exp in cands:  # every experiment that tests the cause (lr-scale and lr-range-test)
+            if only and exp.name not in only:
+                continue
+            why = exp.applies(c, ctx)
+            if why:
+                whys.append(f"{exp.name}: {why}")
+                continue
+            ps = exp.params_for(c, ctx)
+            for p in (ps if isinstance(ps, list) else [ps]):  # several variants test one cause (lr x10, x100)
+                tests.append((c, Variant(exp.name, tuple(sorted(p.items())))))
+        if whys and not any(t[0] == c for t in tests):
+            untested[c] = "; ".join(whys)
     if any(v.experiment == "shuffle-labels" for _, v in tests) and not any(
             v.experiment == "overfit-batch" for _, v in tests):
         tests.append(("loss-mismatch", Variant("overfit-batch")))  # the control of shuffle-labels
     return tests, untested
+
+
+def _merge(results: list[Result]) -> list[Result]:
+    """One verdict per cause: confirmed when a variant confirmed it and none refuted it,
+    refuted when all refuted it, else inconclusive (variants that disagree say so)."""
+    by: dict[str, list[Result]] = {}
+    for r in results:
+        by.setdefault(r.cause, []).append(r)
+    out = []
+    for cause, rs in by.items():
+        if len(rs) == 1:
+            out.append(rs[0])
+            continue
+        hit = next((r for r in rs if r.verdict == CONFIRMED), None)
+        if hit is not None and not any(r.verdict == REFUTED for r in rs):
+            out.append(hit)
+            continue
+        verdict = REFUTED if all(r.verdict == REFUTED for r in rs) else INCONCLUSIVE
+        out.append(Result(cause, rs[0].experiment, " / ".join(r.label for r in rs), verdict,
+                          "; ".join(r.text for r in rs), rs[0].effect))
+    return out
 
 
 def _controls(results: list[Result]) -> None:
@@ -303,7 +338,8 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
 
     def one(item: tuple[str, Variant | None]) -> tuple[str, Summary]:
         key, v = item
-        s = _child(key, v, cmd, ctx, k, seconds, mode, threads, world)
+        own = int(dict(v.params).get("steps", 0)) + 1 if v is not None else 0  # a sweep has its own length
+        s = _child(key, v, cmd, ctx, max(k, own), seconds, mode, threads, world)
         if on_done:
             on_done("baseline" if v is None else v.label, s)
         return key, s
@@ -323,6 +359,7 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
 
             verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
         conf.results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+    conf.results = _merge(conf.results)
     _controls(conf.results)
     if write:
         from ..fileio import atomic_write

@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from ..registry import INCONCLUSIVE, Experiment, Verdict, experiment
+from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
 
 DIVERGE = 4.0  # the sweep stops once the smoothed loss exceeds this multiple of its minimum
 
@@ -20,17 +20,33 @@ class LrRangeTest(Experiment):
     (smoothed) exceeds 4 times its minimum or goes non-finite. The loss of each step is
     recorded with the rate of that step (unscaled under a GradScaler).
 
-    What it settles: the usable learning-rate interval (``traindoc lr-find``); not run by
-    ``traindoc confirm``.
+    What it settles: the usable learning-rate interval (``traindoc lr-find``), and, in
+    ``traindoc confirm``, `lr-too-high` and `lr-too-low` by comparing the script's own
+    rate with it.
 
-    How it is judged: see :mod:`traindoc.lrfind`: the curve is smoothed without lag
-    (a centred window), the rate of its minimum is where training starts to break, and
-    the suggestion is a tenth of it, with the interval from a thirtieth to a third.
+    How it is judged: the curve is read as ``traindoc lr-find`` reads it (a centred
+    smoothing; the rate at its minimum is the edge where training breaks; the suggestion
+    a tenth of it, the safe interval a thirtieth to a third). `lr-too-high`: the script's
+    largest rate above the edge confirms it, one inside the safe interval or below
+    refutes it. `lr-too-low`: the script's median rate 30x or more below the suggestion
+    confirms it, one within 3x of it or above refutes it. A sweep that found no edge (the
+    loss never fell, or broke at once) is inconclusive.
     """
 
     name = "lr-range-test"
     changes = "exponential learning-rate sweep from the initial state"
-    settles: dict = {}
+    settles = {"lr-too-high": {}, "lr-too-low": {}}
+    needs_steps = 0
+
+    def applies(self, cause, ctx) -> str | None:
+        if not ctx.get("script_lr"):
+            return "the run recorded no learning rate to compare with the sweep"
+        return None
+
+    def params_for(self, cause, ctx) -> dict:
+        lo = min(1e-7, float(ctx["script_lr"]) / 30)
+        return {"start": lo, "end": 10.0, "steps": 100, "script_lr": float(ctx["script_lr"]),
+                "script_lr_max": float(ctx.get("script_lr_max") or ctx["script_lr"])}
 
     def label(self, params) -> str:
         return f"lr swept {params.get('start', 0):.0e}..{params.get('end', 0):.0e}"
@@ -98,4 +114,31 @@ class LrRangeTest(Experiment):
         hooks.on_opt_post.append(post)
 
     def judge(self, cause, base, var, params) -> Verdict:
-        return Verdict(INCONCLUSIVE, "the LR range test is read by traindoc lr-find, not judged")
+        from ..lrfind import suggest
+
+        sweep = var.notes.get("sweep") or []
+        ctx = params
+        if len(sweep) < 10 or not ctx.get("script_lr"):
+            return Verdict(INCONCLUSIVE, f"the sweep ran {len(sweep)} steps ({var.error or var.status})")
+        r = suggest([a for a, _ in sweep], [b for _, b in sweep])
+        if r.edge is None:
+            return Verdict(INCONCLUSIVE, f"the LR range test found no usable interval: {r.note}")
+        lr, top = float(ctx["script_lr"]), float(ctx.get("script_lr_max") or ctx["script_lr"])
+        where = (f"the range test puts the edge of stability at {r.edge:.2g} (suggested {r.suggestion:.2g}, safe "
+                 f"{r.interval[0]:.2g}..{r.interval[1]:.2g})")
+        if cause == "lr-too-high":
+            if top > r.edge:
+                return Verdict(CONFIRMED, f"the script's rate {top:.2g} is above where training breaks: {where}",
+                               effect=top / r.edge)
+            if top <= r.interval[1]:
+                return Verdict(REFUTED, f"the script's rate {top:.2g} is within the safe range: {where}",
+                               effect=top / r.edge)
+            return Verdict(INCONCLUSIVE, f"the script's rate {top:.2g} is near the edge: {where}", effect=top / r.edge)
+        if lr * 30 <= r.suggestion:
+            return Verdict(CONFIRMED, f"the script's rate {lr:.2g} is {r.suggestion / lr:.0f}x below the suggested "
+                                      f"rate: {where}", effect=lr / r.suggestion)
+        if lr * 3 >= r.suggestion:
+            return Verdict(REFUTED, f"the script's rate {lr:.2g} is within 3x of the suggested rate or above: "
+                                    f"{where}", effect=lr / r.suggestion)
+        return Verdict(INCONCLUSIVE, f"the script's rate {lr:.2g} is {r.suggestion / lr:.1f}x below the suggested "
+                                     f"rate: {where}", effect=lr / r.suggestion)

@@ -15,15 +15,16 @@ LEARNS = 0.75  # a baseline whose loss fell by a quarter or more in the window i
 
 @experiment
 class LrScale(Experiment):
-    """What it changes: the learning rate of every param group of every optimizer, x0.1 or
-    x10, for the optimizer's step only: the groups' ``lr`` is multiplied just before
+    """What it changes: the learning rate of every param group of every optimizer, x0.1,
+    x10 or x100, for the optimizer's step only: the groups' ``lr`` is multiplied just before
     ``optimizer.step`` and put back after it, so warmup, decay and any scheduler go on
     exactly as in the script (the whole schedule is scaled). In a loop with no
     ``torch.optim`` optimizer (a hand-written ``p -= lr * p.grad``) the loss is scaled
     before ``backward()`` instead from the second backward on (the first cannot tell),
     which scales a plain SGD update the same way.
 
-    What it settles: `lr-too-high` (x0.1) and `lr-too-low` (x10).
+    What it settles: `lr-too-high` (x0.1) and `lr-too-low` (x10 and x100: one run each;
+    confirmed when either confirms, refuted when both refute).
 
     How it is judged: against the re-execution without the change, same seed, same steps.
     x0.1 confirms `lr-too-high` when the loss no longer goes non-finite, or ends at most
@@ -35,8 +36,9 @@ class LrScale(Experiment):
     """
 
     name = "lr-scale"
-    changes = "learning rate x0.1 / x10 (all groups, schedulers)"
-    settles = {"lr-too-high": {"factor": 0.1}, "lr-too-low": {"factor": 10.0}}
+    changes = "learning rate x0.1 / x10 / x100 (all groups, schedulers)"
+    # x100 as well for lr-too-low: a rate 1000x too low does not move at x10 either
+    settles = {"lr-too-high": {"factor": 0.1}, "lr-too-low": [{"factor": 10.0}, {"factor": 100.0}]}
 
     def label(self, params: dict[str, Any]) -> str:
         return f"lr x{params.get('factor', 1):g}"
