@@ -32,10 +32,11 @@ def fit(model: nn.Module, train_ds, val_ds, epochs=50):
         model.train()
         for img, mask in train_loader:
             opt.zero_grad()
-            loss = seg_loss(model(img.to(dev)), mask.to(dev))
+            loss = seg_loss(model(img.to(dev, non_blocking=True)), mask.to(dev, non_blocking=True))
             loss.backward()
             opt.step()
         model.eval()
         with torch.no_grad():
-            scores = [iou(model(img.to(dev)) > 0, mask.to(dev) > 0.5) for img, mask in val_loader]
+            scores = [iou(model(img.to(dev, non_blocking=True)) > 0, mask.to(dev, non_blocking=True) > 0.5)
+                      for img, mask in val_loader]
         print(epoch, torch.stack(scores).mean().item())
