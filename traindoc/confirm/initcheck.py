@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError
+from ..findings import jsonable
 
 HIGH, LOW = 10.0, 0.01
 TREND = 10.0
@@ -106,7 +107,7 @@ def _cmd(a: Any) -> int:
 
     res = run(a.script, a.args, module=a.module, seconds=a.seconds, no_sandbox=a.no_sandbox)
     if a.json:
-        print(json.dumps(res, allow_nan=False, default=lambda x: None))
+        print(json.dumps(jsonable(res), allow_nan=False))
         return 0 if res["ok"] else 1
     c = console()
     t = Table(title="activation std and gradient norm by depth, step 0 (the seeds' band: std 0.5-1.5)",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..findings import jsonable
 
 CHECKS = (
     "the model's output reaches the loss without a softmax/sigmoid the loss applies itself "
@@ -57,7 +58,7 @@ def _cmd(a: Any) -> int:
 
     res = run(a.script, a.args, module=a.module, steps=a.steps, seconds=a.seconds, no_sandbox=a.no_sandbox)
     if a.json:
-        print(json.dumps(res, allow_nan=False, default=str))
+        print(json.dumps(jsonable(res), allow_nan=False, default=str))
     else:
         c = console()
         style = "bold green" if res["fits"] else "bold red" if res["fits"] is False else "yellow"

@@ -364,7 +364,10 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
     if write:
         from ..fileio import atomic_write
 
-        atomic_write(Path(run.folder) / FILE, json.dumps(conf.to_dict(), indent=1, allow_nan=False).encode())
+        from ..findings import jsonable
+
+        # non-finite numbers (a sweep's NaN loss) as the strings "nan"/"inf", as in every JSON of traindoc
+        atomic_write(Path(run.folder) / FILE, json.dumps(jsonable(conf.to_dict()), indent=1, allow_nan=False).encode())
     return conf
 
 
