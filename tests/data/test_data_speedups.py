@@ -240,3 +240,17 @@ def test_float_hash_codes_unchanged():
                 pa.array([1.0, None, -0.0, float("nan")]), pa.array(np.array([np.inf, -np.inf, 1.0])),
                 pa.array([__import__("decimal").Decimal("1.5"), None], pa.decimal128(5, 2))):
         np.testing.assert_array_equal(_raw(arr), reference(arr))
+
+
+def test_sketch_window_from_the_callers_min_and_max():
+    from traindoc.data.sketch import LogSketch
+
+    rng = np.random.default_rng(14)
+    for x in (rng.normal(size=50_000), -rng.lognormal(0, 3, 50_000), rng.lognormal(0, 3, 50_000),
+              np.concatenate([rng.normal(size=50_000), [0.0, -0.0, 5e-324, -1e300]]),
+              np.array([0.0, -0.0, 1.0] * 30_000), np.array([-1.0, -0.0, 0.0] * 30_000),
+              np.array([-0.0, 0.0] * 30_000), np.array([0.0, -0.0] * 30_000)):
+        a, b = LogSketch(), LogSketch()
+        a.update(x)
+        b.update(x, float(x.min()), float(x.max()))
+        np.testing.assert_array_equal(a.counts, b.counts)

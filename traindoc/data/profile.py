@@ -144,7 +144,7 @@ class NumericProfile:
             return
         if self.digest is None:
             self.digest = LogSketch()
-        self.digest.update(x)
+        self.digest.update(x, bmin, bmax)
         # Extremes: only values beyond the current K-th most extreme can enter, so after
         # the first batches this is one comparison pass instead of an argpartition.
         for largest in (True, False):
