@@ -1,0 +1,47 @@
+"""Hand-written cross-entropy: -sum(y * log(softmax(z))) goes NaN once the model is confident.
+
+Source: https://github.com/tensorflow/models/pull/181 (closes tensorflow/models#166)
+Report: the spatial-transformer example computed the cross-entropy by hand from a softmax;
+after enough training the loss became NaN. Switching to the fused softmax-cross-entropy op fixed it.
+Reproduced in PyTorch: a classifier whose loss is written as -(onehot * log(softmax)).sum();
+when a non-target probability underflows to 0, 0 * log(0) = 0 * -inf = NaN.
+
+expect: unstable-op
+symptom: nonfinite
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+
+p = argparse.ArgumentParser()
+p.add_argument("--seed", type=int, default=0)
+args = p.parse_args()
+torch.manual_seed(args.seed)
+
+n_cls = 10
+centers = torch.randn(n_cls, 32) * 6
+y_all = torch.randint(0, n_cls, (2048,))
+x_all = centers[y_all] + 0.5 * torch.randn(2048, 32)
+
+net = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, n_cls))
+opt = torch.optim.Adam(net.parameters(), lr=0.05)
+
+losses = []
+for epoch in range(12):
+    perm = torch.randperm(2048)
+    for i in range(0, 2048, 128):
+        idx = perm[i:i + 128]
+        x, y = x_all[idx], y_all[idx]
+        onehot = torch.zeros(len(y), n_cls).scatter_(1, y[:, None], 1.0)
+        probs = torch.softmax(net(x), dim=1)
+        loss = -(onehot * torch.log(probs)).sum(dim=1).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+
+with torch.no_grad():
+    acc = (net(x_all).argmax(1) == y_all).float().mean().item()
+final = sum(losses[-10:]) / 10
+print(f"final_loss={final:.6g} acc={acc:.4f}")

@@ -1,0 +1,52 @@
+"""Fixed version of 37_overfit_small_dataset/buggy.py (the source and the report are in its docstring).
+
+Fix: dropout, weight decay and early stopping on the validation loss.
+"""
+import argparse
+import copy
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seed", type=int, default=0)
+args = ap.parse_args()
+torch.manual_seed(args.seed)
+
+w = torch.randn(30, 4)
+def make(n):
+    X = torch.randn(n, 30)
+    y = (X @ w + 1.5 * torch.randn(n, 4)).argmax(1)
+    return X, y
+
+X_tr, y_tr = make(120)
+X_val, y_val = make(400)
+model = nn.Sequential(nn.Linear(30, 256), nn.ReLU(), nn.Dropout(0.5), nn.Linear(256, 256), nn.ReLU(), nn.Dropout(0.5), nn.Linear(256, 4))
+opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-2)
+patience = 10
+best, best_state, val_hist = float("inf"), None, []
+for epoch in range(150):
+    model.train()
+    for i in range(0, 120, 20):
+        loss = F.cross_entropy(model(X_tr[i:i + 20]), y_tr[i:i + 20])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        val = F.cross_entropy(model(X_val), y_val).item()
+    val_hist.append(val)
+    if val < best:
+        best, best_state, bad = val, copy.deepcopy(model.state_dict()), 0
+    elif patience is not None:
+        bad += 1
+        if bad > patience:
+            break
+if patience is not None:
+    model.load_state_dict(best_state)
+model.eval()
+with torch.no_grad():
+    val = F.cross_entropy(model(X_val), y_val).item()
+    acc = (model(X_val).argmax(1) == y_val).float().mean().item()
+print(f"final_loss={val:.6g} acc={acc:.4f}")
