@@ -59,6 +59,18 @@ CASES = {
         LOOPD + "model.eval()\nfor x in dl:\n    model(x)\n",                    # inference only
         LOOP + "for ep in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        model(x).sum().backward()\n"
                "        opt.step()\n    model.eval()\n",                # no dropout or BatchNorm: eval changes nothing
+        # a diffusers UNet (GroupNorm, no dropout) through get_peft_model and accelerator.prepare: quiet
+        "from diffusers import UNet2DConditionModel\nfrom peft import get_peft_model\n"
+        "unet = UNet2DConditionModel.from_pretrained('x')\nunet = get_peft_model(unet, cfg)\n"
+        "opt = torch.optim.AdamW(unet.parameters())\nunet, opt = accelerator.prepare(unet, opt)\n"
+        "for ep in range(3):\n    for b in dl:\n        opt.zero_grad()\n        unet(b).sum().backward()\n"
+        "        opt.step()\n    unet.eval()\n",
+        # the same with an adapter dropout in the file: flagged
+        "from diffusers import UNet2DConditionModel\nfrom peft import get_peft_model\n"
+        "unet = UNet2DConditionModel.from_pretrained('x')\nunet = get_peft_model(unet, cfg(lora_dropout=0.1))\n"
+        "opt = torch.optim.AdamW(unet.parameters())\nunet, opt = accelerator.prepare(unet, opt)\n"
+        "for ep in range(3):\n    for b in dl:\n        opt.zero_grad()\n        unet(b).sum().backward()\n"
+        "        opt.step()\n    unet.eval()  # !\n",
     ],
     "functional-dropout-always-on": [
         "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5)  # !\n",
@@ -198,6 +210,14 @@ CASES = {
         "n = (m > 0).sum()\nw = n.clamp(min=1).pow(-1)\n",
         "s = (x.var(0) + 1e-5) ** 0.5\ny = x ** 2\nz = x.norm() ** 2\n",
         "def f(adj):\n    d = (adj > 0).sum(1).pow(-0.5)\n    d[torch.isinf(d)] = 0\n    return d\n",
+        # sqrt is finite at 0 (only its gradient is not): quiet where no gradient flows
+        "def dist(a, b):\n    return torch.sqrt(((a - b) ** 2).sum(1))\n"
+        "def evaluate(a, b):\n    return dist(a, b) < 3\nwith torch.no_grad():\n    d = torch.sqrt((x * x).sum())\n",
+        "def dist(a, b):\n    return torch.sqrt(((a - b) ** 2).sum(1))  # !\n"
+        "def evaluate(a, b):\n    return dist(a, b) < 3\nloss = dist(a, b).mean()\n",
+        # the std of a whole parameter (thousands of weights) vs a batch statistic
+        "rows = emb.weight.data[idx]\nratio = target_std / rows.std()\n",
+        "ratio = target_std / x.std()  # !\n",
     ],
     "softmax-before-cross-entropy": [   # spellings the issue lists (the rule's own cases: its fixture)
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 3)\n"

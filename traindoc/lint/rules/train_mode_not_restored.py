@@ -25,7 +25,10 @@ def check(m):
     one whose `.parameters()` the file hands to something (the optimizer), so putting a
     frozen teacher or an EMA copy in eval mode is not flagged; nor is a file that has no
     dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
-    pretrained or library model), where eval mode changes nothing. A training function defined
+    pretrained or library model), where eval mode changes nothing; a diffusers model
+    (`UNet2DConditionModel.from_pretrained`, GroupNorm and no dropout by default, also
+    wrapped by `get_peft_model` or `accelerator.prepare`) in a file that never mentions
+    dropout or batch norm counts as such. A training function defined
     in another file is not seen, so such a loop is never flagged. The finding points at the
     `eval()` call.
 
@@ -59,7 +62,7 @@ def check(m):
         if not {"B", "S", "E"} <= kinds or "R" in kinds:
             continue
         for e, node, _ in ev:
-            if e == "E" and _owners(m, node.func.value) & params:
+            if e == "E" and _owners(m, node.func.value) & params and not _mode_free(m, node.func.value):
                 yield Hit(node, f"`{text(node.func.value)}.eval()` runs inside the training loop on line "
                                 f"{site.node.lineno} and no `.train()` call follows: every later epoch trains in "
                                 "eval mode (dropout off, BatchNorm frozen); call model.train() at each epoch's start")
@@ -92,6 +95,52 @@ def _owners(m, recv) -> set[str]:
             if sites and len(passed) == 1 and all(0 <= i < len(c.args) for c in sites):
                 out |= passed
     return out
+
+
+def _mode_free(m, recv, depth: int = 5) -> bool:
+    """The receiver is provably a diffusers model (``UNet2DConditionModel.from_pretrained``,
+    possibly wrapped by ``get_peft_model``) in a file with no dropout or batch norm in sight:
+    GroupNorm and dropout 0 by default, so eval mode changes nothing."""
+    src = m.source
+    if b"ropout" in src or b"BatchNorm" in src or b"batch_norm" in src or depth <= 0:
+        return False
+    if isinstance(recv, ast.Name):
+        d = m.defs(recv)
+        if not d or not all(isinstance(x, ast.expr) for x in d):
+            d = _assignments(m).get(recv.id)  # unet, opt = accelerator.prepare(unet, opt): every value ever bound
+        d = [x for x in d or () if not (isinstance(x, ast.Name) and x.id == recv.id)]
+        return bool(d) and all(_mode_free(m, x, depth - 1) for x in d)
+    if not isinstance(recv, ast.Call):
+        return False
+    f = recv.func
+    if isinstance(f, ast.Attribute) and f.attr == "from_pretrained":
+        q = m.qualname(f.value) or ""
+        return q.startswith("diffusers.")
+    if call_name(recv) == "get_peft_model" and recv.args:
+        return _mode_free(m, recv.args[0], depth - 1)
+    return False
+
+
+def _assignments(m) -> dict[str, list]:
+    """Every value bound to a plain name in the file; ``a, b = x.prepare(a2, b2)`` binds ``a``
+    to ``a2`` (accelerate/fabric hand the objects back in order)."""
+    got = m.memo.get("train-mode.assignments")
+    if got is None:
+        got = {}
+        for n in ast.walk(m.tree):
+            if not isinstance(n, ast.Assign):
+                continue
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    got.setdefault(t.id, []).append(n.value)
+                elif isinstance(t, (ast.Tuple, ast.List)):
+                    v = n.value
+                    same = (isinstance(v, ast.Call) and call_name(v) in ("prepare", "setup") and len(v.args) == len(t.elts))
+                    for i, x in enumerate(t.elts):
+                        if isinstance(x, ast.Name):
+                            got.setdefault(x.id, []).append(v.args[i] if same else v)
+        m.memo["train-mode.assignments"] = got
+    return got
 
 
 def _last(t: str) -> str:

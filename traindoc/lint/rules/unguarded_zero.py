@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import describe, divisor, op_of
+from ..patterns import describe, divisor, eval_context, op_of, single_def
 from ..registry import Hit, lint_rule
 
 # kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
@@ -61,6 +61,11 @@ def check(m):
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
     `isinf`, `nan_to_num`, as GCN degree normalisation does) is not flagged, nor is a
     logged metric (`correct.sum().item() / mask.sum()`), through which no gradient flows.
+    A sqrt or fractional power (finite at 0, only its gradient is infinite) is not flagged
+    in code that runs without gradients: under `no_grad`, in an evaluation function, or
+    in a helper every call of which is there. Nor is a division by the std or variance of
+    a whole parameter (`emb.weight.data[rows].std()`, no `dim`): thousands of initialised
+    weights, not a batch statistic.
 
     Why it breaks training: these values are zero in ordinary data, not only in bugs: a
     batch whose mask selects no token, a constant feature, a padded all-zero row, a
@@ -84,17 +89,17 @@ def check(m):
         if op is None:
             continue
         arg = divisor(m, call) if op == "div" else m.subject(call)
-        hit = _hit(m, op, arg, call, site.ctx.func)
+        hit = _hit(m, op, arg, call, site.ctx)
         if hit is not None:
             yield hit
     for site in m.w.divs:
-        hit = _hit(m, "div", site.node.right, site.node, site.ctx.func)
+        hit = _hit(m, "div", site.node.right, site.node, site.ctx)
         if hit is not None:
             yield hit
     for site in m.w.pows:
         op = _pow_op(site.node.right)
         if op:
-            hit = _hit(m, op, site.node.left, site.node, site.ctx.func)
+            hit = _hit(m, op, site.node.left, site.node, site.ctx)
             if hit is not None:
                 yield hit
     for site in m.w.calls:
@@ -111,7 +116,7 @@ def check(m):
             continue
         op = _pow_op(exp)
         if op:
-            hit = _hit(m, op, base, call, site.ctx.func)
+            hit = _hit(m, op, base, call, site.ctx)
             if hit is not None:
                 yield hit
 
@@ -129,7 +134,8 @@ def _pow_op(e) -> str:
     return "pow-" if v < 0 else "pow<1" if 0 < v < 1 else ""
 
 
-def _hit(m, op: str, arg, node, func):
+def _hit(m, op: str, arg, node, ctx):
+    func = ctx.func
     if arg is None:
         return None
     if op == "div" and isinstance(node, ast.BinOp) and _item(node.left):
@@ -141,10 +147,45 @@ def _hit(m, op: str, arg, node, func):
         return None
     if op.startswith("pow") and _inf_fixed(m, func):
         return None
+    if op in _GRAD_ONLY and _no_grad_only(m, ctx):
+        return None  # finite forward value; the infinite gradient never flows (evaluation code)
+    if k in ("std", "variance") and _whole_parameter(m, arg):
+        return None
     role = "denominator" if op == "div" else "base" if op.startswith("pow") else "argument"
     what = {"pow-": "a negative power", "pow<1": "a fractional power"}.get(op, op)
     return Hit(node, f"{what} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
                      f"clamp the {role} or add an epsilon")
+
+
+_GRAD_ONLY = ("sqrt", "pow<1")  # finite at 0: only the gradient is infinite
+
+
+def _no_grad_only(m, ctx) -> bool:
+    """The code runs without gradients: in an evaluation context (``no_grad``, an
+    ``evaluate``/``test`` function), or in a helper of the file every call of which is."""
+    if eval_context(m, ctx):
+        return True
+    fn = ctx.func
+    if fn is None:
+        return False
+    calls = m.call_sites(fn)
+    if not calls:
+        return False
+    where = m.memo.get("unguarded-zero.ctx")
+    if where is None:
+        where = m.memo["unguarded-zero.ctx"] = {id(s.node): s.ctx for s in m.w.calls}
+    return all(id(c) in where and eval_context(m, where[id(c)]) for c in calls)
+
+
+def _whole_parameter(m, arg) -> bool:
+    """``w.std()`` / ``w.var()`` over every element (no dim) of a parameter's values
+    (``layer.weight``, ``emb.weight.data[rows]``): thousands of initialised weights, not a
+    batch statistic that a constant input can zero."""
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and not arg.args
+            and not arg.keywords and arg.func.attr in ("std", "var")):
+        return False
+    e = single_def(m, arg.func.value) or arg.func.value
+    return any(isinstance(x, ast.Attribute) and x.attr == "weight" for x in ast.walk(e))
 
 
 def _tested(m, arg, func) -> bool:
