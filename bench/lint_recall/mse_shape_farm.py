@@ -16,7 +16,7 @@ class RegressionHead(nn.Module):
         return self.feed_forward(x).squeeze(-1)
 
     def logits_to_loss(self, logits, label_ids):
-        return self.loss_fct(logits, label_ids.float())  # expect: mse-shape-broadcast
+        return self.loss_fct(logits, label_ids.float())  # expect: loss-shape-broadcast
 
 
 def train(model, head, loader, optimizer):

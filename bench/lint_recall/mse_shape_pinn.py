@@ -13,4 +13,4 @@ class InitialCondition:
     def __call__(self, model, x):
         prediction = model(x)  # (B, 1)
         target = self.u0(x)  # (B,)
-        return self.loss(prediction, target)  # expect: mse-shape-broadcast
+        return self.loss(prediction, target)  # expect: loss-shape-broadcast

@@ -13,7 +13,7 @@ def update_critic(critic, critic_opt, actor, target_critic, states, actions, rew
         next_actions = dist.rsample()
         log_prob = dist.log_prob(next_actions)  # (64, 4): not summed
         td_target = rewards + gamma * (1 - dones) * (target_critic(next_states, next_actions) - alpha * log_prob)
-    critic_loss = F.mse_loss(critic(states, actions), td_target.detach())  # expect: mse-shape-broadcast
+    critic_loss = F.mse_loss(critic(states, actions), td_target.detach())  # expect: loss-shape-broadcast
     critic_opt.zero_grad()
     critic_loss.backward()
     critic_opt.step()

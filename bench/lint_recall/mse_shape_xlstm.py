@@ -13,6 +13,6 @@ def train(model, optimizer, sequences, epochs=10):
         loss = 0.0
         for seq, y_true in sequences:  # seq: (10, 1, d); y_true: (1, 1)
             y_pred = model(seq)  # (10, 1)
-            loss = loss + criterion(y_pred, y_true)  # expect: mse-shape-broadcast
+            loss = loss + criterion(y_pred, y_true)  # expect: loss-shape-broadcast
         loss.backward()
         optimizer.step()

@@ -11,7 +11,7 @@ class Summarizer:
         self.model, self.optimizer = model, optimizer
 
     def generate_refinement_output(self, enc, draft):
-        with torch.no_grad():  # expect: training-under-no-grad
+        with torch.no_grad():  # expect: backward-without-graph
             return self.model.refine(enc, draft)
 
     def train_one_batch(self, batch):
