@@ -206,7 +206,9 @@ def _raw_batches(u: Unit, batch_rows: int) -> Iterator[pa.RecordBatch]:
 
         # pre_buffer off: it holds whole row groups' bytes at once (~100 MB a worker
         # measured on 131 072-row groups) for no speed gain on a local disk
-        pf = pq.ParquetFile(u.path, pre_buffer=False)
+        # memory_map: the pages are decoded where the OS cache holds them, not first
+        # copied out by pread (measured: a file's system time 0.2-0.3 s -> 0.07 s, cold)
+        pf = pq.ParquetFile(u.path, pre_buffer=False, memory_map=True)
         if u.row_groups == ():
             return
         # One thread per unit: units already run in parallel, one per core; Arrow's own
