@@ -254,3 +254,15 @@ def test_sketch_window_from_the_callers_min_and_max():
         a.update(x)
         b.update(x, float(x.min()), float(x.max()))
         np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def test_list_hash_table_grows_with_the_slice(monkeypatch):
+    monkeypatch.setattr(hashing, "_GOLD_TABLE", [])
+    monkeypatch.setattr(hashing, "LIST_CHUNK", 10)  # a 20-entry table first
+    small = pa.array([[1, 2, 3]] * 4)
+    np.testing.assert_array_equal(hashing._list_raw(small), _reference_list_raw(small))
+    monkeypatch.setattr(hashing, "LIST_CHUNK", 1 << 18)
+    big = pa.array([list(range(50))] * 100)  # 5 000 elements: past the first table
+    np.testing.assert_array_equal(hashing._list_raw(big), _reference_list_raw(big))
+    huge = pa.array([list(range(600_000))])  # one list past twice the slice: no table
+    np.testing.assert_array_equal(hashing._list_raw(huge), _reference_list_raw(huge))

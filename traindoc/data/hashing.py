@@ -25,14 +25,35 @@ _CANON_NAN = np.float64("nan").view(np.uint64)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
-def mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser, in place on a fresh uint64 array (returns it)."""
-    x ^= x >> _S30
+def mix(x: np.ndarray, tmp: np.ndarray | None = None) -> np.ndarray:
+    """splitmix64 finaliser, in place on a fresh uint64 array (returns it); ``tmp``: a
+    scratch array of the same size, spared three allocations."""
+    if tmp is None:
+        tmp = np.empty_like(x)
+    np.right_shift(x, _S30, out=tmp)
+    x ^= tmp
     x *= _C1
-    x ^= x >> _S27
+    np.right_shift(x, _S27, out=tmp)
+    x ^= tmp
     x *= _C2
-    x ^= x >> _S31
+    np.right_shift(x, _S31, out=tmp)
+    x ^= tmp
     return x
+
+
+_GOLD_TABLE: list[np.ndarray] = []
+
+
+def _gold_table(n: int) -> np.ndarray | None:
+    """``arange(m) * GOLD`` (m >= n) for slices of list elements, made once; None past
+    twice the slice size (one enormous list: computed directly)."""
+    if n > 2 * LIST_CHUNK:
+        return None
+    if not _GOLD_TABLE or len(_GOLD_TABLE[0]) < n:
+        t = np.arange(max(n, 2 * LIST_CHUNK), dtype=np.uint64)
+        t *= _GOLD
+        _GOLD_TABLE[:] = [t]
+    return _GOLD_TABLE[0]
 
 
 def salt(name: str) -> tuple[np.uint64, np.uint64]:
@@ -124,13 +145,20 @@ def _list_raw_slice(arr: pa.Array) -> np.ndarray:
     else:
         lengths = pc.list_value_length(arr).fill_null(0).to_numpy().astype(np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    # element code mixed with its position: one mix per element, the list's cost
-    pos = np.arange(len(values), dtype=np.int64)
-    pos -= np.repeat(starts, lengths)
-    pos = pos.view(np.uint64)
-    pos *= _GOLD
+    # element code mixed with its position: one mix per element, the list's cost.
+    # (i - start) * GOLD = i * GOLD - start * GOLD (mod 2**64): i * GOLD from a table.
+    n = len(values)
+    table = _gold_table(n)
+    if table is not None:
+        pos = np.repeat(starts.view(np.uint64) * _GOLD, lengths)
+        np.subtract(table[:n], pos, out=pos)
+    else:
+        pos = np.arange(n, dtype=np.int64)
+        pos -= np.repeat(starts, lengths)
+        pos = pos.view(np.uint64)
+        pos *= _GOLD
     child ^= pos
-    elem = mix(child)
+    elem = mix(child, pos)  # pos: scratch
     cs = np.empty(len(elem) + 1, np.uint64)  # wrapping running sum: a segment's sum is a difference
     cs[0] = 0
     np.cumsum(elem, out=cs[1:])
