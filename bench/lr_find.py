@@ -184,7 +184,7 @@ def main() -> int:
                 fail = not math.isfinite(loss) or loss >= 0.95 * first or loss > 2 * best
                 score[tool]["land"] += land
                 score[tool]["fail"] += fail
-                tag = "ok" if land else ("FAIL" if fail else "off")
+                tag = "FAIL" if fail else ("ok" if land else "off")  # a fail is a fail, even within 3x
                 cells.append(f"{lr:9.2e} {loss:7.3f} {tag:>4s}".rjust(26))
             print(f"{task:11s} {seed:4d} {best_lr:10.1e} {best:7.3f}  " + "  ".join(cells))
     print()
