@@ -170,7 +170,7 @@ def _hash_file(path, h1, h2, lh, rid):
     return str(path)
 
 
-@pytest.mark.parametrize("planted", [True, False])
+@pytest.mark.parametrize("planted", [True, False, "many"])
 def test_exact_checks_in_memory_prefilter_equals_duckdb_alone(tmp_path, monkeypatch, planted):
     from traindoc.data import exact
 
@@ -188,16 +188,20 @@ def test_exact_checks_in_memory_prefilter_equals_duckdb_alone(tmp_path, monkeypa
             if f == 2:
                 h1[40:43], h2[40:43] = h1[100], h2[100]  # duplicates of row 100, one label
                 lh[40:43] = lh[100]
+        if planted == "many":  # most rows repeated: DuckDB groups them all, as before
+            h1[1000:], h2[1000:] = h1[1000:] % 7, h2[1000:] % 7
         files.append(_hash_file(tmp_path / f"t{f}.parquet", h1, h2, lh, np.arange(n, n + m)))
         n += m
     vh1, vh2 = rng.integers(0, 2**63, 300, dtype=np.uint64), rng.integers(0, 2**63, 300, dtype=np.uint64)
     vh1[5], vh2[5] = 111, 222  # leaked
     val = [_hash_file(tmp_path / "v.parquet", vh1, vh2, np.zeros(300), (1 << 60) + np.arange(300))]
+    if planted == "many":
+        monkeypatch.setattr(exact, "IN_MEMORY_ROWS", 50_000)  # 12 000 candidates > 5 000: all to DuckDB
     got = exact.exact_checks(files, val, True, str(tmp_path))
     monkeypatch.setattr(exact, "IN_MEMORY_ROWS", 0)
     want = exact.exact_checks(files, val, True, str(tmp_path))
     assert got.to_json() == want.to_json()
-    if planted:
+    if planted is True:
         assert got.duplicate_rows > 0 and got.conflict_groups == 3 and got.leaked_rows == 1
 
 

@@ -82,7 +82,11 @@ def _candidates(con, train: list[str]) -> str:
         return "train"
     h1 = [pq.read_table(f, columns=["h1"]).column(0).to_numpy() for f in train]
     s = np.sort(np.concatenate(h1)) if h1 else np.empty(0, np.uint64)
-    rep = np.unique(s[1:][s[1:] == s[:-1]])
+    eq = s[1:] == s[:-1]
+    rep = np.unique(s[1:][eq])
+    if int(eq.sum()) + len(rep) > IN_MEMORY_ROWS // 10:
+        return "train"  # mostly repeated rows: they would be copied for nothing
+    del s, eq
     parts = []
     # Rows whose h1 is repeated: a bitmap over h1's low 20 bits (h1 is well mixed) lets
     # through the repeated values and ~len(rep) / 2**20 of the others; a binary search
@@ -106,7 +110,7 @@ def _candidates(con, train: list[str]) -> str:
     return "cand"
 
 
-def _run(con, train: list[str], val: list[str], has_label: bool, in_memory: bool = True) -> ExactResult:
+def _run(con, train: list[str], val: list[str], has_label: bool) -> ExactResult:
     # Only count/min/max aggregates on the full tables: DuckDB's hash aggregate spills
     # those to disk; list or DISTINCT aggregates over millions of groups run out of memory.
     r = ExactResult()
@@ -114,7 +118,7 @@ def _run(con, train: list[str], val: list[str], has_label: bool, in_memory: bool
         return r
     con.execute(f"CREATE TEMP VIEW train AS SELECT * FROM {_files_sql(train)}")
     r.rows = con.execute("SELECT count(*) FROM train").fetchall()[0][0]  # read to the end: register() next
-    src = _candidates(con, train) if in_memory else "train"
+    src = _candidates(con, train)
     # One pass over the hashes: groups of equal features. Where every row of a group
     # has one label, its extra rows are duplicates; where labels differ it is a conflict,
     # and its duplicates (equal label too) come from a second, small grouping.
