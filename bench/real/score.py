@@ -149,15 +149,11 @@ def ranked(doc: dict) -> list[tuple[str, str, float | None]]:
 
 
 def experiments(doc: dict) -> list[str]:
-    ex = doc.get("experiments") or []
-    if isinstance(ex, dict):
-        ex = list(ex.values())
-    out = []
-    for e in ex:
-        if isinstance(e, dict):
-            name = e.get("name") or e.get("experiment") or "?"
-            out.append(f"{name}={e.get('verdict', e.get('status', '?'))}")
-    return out
+    """``experiment:verdict(cause)`` for each experiment that confirm ran."""
+    ex = doc.get("experiments") or {}
+    res = ex.get("results", []) if isinstance(ex, dict) else ex
+    return [f"{e.get('experiment', '?')}:{e.get('verdict', '?')}({e.get('cause', '?')})"
+            for e in res if isinstance(e, dict)]
 
 
 def fmt(rk: list, n: int = 3) -> str:
@@ -171,6 +167,8 @@ def main() -> int:
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--no-confirm", action="store_true", help="skip the traindoc confirm pass")
     ap.add_argument("--confirm-fixed", action="store_true", help="also confirm seed 0 of every fixed program")
+    ap.add_argument("--confirm-budget", type=float, default=float("inf"),
+                    help="wall seconds after which no new confirm starts (the rest are reported as not run)")
     ap.add_argument("--rerun", action="store_true", help="ignore cached runs")
     ap.add_argument("--cache", default=os.environ.get("TRAINDOC_BENCH_CACHE",
                                                       str(Path.home() / ".cache" / "traindoc-bench-real")))
@@ -199,7 +197,13 @@ def main() -> int:
     conf_jobs = [r for r in results if r["seed"] == seeds[0] and not a.no_confirm
                  and (r["version"] == "buggy" or a.confirm_fixed)]
 
+    conf_jobs.sort(key=lambda r: hashlib.sha256(r["program"].encode()).hexdigest())  # mixes the halves
+    t_conf = time.time()
+
     def conf(r):
+        cached = (Path(r["run"]) / "bench-confirm.json").exists() and not a.rerun
+        if not cached and time.time() - t_conf > a.confirm_budget:
+            return r
         doc = confirm(Path(r["run"]), HERE / r["program"] / f"{r['version']}.py", a.rerun)
         r["confirm_ranked"] = ranked(doc)
         r["confirm_experiments"] = experiments(doc)
@@ -210,8 +214,9 @@ def main() -> int:
     t0 = time.time()
     with ThreadPoolExecutor(1) as ex:  # each confirm already runs its re-executions in parallel
         list(ex.map(conf, conf_jobs))
+    n_conf = sum("confirm_ranked" in r for r in conf_jobs)
     if conf_jobs:
-        print(f"confirmed {len(conf_jobs)} runs in {time.time() - t0:.0f} s", file=sys.stderr)
+        print(f"confirmed {n_conf} of {len(conf_jobs)} runs in {time.time() - t0:.0f} s", file=sys.stderr)
 
     for r in results:
         names = [n for n, _, _ in r["ranked"]]
