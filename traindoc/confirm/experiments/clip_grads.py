@@ -7,7 +7,7 @@ import math
 import torch
 
 from ..judge import fixes
-from ..registry import Experiment, Verdict, experiment
+from ..registry import INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
 
 
 @experiment
@@ -20,8 +20,9 @@ class ClipGrads(Experiment):
     What it settles: `exploding-gradient`.
 
     How it is judged: clipping confirms it when the loss no longer goes non-finite, or
-    ends at most half as high, than without clipping; it refutes it when the symptom
-    comes at about the same step or the loss ends no lower. Clipping is also the remedy,
+    ends at most half as high, than without clipping; it refutes it when a non-finite
+    loss comes at about the same step. A finite loss that ends no lower is inconclusive:
+    clipping at a median norm also shortens every ordinary step. Clipping is also the remedy,
     so a confirmation says the fix works, not that nothing else would.
     """
 
@@ -53,4 +54,11 @@ class ClipGrads(Experiment):
         hooks.on_opt_pre.append(pre)
 
     def judge(self, cause, base, var, params) -> Verdict:
-        return fixes(base, var, self.label(params))
+        v = fixes(base, var, self.label(params))
+        if v.verdict == REFUTED and base.first_bad is None:
+            # clipping at a median norm also shortens every ordinary step: a loss that does
+            # not fall with it says the spikes are not what holds the loss up, not that the
+            # gradients do not explode
+            return Verdict(INCONCLUSIVE, f"{v.text}; clipping also slows ordinary steps, so this does not rule "
+                                         f"out exploding gradients", v.effect)
+        return v
