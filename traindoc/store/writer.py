@@ -119,6 +119,7 @@ class RunWriter:
         self._on_error = on_error
         self._q: queue.SimpleQueue = queue.SimpleQueue()
         self._wake = threading.Event()
+        self._progress = 0  # bumped by the writer thread as it works: close() waits while it moves
         self._series: dict[str, int] = {}
         self.folder.mkdir(parents=True, exist_ok=True)
         # Open in the caller so that a bad folder fails here, loudly, before training.
@@ -143,9 +144,23 @@ class RunWriter:
     def indices(self, step: int, idx: np.ndarray) -> None:
         self._q.put(("b", step, np.ascontiguousarray(idx, dtype="<i8").tobytes()))
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self, timeout: float = 10.0, cap: float = 300.0) -> None:
+        """Wait until everything queued is committed. The writer may need longer than
+        ``timeout`` in all (a long run's last seconds on a loaded machine or a slow disk:
+        returning early lost the end of the run, its status included), so the wait goes
+        on while it makes progress, and ends ``timeout`` seconds after progress stops, or
+        at ``cap`` (a hung disk must not hang the script's exit forever)."""
         self._wake.set()
-        self._thread.join(timeout)
+        t0 = time.monotonic()
+        seen = -1
+        while True:
+            self._thread.join(timeout)
+            if not self._thread.is_alive() or time.monotonic() - t0 >= cap:
+                return
+            mark = self._progress
+            if mark == seen:
+                return  # no batch committed for `timeout` seconds
+            seen = mark
 
     # -- the writer thread --------------------------------------------------------------
     def _loop(self) -> None:
@@ -173,6 +188,7 @@ class RunWriter:
                     self._write(conn, batch)
                 except Exception as exc:  # noqa: BLE001
                     self._fail(exc)
+            self._progress += 1  # close() waits while this moves
         if conn is not None:
             try:
                 conn.execute("CREATE INDEX IF NOT EXISTS points_by_series ON points(series, step)")
@@ -191,7 +207,9 @@ class RunWriter:
 
     def _write(self, conn: sqlite3.Connection, batch: list) -> None:
         points, metas, events, batches = [], [], [], []
-        for item in batch:
+        for i, item in enumerate(batch):
+            if not i % 1000:
+                self._progress += 1  # a long final batch is progress too (see close)
             tag = item[0]
             if tag == "p":
                 _, step, values = item
@@ -205,8 +223,9 @@ class RunWriter:
             elif tag == "b":
                 batches.append((item[1], item[2]))
         with conn:
-            if points:
-                conn.executemany("INSERT INTO points VALUES (?,?,?)", points)
+            for i in range(0, len(points), 200_000):
+                conn.executemany("INSERT INTO points VALUES (?,?,?)", points[i:i + 200_000])
+                self._progress += 1
             if metas:
                 conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", metas)
             if events:
