@@ -91,11 +91,20 @@ def _env() -> dict:
                 TRAINDOC_ALLOW_UNSANDBOXED=os.environ.get("TRAINDOC_ALLOW_UNSANDBOXED", "1"))
 
 
-def record(script: Path, seed: str, cache: Path, rerun: bool) -> tuple[Path, dict]:
-    """``traindoc run`` the script (or reuse the cached run): the run folder and its timing."""
+def record(script: Path, seed: str, cache: Path, rerun: bool, any_version: bool = False) -> tuple[Path, dict]:
+    """``traindoc run`` the script (or reuse the cached run): the run folder and its timing.
+    ``any_version`` reuses a cached run of the same script and seed recorded by another
+    traindoc version (one with a confirm result first, else the oldest)."""
     prog = script.parent.name
     out = cache / f"{prog}-{script.stem}-s{seed}-{_key(script, seed)}"
     done = out / "bench.json"
+    if any_version and not done.exists():
+        script_key = hashlib.sha256(script.read_bytes()).hexdigest()
+        older = [d for d in cache.glob(f"{prog}-{script.stem}-s{seed}-*/bench.json")
+                 if json.loads(d.read_text()).get("script_sha", script_key) == script_key]
+        older.sort(key=lambda d: (not (d.parent / "bench-confirm.json").exists(), d.stat().st_mtime))
+        if older:
+            done, out = older[0], older[0].parent
     if done.exists() and not rerun:
         return out, json.loads(done.read_text())
     if out.exists():
@@ -107,7 +116,8 @@ def record(script: Path, seed: str, cache: Path, rerun: bool) -> tuple[Path, dic
     t0 = time.perf_counter()
     _, status, usage = os.wait4(p.pid, 0)  # the child's own CPU time, not the neighbours'
     rc = os.waitstatus_to_exitcode(status)
-    info = {"wall_s": time.perf_counter() - t0, "cpu_s": usage.ru_utime + usage.ru_stime, "rc": rc}
+    info = {"wall_s": time.perf_counter() - t0, "cpu_s": usage.ru_utime + usage.ru_stime, "rc": rc,
+            "script_sha": hashlib.sha256(script.read_bytes()).hexdigest(), "traindoc_code": code_hash()}
     out.mkdir(parents=True, exist_ok=True)
     shutil.move(str(log), out / "bench.log")
     done.write_text(json.dumps(info))
@@ -170,6 +180,8 @@ def main() -> int:
     ap.add_argument("--confirm-budget", type=float, default=float("inf"),
                     help="wall seconds after which no new confirm starts (the rest are reported as not run)")
     ap.add_argument("--rerun", action="store_true", help="ignore cached runs")
+    ap.add_argument("--any-version", action="store_true",
+                    help="reuse runs recorded by another traindoc version (diagnose always runs with this one)")
     ap.add_argument("--cache", default=os.environ.get("TRAINDOC_BENCH_CACHE",
                                                       str(Path.home() / ".cache" / "traindoc-bench-real")))
     ap.add_argument("--json", help="write the per-run results here")
@@ -184,7 +196,7 @@ def main() -> int:
     def one(job):
         prog, version, seed = job
         script = prog / f"{version}.py"
-        run, info = record(script, seed, cache, a.rerun)
+        run, info = record(script, seed, cache, a.rerun, a.any_version)
         return {"program": prog.name, "version": version, "seed": seed, "half": half(prog.name),
                 "expect": exp[prog.name] if version == "buggy" else "healthy", "run": str(run),
                 "cpu_s": round(info["cpu_s"], 1), "rc": info["rc"], "ranked": ranked(diagnose(run))}
