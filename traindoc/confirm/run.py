@@ -105,7 +105,8 @@ def script_of(run: Any) -> dict[str, Any]:
     cmd = meta.get("script")
     if not isinstance(cmd, dict) or not isinstance(cmd.get("script"), str) or not cmd["script"]:
         raise UserError(f"{run.folder}: the run does not record a script to re-execute (an imported log, or a "
-                        f"run recorded before traindoc 0.x kept it); experiments need `traindoc run SCRIPT`")
+                        f"run recorded by an older traindoc); experiments need a run recorded with "
+                        f"`traindoc run SCRIPT` or `traindoc.watch()`")
     return cmd
 
 
