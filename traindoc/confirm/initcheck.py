@@ -74,15 +74,11 @@ def read(folder: Path) -> dict[str, Any]:
 
 def run(script: str, args: list[str], *, module: bool = False, seconds: float = 300.0,
         no_sandbox: bool = False) -> dict[str, Any]:
-    from .. import sandbox
-    from .run import _child
+    from .run import _child, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
-    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
-    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        raise UserError(f"no operating-system sandbox on this machine ({why}); this runs your script, whose "
-                        f"checkpoints would then overwrite yours. Pass --no-sandbox to run it anyway")
+    mode = sandbox_mode(no_sandbox, "this runs your script, whose checkpoints would then overwrite yours")
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
     tmp = Path(tempfile.mkdtemp(prefix="traindoc-init-"))
     try:

@@ -93,18 +93,14 @@ def suggest(lrs: list[float], losses: list[float]) -> LrFind:
 
 def run(script: str, args: list[str], *, module: bool = False, steps: int = 100, start: float = 1e-7,
         end: float = 10.0, seconds: float = 300.0, no_sandbox: bool = False) -> LrFind:
-    from .. import sandbox
     from .registry import Variant
-    from .run import _child
+    from .run import _child, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
     if not (0 < start < end) or steps < 10:
         raise UserError("lr-find needs 0 < --start < --end and --steps of at least 10")
-    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
-    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        raise UserError(f"no operating-system sandbox on this machine ({why}); the sweep runs your script, whose "
-                        f"checkpoints would then overwrite yours. Pass --no-sandbox to run it anyway")
+    mode = sandbox_mode(no_sandbox, "the sweep runs your script, whose checkpoints would then overwrite yours")
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
     v = Variant("lr-range-test", tuple(sorted({"start": start, "end": end, "steps": steps}.items())))
     s = _child("lr-range-test", v, cmd, {}, steps + 1, seconds, mode, os.cpu_count() or 1, None)

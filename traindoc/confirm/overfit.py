@@ -30,18 +30,14 @@ CHECKS = (
 
 def run(script: str, args: list[str], *, module: bool = False, steps: int = 200, seconds: float = 300.0,
         no_sandbox: bool = False) -> dict[str, Any]:
-    from .. import sandbox
     from .registry import REFUTED, Variant, load_all
-    from .run import _child
+    from .run import _child, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
     if steps < 10:
         raise UserError("overfit needs --steps of at least 10")
-    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
-    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        raise UserError(f"no operating-system sandbox on this machine ({why}); this runs your script, whose "
-                        f"checkpoints would then overwrite yours. Pass --no-sandbox to run it anyway")
+    mode = sandbox_mode(no_sandbox, "this runs your script, whose checkpoints would then overwrite yours")
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
     s = _child("overfit", Variant("overfit-batch"), cmd, {}, steps, seconds, mode, os.cpu_count() or 1, None)
     v = load_all()["overfit-batch"].judge("loss-mismatch", s, s, {})

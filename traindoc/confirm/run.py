@@ -242,6 +242,18 @@ def _why_none(cause: str) -> str:
                           "by hand")
 
 
+def sandbox_mode(no_sandbox: bool, risk: str) -> str | None:
+    """The sandbox every re-execution enters (None: none, accepted by --no-sandbox or
+    TRAINDOC_ALLOW_UNSANDBOXED=1); one line and exit 2 otherwise, saying ``risk``."""
+    from .. import sandbox
+
+    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
+    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
+        raise UserError(f"no operating-system sandbox on this machine ({why}); {risk}. Pass --no-sandbox to run "
+                        f"anyway")
+    return mode
+
+
 def _env(scratch: Path, mode: str | None, threads: int) -> dict[str, str]:
     from ..forensics.isolate import _env as replay_env
 
@@ -302,7 +314,6 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
             on_done: Callable[[str, Summary], None] | None = None, on_plan: Callable[[list[str]], None] | None = None,
             write: bool = True) -> Confirmation:
     """Run the experiments for ``run`` (a run folder or :class:`~traindoc.store.reader.Run`)."""
-    from .. import sandbox
     from ..diagnose import diagnose
     from ..forensics.isolate import check
     from ..store.reader import Run, open_run
@@ -327,10 +338,7 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
     conf = Confirmation(run.folder, k, untested=untested)
     if not tests:
         return conf
-    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
-    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        raise UserError(f"no operating-system sandbox on this machine ({why}); the experiments re-run your "
-                        f"script, which could then overwrite your files. Pass --no-sandbox to run them anyway")
+    mode = sandbox_mode(no_sandbox, "the experiments re-run your script, which could then overwrite your files")
     variants = {"baseline": None, **{v.key: v for _, v in tests}}
     if on_plan:
         on_plan(["baseline" if v is None else v.label for v in variants.values()])
