@@ -263,3 +263,25 @@ def test_loss_functions_binary_labels_and_autocast_are_described(tmp_path):
                 counts[k] = counts.get(k, 0) + c
     assert counts == {"0": 56.0, "1": 8.0}
     assert [e["data"] for e in run.events() if e["kind"] == "autocast"] == [{"cpu": "bfloat16"}]
+
+
+def test_loss_that_reaches_no_optimizer_tensor_is_counted_not_an_error(tmp_path):
+    # a loss rebuilt from .item() values: backward() runs, no parameter gets a gradient;
+    # every step is still a step, and the sampled steps say 0 tensors had a gradient
+    torch.manual_seed(0)
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TraindocWarning)
+        with traindoc.watch(out=tmp_path / "r", sample_every=4):
+            for _ in range(12):
+                out = model(torch.randn(8, 4))
+                loss = torch.zeros(1, requires_grad=True) + out.mean().item()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert len(run.series("loss").steps) == 12
+    gt = run.series("grad_tensors")
+    assert list(gt.steps) == [0, 4, 8] and gt.values.max() == 0
+    assert not [e for e in run.events() if e["kind"] == "monitor-error"]

@@ -29,9 +29,10 @@ def healthy_series(n=300, seed=0):
 
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
-              dtypes=("float32",), modules=None, params=None):
+              dtypes=("float32",), modules=None, params=None, no_grads=False):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
-    ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled)."""
+    ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
+    ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -50,10 +51,11 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
         v = {"loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 0.0, "lr/0/0": lr,
              "time/step": 0.01 * (1 + 0.05 * rng.random())}
         v["time/data"] = 0.001 if time_data is None else time_data * v["time/step"]
-        for i, p in enumerate(params):
+        for i, p in enumerate([] if no_grads else params):
             v[f"grad_norm/{p}"] = float(per_param[p](s)) if per_param and p in per_param else float(grad[s]) / 2.5
         if s % sample_every == 0 or s < 3:
             v["sampled"] = 1.0
+            v["grad_tensors"] = 0.0 if no_grads else float(len(params))
             for mod, stats in act.items():
                 for k, val in stats.items():
                     v[f"act/{mod}/{k}"] = float(val(s) if callable(val) else val)

@@ -107,6 +107,15 @@ def test_params_not_updated_left_out_of_optimizer(make_run):
     assert d.causes[0].name == "params-not-updated"
 
 
+def test_params_not_updated_when_no_optimizer_tensor_gets_a_gradient(make_run):
+    # a loss rebuilt from .item() values, or the optimizer holding a second copy of the model
+    flat = 0.9 + 0.02 * np.random.default_rng(7).standard_normal(N)
+    d = diagnose(make_run(no_grads=True, loss=flat, update=0.0))
+    assert d.causes[0].name == "params-not-updated"
+    assert d.causes[0].severity == "error"
+    assert "no optimizer tensor got a gradient" in d.causes[0].message
+
+
 def test_vanishing_gradient(make_run):
     from .conftest import MODULES
 

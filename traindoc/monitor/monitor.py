@@ -587,6 +587,8 @@ class Monitor:
         self._bw_waiting = 0
         names, tensors = ["loss"], [loss]
         norms = grad_norms([p.grad for p in params])
+        if self._sampled:  # a count, no sync: 0 on every step means the loss never reaches these params
+            lrs["grad_tensors" + tag] = float(len(params))
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
@@ -915,6 +917,7 @@ class Monitor:
         tag = "" if primary else f"/opt{st.index}"
         names: list[str] = []
         tensors: list[torch.Tensor] = []
+        lrs: dict[str, float] = {}  # host-side values: learning rates, counts
         # loss: what was backpropagated since this optimizer's last chance to see it
         if self._losses:
             loss = torch.stack([l.to(self._losses[0].device).float() for l in self._losses]).sum()
@@ -936,6 +939,8 @@ class Monitor:
                     params.append(p)
                     pnames.append(self._param_name(p, st.index, gi, pi))
         norms = grad_norms([p.grad for p in params])
+        if self._sampled:  # a count, no sync: 0 on every step means the loss never reaches these params
+            lrs["grad_tensors" + tag] = float(len(params))
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
@@ -957,7 +962,6 @@ class Monitor:
             self._before_params = [p for p in params]
             self._before = [p.detach().clone() for p in params]
             self._extra_time += self._clock() - t0
-        lrs = {}
         for gi, g in enumerate(opt.param_groups):
             lr = g.get("lr")
             if isinstance(lr, torch.Tensor):
@@ -1069,7 +1073,7 @@ class Monitor:
             return
         if id(opt) != self._primary:
             return
-        if self._sampled and self._before is not None and self._before_params is not None:
+        if self._sampled and self._before and self._before_params:  # empty: no param had a gradient
             t0 = self._clock()
             after = [p.detach() for p in self._before_params]
             delta = torch._foreach_sub(after, self._before)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import features, finding, sampled
+from ._stats import features, finding, focus_rank, sampled
 
 
 def _counts(run) -> tuple[int, int, int]:
@@ -51,8 +51,16 @@ def params_not_updated(run):
     if trainable and in_opt and in_opt < 0.9 * trainable:
         share = max(share, 1 - in_opt / trainable)
         reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable})
+    rank = focus_rank(run)
+    gt = run.series("grad_tensors", rank).values if run.has("grad_tensors", rank) else np.array([])
     gn = sampled(run, "grad_norm/")
-    if gn and n_tensors:
+    if gt.size and n_tensors and np.nanmax(gt) == 0:
+        # no optimizer tensor had a gradient on any sampled step: the loss that is
+        # backpropagated does not reach them (a loss rebuilt from .item(), a second model)
+        share = 1.0
+        reasons.append({"series": "grad_tensors", "tensors_with_gradient": 0, "tensors_in_optimizer": n_tensors,
+                        "steps": int(gt.size)})
+    elif gn and n_tensors:
         with_grad = len(gn)
         if with_grad < n_tensors:
             share = max(share, 1 - with_grad / n_tensors)
@@ -71,7 +79,9 @@ def params_not_updated(run):
         f"{share:.0%} of the trainable parameters never change: " + "; ".join(
             "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
             else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
-            if "tensors_with_gradient" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
+            if "tensors_with_gradient" in r and "steps" not in r else
+            "no optimizer tensor got a gradient on any of {steps} sampled steps".format(**r)
+            if "steps" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
             for r in reasons),
         location={"param": frozen[0]} if frozen else {},
         evidence=reasons,
