@@ -587,8 +587,7 @@ class Monitor:
         self._bw_waiting = 0
         names, tensors = ["loss"], [loss]
         norms = grad_norms([p.grad for p in params])
-        if self._sampled:  # a count, no sync: 0 on every step means the loss never reaches these params
-            lrs["grad_tensors" + tag] = float(len(params))
+        counts = {"grad_tensors": float(len(params))} if self._sampled and grads else {}
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
@@ -596,7 +595,7 @@ class Monitor:
             names.append("grad_norm_preclip")
             tensors.append(self._preclip[-1])
             self._preclip = []
-        self._finish_record(names, tensors, {}, params, pnames, norms)
+        self._finish_record(names, tensors, counts, params, pnames, norms)
         if self._sampled:
             self.sampler.mark_sampled(self.step)
             self.sampler.observe(0.0, self._extra_time)
