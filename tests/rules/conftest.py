@@ -29,10 +29,12 @@ def healthy_series(n=300, seed=0):
 
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
-              dtypes=("float32",), modules=None, params=None, no_grads=False):
+              dtypes=("float32",), modules=None, params=None, no_grads=False,
+              grad_bad_from=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
-    ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them)."""
+    ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
+    ``grad_bad_from``: the step from which some gradients are non-finite."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -48,7 +50,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                   "2": {"std": 0.9, "absmax": 3.0}, "3": {"dead": 0.05, "std": 0.5, "absmax": 2.5},
                   "4": {"std": 1.2, "absmax": 4.0}}
     for s in range(n):
-        v = {"loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 0.0, "lr/0/0": lr,
+        bad_g = grad_bad_from is not None and s >= grad_bad_from
+        v = {"loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 4.0 if bad_g else 0.0, "lr/0/0": lr,
              "time/step": 0.01 * (1 + 0.05 * rng.random())}
         v["time/data"] = 0.001 if time_data is None else time_data * v["time/step"]
         for i, p in enumerate([] if no_grads else params):

@@ -142,6 +142,21 @@ def test_nonfinite_from_calm_run_names_data_and_op_and_confirms_by_replay(make_r
     assert "samples" in d.causes[0].location or d.causes[0].name != "data-nonfinite"
 
 
+def test_nan_gradient_under_a_finite_loss_is_an_op_not_data(make_run):
+    # sqrt(0) in a distance: the gradient is NaN at step 150 while its loss is finite; the
+    # weights (and from step 151 the loss) are NaN after the update
+    loss, grad = healthy_series(N)
+    loss, grad = loss.copy(), grad.copy()
+    loss[151:] = np.nan
+    grad[150:] = np.nan
+    d = diagnose(make_run(loss=loss, grad=grad, grad_bad_from=150))
+    assert d.causes[0].name == "unstable-op"
+    assert d.causes[0].location["step"] == 150
+    assert "while that step's loss was finite" in d.causes[0].message
+    data = [c for c in d.causes if c.name == "data-nonfinite"]
+    assert not data or data[0].confidence < d.causes[0].confidence / 2
+
+
 def test_nonfinite_after_growth_is_lr_not_data(make_run):
     t = np.arange(N)
     loss = np.where(t < 100, 2.0 - t / 100, np.exp((t - 100) / 5.0))

@@ -100,6 +100,7 @@ class Features:
     loss_steps: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
     first_bad: int | None = None          # first step whose loss is non-finite (not a skipped fp16 step)
+    grad_bad_first: int | None = None     # first step with a non-finite gradient (not a skipped fp16 step)
     loss_first: float = float("nan")      # median of the first few finite losses
     loss_last: float = float("nan")       # median of the last fifth
     loss_min: float = float("nan")
@@ -162,6 +163,10 @@ def _compute(run, rank: int) -> Features:
             half = v[len(v) // 2:]
             if len(half) > 3:
                 f.noise = float(np.median(np.abs(np.diff(half))) / max(abs(np.median(half)), 1e-12))
+    gnf = run.series("grad_nonfinite", rank)
+    if not gnf.empty:
+        bad_g = [int(t) for t, x in zip(gnf.steps, gnf.values) if x > 0 and int(t) not in skip]
+        f.grad_bad_first = bad_g[0] if bad_g else None
     g = run.series("grad_norm", rank)
     if not g.empty:
         gv = g.values[np.isfinite(g.values)]

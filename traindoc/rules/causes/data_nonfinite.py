@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import rule
 from ..util import fmt
 from ._stats import features, finding
-from .nonfinite import calm_onset, confident_before, half_model
+from .nonfinite import born_in_backward, calm_onset, confident_before, half_model
 
 
 @rule("data-nonfinite", needs=("loss",))
@@ -30,6 +30,9 @@ def data_nonfinite(run):
     # A calm onset is shared with unstable-op; data comes first in the diagnostic order,
     # unless the model had become confident (the regime of exp/log overflow).
     c = 0.30 if confident_before(f) else 0.47
+    backward = born_in_backward(f)
+    if backward:
+        c = 0.2  # the loss of the step whose gradient broke was finite: the inputs were too
     idx = run.batch_indices(f.first_bad)
     loc = {"step": f.first_bad}
     ev = [{"series": "loss", "step": f.first_bad, "value": "non-finite",
@@ -40,7 +43,10 @@ def data_nonfinite(run):
     return [finding(
         "data-nonfinite", c,
         f"the loss turned non-finite at step {f.first_bad} out of a calm run (loss {fmt(float(f.loss[-1])) if len(f.loss) else '?'} "
-        "the step before, no growth in loss or gradient norm): a batch with NaN/Inf inputs or targets is the first suspect",
+        "the step before, no growth in loss or gradient norm): " + (
+            f"a gradient was non-finite already at step {f.grad_bad_first} with a finite loss, so bad inputs are "
+            "less likely than an op's backward; a batch with NaN/Inf in a masked-out position is still possible"
+            if backward else "a batch with NaN/Inf inputs or targets is the first suspect"),
         location=loc, evidence=ev,
         fix="find the NaN/Inf values (traindoc data check PATH) and impute, drop or guard them (log1p, clip) in preprocessing",
         confirm=f"check the samples of step {f.first_bad} for non-finite values (traindoc data check on the training data); "

@@ -32,3 +32,14 @@ def confident_before(f: Features) -> bool:
     hand-written exp/log over- or underflows. A NaN in the first few dozen steps is more
     often the first bad row the loader drew."""
     return f.first_bad is not None and len(f.loss) >= 30 and f.rel_drop > 0.8
+
+
+def born_in_backward(f: Features) -> bool:
+    """A gradient went non-finite on a step whose loss was finite, before any loss did:
+    the forward (inputs included) computed finite values and the backward of some op
+    did not (sqrt or a norm at exactly 0, pow with a fractional exponent at 0, torch.where
+    with a NaN in the branch it did not select: 0 * inf = NaN). NaN/Inf in the inputs
+    would have made the loss itself non-finite first, so this argues against bad data."""
+    if f.grad_bad_first is None or f.scaler:
+        return False
+    return f.first_bad is None or f.grad_bad_first < f.first_bad

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding
-from .nonfinite import calm_onset, confident_before, half_model
+from ._stats import features, finding, focus_rank
+from .nonfinite import born_in_backward, calm_onset, confident_before, half_model
 
 
 @rule("unstable-op", needs=("loss",))
@@ -27,7 +27,11 @@ def unstable_op(run):
     where you divide or take a log, and guard fully masked rows.
     """
     f = features(run)
-    if f.first_bad is None or not calm_onset(f) or half_model(f):
+    if half_model(f):
+        return []
+    if born_in_backward(f):
+        return [_backward_nan(run, f)]
+    if f.first_bad is None or not calm_onset(f):
         return []
     c = 0.62 if confident_before(f) else 0.40
     why = (f"after the training loss had fallen {f.rel_drop:.0%} (a confident model, large logits)"
@@ -45,3 +49,23 @@ def unstable_op(run):
         confirm=f"replay step {f.first_bad} with torch.autograd.set_detect_anomaly(True) (or traindoc's replay of the "
                 "step's bundle): the first op that turns finite inputs into NaN/Inf names the culprit",
     )]
+
+
+def _backward_nan(run, f):
+    g = f.grad_bad_first
+    ls = run.series("loss", focus_rank(run))
+    at = ls.values[ls.steps == g]
+    loss_txt = fmt(float(at[0])) if at.size else "finite"
+    return finding(
+        "unstable-op", 0.72,
+        f"a gradient went non-finite at step {g} while that step's loss was finite ({loss_txt}): the forward, "
+        "inputs included, was finite and the backward of an op was not (sqrt or a norm at exactly 0, x ** p with "
+        "p < 1 at 0, torch.where with NaN/Inf in the branch it did not select)",
+        location={"step": g},
+        evidence=[{"series": "grad_nonfinite", "step": g, "value": "> 0"},
+                  {"series": "loss", "step": g, "value": loss_txt}],
+        fix="add an eps inside the sqrt/norm (torch.sqrt(x + 1e-12), F.normalize(eps=...), "
+            "torch.linalg.vector_norm on a clamped input), or mask the input of the op instead of its output",
+        confirm=f"replay step {g} with torch.autograd.set_detect_anomaly(True): the backward op that returns "
+                "NaN from finite values names the culprit",
+    )
