@@ -71,7 +71,7 @@ def _cmd_diagnose(a: argparse.Namespace) -> int:
         from .confirm.cli import _cmd_confirm
 
         return _cmd_confirm(a)
-    d = diagnose(load_any(a.run))
+    d = diagnose(load_any(a.run), experiments=not a.no_experiments)
     if a.json:
         print(dumps(d.to_json()))
     else:
@@ -124,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="print the JSON document of the contract on stdout")
     d.add_argument("--confirm", action="store_true",
                    help="first run the confirmation experiments (traindoc confirm) and rank with their verdicts")
+    d.add_argument("--no-experiments", action="store_true",
+                   help="rank without the verdicts of an earlier traindoc confirm (its confirm.json is left in place)")
     from .confirm.cli import add_arguments
 
     add_arguments(d)
