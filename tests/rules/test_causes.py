@@ -96,6 +96,25 @@ def test_data_unnormalized(make_run):
     assert d.causes[0].name == "data-unnormalized"
 
 
+def test_raw_inputs_rank_above_the_saturation_and_dead_units_they_cause(make_run):
+    # raw 0-255 features into tanh and relu layers: the layers saturate / die because of
+    # the input scale, so the input scale is named first and the symptoms say why
+    mods = [["", "Sequential", 0], ["0", "Linear", 4160], ["1", "Tanh", 0], ["2", "Linear", 4160], ["3", "ReLU", 0],
+            ["4", "Linear", 650]]
+    act = {"0": {"std": 300.0, "absmax": 900.0}, "1": {"saturated": 0.97, "std": 0.99, "absmax": 1.0},
+           "2": {"std": 1.5, "absmax": 6.0}, "3": {"dead": 0.95, "std": 0.2, "absmax": 3.0},
+           "4": {"std": 1.0, "absmax": 3.0}}
+    flat = math.log(10) + 0.01 * np.random.default_rng(4).standard_normal(N)
+    d = diagnose(make_run(act=act, modules=mods, loss=flat))
+    assert d.causes[0].name == "data-unnormalized"
+    downstream = [c for c in d.causes if c.name in ("saturated-activation", "dead-relu")]
+    assert downstream and all("unnormalised inputs are the likelier cause" in c.message for c in downstream)
+    # without the raw scale the same saturation is named on its own
+    act["0"] = {"std": 1.0, "absmax": 3.0}
+    d = diagnose(make_run(act=act, modules=mods, loss=flat))
+    assert d.causes[0].name in ("saturated-activation", "dead-relu")
+
+
 def test_bad_init_growth_with_depth(make_run):
     act = {"0": {"std": 8.0, "absmax": 30.0}, "2": {"std": 900.0, "absmax": 4000.0}, "4": {"std": 1e5, "absmax": 5e5}}
     d = diagnose(make_run(act=act))

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
-
 from .. import rule
 from ..util import fmt
-from ._stats import act_stat, features, finding, param_modules
+from ._stats import finding, raw_inputs
 
 
 @rule("data-unnormalized", needs=("loss", "act/"))
@@ -28,22 +25,10 @@ def data_unnormalized(run):
     the std; for images /255 then per-channel normalisation), computed on the training
     split only.
     """
-    f = features(run)
-    mods = param_modules(run)
-    am = act_stat(run, "absmax", before=f.first_bad)
-    sd = act_stat(run, "std", before=f.first_bad)
-    first = next((m for m, c in mods if m in am and not c.startswith("Embedding")), None)
-    if first is None:
+    raw = raw_inputs(run)
+    if raw is None:
         return []
-    a0, s0 = float(am[first][0]), float(sd[first][0]) if first in sd else float("nan")
-    if not (a0 > 100 or (math.isfinite(s0) and s0 > 20)):
-        return []
-    later = [float(am[m][0]) for m, _ in mods if m in am and m != first]
-    growth = (max(later) / a0) if later else 0.0
-    if growth > 3:
-        return []  # the scale grows with depth: initialisation, not the inputs
-    strength = max(a0 / 100, (s0 / 20) if math.isfinite(s0) else 0)
-    c = min(0.9, 0.55 + 0.1 * math.log10(max(strength, 1)))
+    first, a0, s0, c = raw
     return [finding(
         "data-unnormalized", c,
         f"the inputs are not normalised: the first layer ({first}) outputs |x|max {fmt(a0)}, std {fmt(s0)} "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import act_stat, early_update, features, finding
+from ._stats import below_raw_inputs, act_stat, early_update, features, finding
 
 
 @rule("dead-relu", needs=("act/",))
@@ -37,9 +37,10 @@ def dead_relu(run):
     c = 0.45 + 0.4 * (val - 0.5) / 0.5 + (0.15 if flat else 0.0)
     if early_update(run) > 0.3:
         c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
+    c, upstream = below_raw_inputs(run, c)
     return [finding(
         "dead-relu", c,
-        f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps)",
+        f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps){upstream}",
         location={"module": worst},
         evidence=[{"series": f"act/{worst}/dead", "median": round(val, 3)},
                   {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}],

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import rule
-from ._stats import act_stat, features, finding, module_order
+from ._stats import below_raw_inputs, act_stat, features, finding, module_order
 
 
 @rule("saturated-activation", needs=("act/",))
@@ -42,9 +42,11 @@ def saturated_activation(run):
     c = 0.5 + 0.45 * (val - 0.5) / 0.5
     if math.isfinite(f.rel_drop) and f.rel_drop > 0.5:
         c = min(c, 0.45)  # the loss fell by more than half: saturated but learning (a warning)
+    c, upstream = below_raw_inputs(run, c)
     return [finding(
         "saturated-activation", c,
-        f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)",
+        f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)"
+        f"{upstream}",
         location={"module": worst},
         evidence=[{"series": f"act/{worst}/saturated", "median": round(val, 3)}],
         fix="standardise the inputs, use Xavier init for tanh/sigmoid, or normalise before the activation",

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import features, finding, module_order, sampled, weight_params
+from ._stats import below_raw_inputs, features, finding, module_order, sampled, weight_params
 
 
 @rule("vanishing-gradient", needs=("grad_norm/",))
@@ -40,11 +40,11 @@ def vanishing_gradient(run):
     ratio = first / last
     if ratio > 1e-3:
         return []
-    c = min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30)))
+    c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
     return [finding(
         "vanishing-gradient", c,
         f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} against {fmt(last)} for {w[-1]} "
-        f"({fmt(ratio)}x) over {len(w)} weight layers",
+        f"({fmt(ratio)}x) over {len(w)} weight layers{upstream}",
         location={"param": w[0]},
         evidence=[{"series": f"grad_norm/{p}", "median": fmt(med[p])} for p in (w[0], w[len(w) // 2], w[-1])],
         fix="use ReLU-family activations with Kaiming init, residual connections or normalisation layers",
