@@ -1,0 +1,62 @@
+"""Fixed version of /buggy.py (the source and the report are in its docstring).
+
+Fix: register the cells as submodules (nn.Sequential of the cells, the report's quick fix).
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seed", type=int, default=0)
+args = ap.parse_args()
+torch.manual_seed(args.seed)
+
+
+class LayerNormLSTMCell(nn.LSTMCell):
+    def __init__(self, input_size, hidden_size):
+        super().__init__(input_size, hidden_size)
+        self.ln_h = nn.LayerNorm(hidden_size)
+
+    def forward(self, x, state):
+        h, c = super().forward(x, state)
+        return self.ln_h(h), c
+
+
+class SeqModel(nn.Module):
+    def __init__(self, hidden=32, num_layers=2):
+        super().__init__()
+        self.hidden = hidden
+        self.linear1 = nn.Linear(2, hidden)
+        self.lstms = nn.Sequential(*[LayerNormLSTMCell(hidden, hidden) for _ in range(num_layers)])
+        self.linear2 = nn.Linear(hidden, 1)
+
+    def forward(self, xs):
+        n, T, _ = xs.shape
+        states = [(xs.new_zeros(n, self.hidden), xs.new_zeros(n, self.hidden)) for _ in self.lstms]
+        for t in range(T):
+            h = self.linear1(xs[:, t])
+            for i, cell in enumerate(self.lstms):
+                states[i] = cell(h, states[i])
+                h = states[i][0]
+        return self.linear2(h).squeeze(1)
+
+
+def batch(n, T=12):
+    # a value stream and a marker stream; target: the sum of the values at the marked steps
+    v = torch.randn(n, T)
+    mark = (torch.rand(n, T).argsort(1) < 2).float()
+    return torch.stack([v, mark], 2), (v * mark).sum(1)
+
+
+model = SeqModel()
+opt = torch.optim.Adam(model.parameters(), lr=5e-3)
+losses = []
+for it in range(200):
+    x, y = batch(64)
+    loss = ((model(x) - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+print(f"final_loss={sum(losses[-20:]) / 20:.6g} acc={0.0:.4f}")
