@@ -103,6 +103,21 @@ def test_batches_sliced_by_hand_are_replayed_from_the_models_inputs(tmp_path, va
     assert top["location"]["batch_rows"] == [10]
 
 
+def test_two_forwards_per_backward_are_replayed_as_one_test(tmp_path):
+    """A siamese pair (the encoder runs on two views, one backward) sliced by hand: the bundle
+    records both forwards as one test, the replay serves them in order and reproduces the
+    backward-only NaN of sqrt at 0 (it used to start a new test at the second forward and
+    fail on the model's own in-place reload)."""
+    r, run = _run(tmp_path, "pair_sqrt.py")
+    assert r.returncode == 1 and "step 7: weights non-finite" in r.stdout, r.stderr[-3000:]
+    assert "reproduced: yes" in r.stderr and "SqrtBackward0" in r.stderr, r.stderr[-3000:]
+    bundle = next((tmp_path / "run" / "bundles").iterdir())
+    meta = json.loads((bundle / "meta.json").read_text())
+    assert [e.get("group") for e in meta["batches"]] == [0, 0]
+    _, top = _top(tmp_path)
+    assert top["name"] == "unstable-op" and top["location"]["step"] == 7
+
+
 @pytest.mark.parametrize("script,args", [("lightning_callback.py", ["run"]), ("hf_callback.py", ["1", "hf_out", "run"])])
 def test_one_line_callbacks_record_the_fit(tmp_path, script, args):
     """traindoc.integrations.{lightning,hf}.TraindocCallback instead of `traindoc run`:

@@ -53,7 +53,7 @@ def _brief(t: Test, r: Result, fails: bool) -> dict[str, Any]:
 
 def make_plan(b: Bundle) -> Callable:
     judge = _judge(b.meta.get("trigger") or {})
-    n_mb = len(b.meta.get("batches") or [])
+    n_mb = len(b.groups())  # one test per backward's inputs (see Bundle.groups)
 
     def plan(ask: Callable[[Test], Result], out: dict[str, Any]) -> dict[str, Any]:
         def run(t: Test) -> tuple[Result, bool]:
@@ -101,6 +101,11 @@ def make_plan(b: Bundle) -> Callable:
                         "loss": rs.losses[0] if rs.losses else None, "grad_norm": rs.grad_norm,
                         "op": (rs.report.culprit.op if rs.report is not None and rs.report.culprit else None)})
         out["per_sample"] = per
+        if any(p["fails"] for p in per if not p["bad"]):
+            # a sample judged good fails on its own: the group tests did not measure what the
+            # batch's rows do (the loss also uses values the replay cannot slice with the rows,
+            # e.g. ones the script computes from its own indices): name no samples
+            out["bisect"]["consistent"] = False
         tri: dict[str, Any] = {}
         if b.meta.get("earlier_step") is not None:
             tri["earlier_step"] = b.meta["earlier_step"]
@@ -156,8 +161,8 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
                              "writes before its training loop stops there (where user namespaces are "
                              "allowed, the replay gives it a throwaway copy of the file system instead)")
     bad = (res.get("bisect") or {}).get("bad") or []
-    if bad:
-        batch, indices = b.batches("batch")[res.get("micro_batch", 0)]
+    if bad and (res.get("bisect") or {}).get("consistent", True):
+        batch, indices = b.batches("batch")[b.groups()[res.get("micro_batch", 0)][0]]
         ds = getattr(drv.loader, "dataset", None)
         try:
             res["profiles"] = profile(batch, indices, bad, ds)

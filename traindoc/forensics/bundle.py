@@ -84,6 +84,8 @@ def _store_batches(entries: list, name: str, folder: Path) -> list[dict[str, Any
 
     for batch, idx, st in entries:
         d: dict[str, Any] = {"indices": idx.tolist() if idx is not None else None}
+        if st.get("group") is not None:
+            d["group"] = int(st["group"])  # forward records: the backward they fed
         if st.get("versions") is not None and tensor_versions(batch) != st["versions"]:
             d["modified_in_place"] = True  # stored as it is now, not as the DataLoader gave it
         try:
@@ -170,6 +172,19 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
 
 
 # ---------------------------------------------------------------- reading
+def groups_of(entries: list[dict[str, Any]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    last: Any = object()
+    for i, e in enumerate(entries):
+        g = e.get("group")
+        if g is None or g != last or not out:
+            out.append([i])
+        else:
+            out[-1].append(i)
+        last = g
+    return out
+
+
 class Bundle:
     """A bundle folder, opened safely (JSON and ``weights_only`` tensor files)."""
 
@@ -204,6 +219,12 @@ class Bundle:
         except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as exc:
             raise UserError(f"{self.path}: the {which} description does not match {which}.pt "
                             f"({type(exc).__name__}: {exc})") from None
+
+    def groups(self) -> list[list[int]]:
+        """The step's tests: positions in ``batches()`` that one backward consumed together
+        (forward records of a step with several forwards before its backward: a siamese or
+        contrastive pair, an encoder called on two views); else one test per batch."""
+        return groups_of(self.meta.get("batches") or [])
 
     def rng(self) -> list[dict[str, Any]]:
         return self.load("rng.pt") or []

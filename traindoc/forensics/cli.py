@@ -87,7 +87,11 @@ def render(res: dict[str, Any], out: Any = None) -> None:
         if c.get("code"):
             w(f"    code   {c['code']}\n")
     b = res.get("bisect")
-    if b:
+    if b and not b.get("consistent", True):
+        w(f"  offending samples: inconclusive (group testing, {b['passes']} passes): rows it judged good fail on "
+          "their own, so the step's loss also depends on values the replay cannot slice with the batch's rows "
+          "(computed by the script from its own indices); no sample is named\n")
+    elif b:
         who = (f"dataset indices {res.get('bad_indices')}" if res.get("bad_indices") is not None else
                f"rows {res.get('bad_rows')} of the step's batch (built by hand: no dataset indices)")
         w(f"  offending samples (group testing, {b['passes']} passes): {who}, fail alone: {b.get('verified')}\n")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..findings import ERROR, WARNING, Finding
+from .bundle import groups_of
 
 _OP_FIX = {
     "exp": "subtract the row max before exp (x - x.amax(dim, keepdim=True)), or use torch.softmax / "
@@ -63,7 +64,7 @@ def _samples(res: dict[str, Any], culprit: dict[str, Any] | None, b: Any) -> lis
         return [i for i in res["bad_indices"] if i is not None]
     pos = (culprit or {}).get("samples") or []
     batches = b.meta.get("batches") or []
-    idx = batches[res.get("micro_batch", 0)].get("indices") if batches else None
+    idx = batches[groups_of(batches)[res.get("micro_batch", 0)][0]].get("indices") if batches else None
     return [idx[p] for p in pos if idx is not None and p < len(idx)]
 
 
@@ -81,7 +82,10 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     bis = res.get("bisect") or {}
     tri = (res.get("triage") or {}).get("verdict")
     common = []
-    if bis:
+    if bis and not bis.get("consistent", True):
+        common.append({"replay": f"group testing inconclusive in {bis.get('passes')} passes: rows judged good fail "
+                                 "alone (the loss depends on values not sliced with the batch); no sample named"})
+    elif bis:
         common.append({"replay": f"group testing: {len(bis.get('bad', []))} bad sample(s) in "
                                  f"{bis.get('passes')} passes, verified alone: {bis.get('verified')}"})
     if tri and tri != "unknown":

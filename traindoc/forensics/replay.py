@@ -51,7 +51,7 @@ import torch
 from ..errors import UserError
 from ..findings import jsonable
 from .bisect import batch_size_of, slice_batch
-from .bundle import Bundle, restore_rng
+from .bundle import Bundle, groups_of, restore_rng
 from .isolate import script_file
 from .locate import Instrument
 
@@ -151,15 +151,27 @@ class Driver:
         self.served = 0
         self.lag = int(bundle.meta.get("loader_prefetch_lag") or 0)  # see _NextRun
         self.forward_mode = bundle.meta.get("batch_source") == "forward"  # see substitute()
+        # forward mode: a test is the forwards one backward consumed (see Bundle.groups)
+        self.groups = {"batch": bundle.groups(),
+                       "prev_batch": groups_of(bundle.meta.get("prev_batches") or [])} if self.forward_mode else None
+        self.fwd_i = 0  # which of the test's forwards is being served
+        self.fwd_open = False  # the test's forwards go on until its backward
         self.targets: list[Any] = []
         self.extra_draws = 0
         self.plan: _Plan | None = None
         self.undo: list[Callable[[], None]] = []
 
     # ---------------------------------------------------------------- serving tests
+    def _pos(self, t: Test, k: int = 0) -> int:
+        """Index in the bundle's batches of the test's k-th forward (forward mode), else its batch."""
+        if self.groups is None:
+            return t.mb
+        g = self.groups[t.source][t.mb]
+        return g[min(k, len(g) - 1)]
+
     def batch_for(self, t: Test) -> Any:
         src = self.batches if t.source == "batch" else self.prev
-        batch, indices = src[t.mb]
+        batch, indices = src[self._pos(t, self.fwd_i)]
         if batch is None:  # a type the bundle could not store: rebuild from the dataset
             if indices is None or self.loader is None:
                 raise UserError("the bundle holds neither the batch nor its dataset indices")
@@ -193,11 +205,12 @@ class Driver:
             raise _Done()
         self.test, self.result = test, Result()
         self.served += 1
+        self.fwd_i = 0
         batch = self.batch_for(test)
         self.result.batch_size = batch_size_of(batch)
         rngs = self.rngs if test.source == "batch" else []
-        if test.mb < len(rngs):
-            restore_rng(rngs[test.mb])
+        if self._pos(test) < len(rngs):
+            restore_rng(rngs[self._pos(test)])
         self.to_load = test.state
         if self.roots:
             self.load_state()
@@ -275,10 +288,17 @@ class Driver:
         the targets the loss functions then receive by the bundled targets."""
         if not torch.is_grad_enabled() or not module.training:
             return None
-        batch = self._begin_test()
+        t = self.test
+        if t is not None and self.fwd_open and self.fwd_i + 1 < len(self.groups[t.source][t.mb]):
+            self.fwd_i += 1  # the same test's next forward (the second view of a pair)
+            batch = self.batch_for(t)
+        else:
+            batch = self._begin_test()
+            self.targets = []
+        self.fwd_open = True
         if not isinstance(batch, dict) or "args" not in batch:
             raise UserError("the bundle's batch is not a record of the model's inputs")
-        self.targets = list(batch.get("targets") or [])
+        self.targets += list(batch.get("targets") or [])
         return tuple(batch["args"]), dict(batch.get("kwargs") or {})
 
     def on_loss_fn(self, fn: Callable, input: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
@@ -291,6 +311,7 @@ class Driver:
     def on_backward(self, loss: torch.Tensor, orig: Callable, *args: Any, **kwargs: Any) -> Any:
         if self.test is None or self.result is None:
             return orig(loss, *args, **kwargs)
+        self.fwd_open = False
         if loss.numel() == 1 and loss.is_floating_point():
             self.result.losses.append(float(loss.detach()))
         if self.instrument is not None:

@@ -163,6 +163,7 @@ class Monitor:
         self._loader_used = False  # a DataLoader fed training: batches are captured there, not at forward
         self._fwd_batch: dict[str, Any] | None = None  # this step's latest model-input record
         self._fwd_count = 0
+        self._fwd_group = 0  # backwards seen this step: the forwards before the k-th belong to test k of a replay
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
         self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
@@ -463,6 +464,7 @@ class Monitor:
         self._sampled = False
         self._fwd_count = 0
         self._fwd_batch = None
+        self._fwd_group = 0
         if self.step >= LEAK_STEPS:
             self._leak_inputs = []  # the leak check is over: drop the references
 
@@ -503,6 +505,7 @@ class Monitor:
     def _on_backward(self, t: torch.Tensor) -> None:
         if t.numel() != 1 or not t.is_floating_point():
             return
+        self._fwd_group += 1
         if self._closure_tail is not None:
             return  # a closure evaluated again within one step (LBFGS line search): not a new loss
         if self._primary is None and self._backward_since_step and not self._bw_clock:
@@ -540,6 +543,8 @@ class Monitor:
         self._fwd_count += 1
         batch = {"args": list(args), "kwargs": dict(kwargs), "targets": []}
         rec = self.capture.record(batch, None)
+        if rec is not None:
+            rec[2]["group"] = self._fwd_group  # a siamese/contrastive step: several forwards, one backward
         self._fwd_batch = batch
         self.capture.use(rec)
 
