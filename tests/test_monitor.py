@@ -285,3 +285,77 @@ def test_loss_that_reaches_no_optimizer_tensor_is_counted_not_an_error(tmp_path)
     gt = run.series("grad_tensors")
     assert list(gt.steps) == [0, 4, 8] and gt.values.max() == 0
     assert not [e for e in run.events() if e["kind"] == "monitor-error"]
+
+
+@pytest.mark.parametrize("clear", ["none", "set_to_none", "zeros", "model", "gan"])
+def test_gradient_left_in_grad_between_steps_is_measured(tmp_path, clear):
+    """What .grad holds when the first backward after a step (or a zero_grad) begins: the
+    previous step's gradient when nothing clears it, 0 otherwise; a GAN's generator backward
+    that leaves stale gradients in the discriminator, cleared before the discriminator's own
+    backward, is not stale."""
+    torch.manual_seed(0)
+    d = nn.Linear(4, 1)
+    g = nn.Linear(2, 4)
+    opt_d = torch.optim.SGD(d.parameters(), lr=0.01)
+    opt_g = torch.optim.SGD(g.parameters(), lr=0.01)
+    with traindoc.watch(out=tmp_path / "r", sample_every=2):
+        for _ in range(8):
+            if clear == "set_to_none":
+                opt_d.zero_grad()
+            elif clear == "zeros":
+                opt_d.zero_grad(set_to_none=False)
+            elif clear in ("model", "gan"):
+                d.zero_grad()
+            d(torch.randn(8, 4)).pow(2).mean().backward()
+            opt_d.step()
+            if clear == "gan":
+                g.zero_grad()
+                d(g(torch.randn(8, 2))).mean().backward()  # reaches d's params too
+                opt_g.step()
+    run = traindoc.open_run(tmp_path / "r")
+    c, ref = run.series("grad_carried"), run.series("grad_carried_ref")
+    assert len(c.steps) >= 3 and (ref.values > 0).all()
+    if clear == "none":
+        assert (c.values[1:] > 0.1 * ref.values[1:]).all()
+    else:
+        assert (c.values == 0).all()
+
+
+def test_autograd_grad_updates_without_an_optimizer_are_steps(tmp_path):
+    """A JAX-style loop: raw tensors, torch.autograd.grad(loss, params), p -= lr * g. Each call
+    is one step of the backward clock, with the returned gradients' norms."""
+    torch.manual_seed(0)
+    w = torch.randn(6, 2, requires_grad=True)
+    b = torch.zeros(2, requires_grad=True)
+    x, y = _data()
+    with traindoc.watch(out=tmp_path / "r", sample_every=4):
+        for i in range(10):
+            loss = nn.functional.cross_entropy(x @ w + b, y)
+            gw, gb = torch.autograd.grad(loss, [w, b])
+            with torch.no_grad():
+                w -= 0.1 * gw
+                b -= 0.1 * gb
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["step_clock"]["kind"] == "backward"
+    assert len(run.series("loss").steps) == 10
+    gn = run.series("grad_norm")
+    assert len(gn.steps) >= 9 and np.isfinite(gn.values).all() and (gn.values > 0).all()
+
+
+def test_gradient_penalty_with_create_graph_is_part_of_the_step(tmp_path):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x, _ = _data()
+    with traindoc.watch(out=tmp_path / "r", sample_every=4):
+        for _ in range(6):
+            xi = x.clone().requires_grad_(True)
+            out = model(xi)
+            (g,) = torch.autograd.grad(out.sum(), xi, create_graph=True)
+            loss = out.mean() + ((g.norm(dim=1) - 1) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert "step_clock" not in run.meta
+    assert list(run.series("loss").steps) == list(range(6))

@@ -135,6 +135,18 @@ def test_params_not_updated_when_no_optimizer_tensor_gets_a_gradient(make_run):
     assert "no optimizer tensor got a gradient" in d.causes[0].message
 
 
+def test_missing_zero_grad_measured_directly(make_run):
+    # the gradient already in .grad when backward begins: the previous steps' sum
+    d = diagnose(make_run(carried=0.9))
+    assert d.causes[0].name == "missing-zero-grad" and d.causes[0].confidence > 0.9
+    assert "still held the previous step's gradient" in d.causes[0].message
+    # measured empty: ruled out even where the norm grows smoothly like a running sum
+    t = np.arange(N)
+    smooth = 1.0 + 0.05 * t
+    assert "missing-zero-grad" in names(make_run(grad=smooth))
+    assert "missing-zero-grad" not in names(make_run(grad=smooth, carried=0.0))
+
+
 def test_vanishing_gradient(make_run):
     from .conftest import MODULES
 

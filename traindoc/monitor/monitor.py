@@ -164,6 +164,12 @@ class Monitor:
         self._fwd_batch: dict[str, Any] | None = None  # this step's latest model-input record
         self._fwd_count = 0
         self._fwd_group = 0  # backwards seen this step: the forwards before the k-th belong to test k of a replay
+        # missing-zero-grad, measured: the gradient already in .grad when the first backward
+        # after a step (or after a zero_grad call) begins; sampled steps only, 4 tensors
+        self._carry_pending = False
+        self._carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
+        self._ag_grads: list[tuple[torch.Tensor, torch.Tensor]] | None = None  # torch.autograd.grad's, this step
+        self._ag_by_id: dict[int, torch.Tensor] = {}
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
         self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
@@ -502,10 +508,33 @@ class Monitor:
         return name
 
     # ------------------------------------------------------------------ handlers
+    def _grad_of(self, p: torch.Tensor) -> torch.Tensor:
+        """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
+        g = self._ag_by_id.get(id(p))
+        return g if g is not None else p.grad
+
+    def _on_zero_grad(self) -> None:
+        self._carry_pending = True  # the next backward's starting gradient is measured again
+
+    def _measure_carried(self) -> None:
+        """The norm of what .grad holds before this backward adds to it, for the primary
+        optimizer's first 4 tensors: 0 (or None grads) after zero_grad; the previous step's
+        gradient when nothing cleared it. Deferred: a tensor joined to the step's one sync."""
+        self._carry_pending = False
+        st = self._opts.get(self._primary) if self._primary is not None else None
+        opt = st.ref() if st is not None else None
+        if opt is None:
+            return
+        params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
+        grads = [p.grad for p in params if p.grad is not None and not p.grad.is_sparse]
+        self._carried = (params, torch.stack(grad_norms(grads)).square().sum().sqrt() if grads else 0.0)
+
     def _on_backward(self, t: torch.Tensor) -> None:
         if t.numel() != 1 or not t.is_floating_point():
             return
         self._fwd_group += 1
+        if self._carry_pending and self._sampled:
+            self._measure_carried()
         if self._closure_tail is not None:
             return  # a closure evaluated again within one step (LBFGS line search): not a new loss
         if self._primary is None and self._backward_since_step and not self._bw_clock:
@@ -554,33 +583,61 @@ class Monitor:
         if self._bw_clock and self._primary is None and self._closure_tail is None and self._losses:
             self._finish_backward_step()
 
-    def _an_optimizer_holds_the_model(self) -> bool:
+    def _on_autograd_grad_end(self, t: torch.Tensor, inputs: Any, grads: Any) -> None:
+        """After ``torch.autograd.grad(loss, params)`` in a loop no torch.optim optimizer has
+        stepped (a JAX-style update ``p -= lr * g``): the gradients are the returned ones, the
+        parameters the tensors differentiated against; one call is one step (backward clock)."""
+        if self._primary is not None or not self._losses:
+            return
+        ins = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs)
+        self._ag_grads = [(p, g) for p, g in zip(ins, grads)
+                          if isinstance(g, torch.Tensor) and not g.is_sparse and g.is_floating_point()]
+        if not self._bw_clock and not self._an_optimizer_holds_the_model({id(p) for p in ins}):
+            self._start_backward_clock(pending_only=True)
+        self._on_backward_end(t)
+
+    def _an_optimizer_holds_the_model(self, params: set[int] | None = None) -> bool:
         import gc
 
-        params = {id(p) for _, m in self._live_roots() for p in m.parameters()}
+        if params is None:
+            params = {id(p) for _, m in self._live_roots() for p in m.parameters()}
         if not params:
             return True  # nothing known yet: wait for an optimizer
         with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
             warnings.simplefilter("ignore")
             for o in gc.get_objects():
-                if isinstance(o, torch.optim.Optimizer) and any(
+                # type(), not isinstance(): isinstance on a dead weakref.proxy raises ReferenceError
+                if issubclass(type(o), torch.optim.Optimizer) and any(
                         id(p) in params for g in o.param_groups for p in g["params"]):
                     return True
         return False
 
-    def _start_backward_clock(self) -> None:
+    def _start_backward_clock(self, pending_only: bool = False) -> None:
+        """``pending_only``: the current backward's loss stays for its own step (its gradients
+        are known: torch.autograd.grad returned them)."""
         self._bw_clock = True
         self.writer.meta("step_clock", {
             "kind": "backward", "from_step": self.step,
-            "why": "no torch.optim optimizer stepped: one backward() is counted as one step"})
+            "why": "no torch.optim optimizer stepped: one backward() (or torch.autograd.grad of the loss) "
+                   "is counted as one step"})
         pending, self._losses = self._losses, []
+        current = pending.pop() if pending_only and pending else None
+        ag, self._ag_grads = self._ag_grads, None
         for loss in pending:  # the backwards before this one: one step each, their loss only
             self._losses = [loss]
             self._finish_backward_step(grads=False)
+        if current is not None:
+            self._losses, self._ag_grads = [current], ag
 
     def _finish_backward_step(self, grads: bool = True) -> None:
         params, pnames = [], []
-        if grads:
+        ag, self._ag_grads = self._ag_grads, None
+        if grads and ag:  # torch.autograd.grad: the gradients it returned, not .grad
+            for i, (p, g) in enumerate(ag):
+                params.append(p)
+                pnames.append(self._param_names.get(id(p), f"param{i}"))
+            self._ag_by_id = {id(p): g for p, g in ag}
+        elif grads:
             for _, m in self._live_roots():
                 for p in m.parameters():
                     if p.grad is not None and not p.grad.is_sparse:
@@ -591,7 +648,7 @@ class Monitor:
         self._backward_since_step = False
         self._bw_waiting = 0
         names, tensors = ["loss"], [loss]
-        norms = grad_norms([p.grad for p in params])
+        norms = grad_norms([self._grad_of(p) for p in params])
         counts = {"grad_tensors": float(len(params))} if self._sampled and grads else {}
         if norms:
             tensors.append(torch.stack(norms))
@@ -601,6 +658,7 @@ class Monitor:
             tensors.append(self._preclip[-1])
             self._preclip = []
         self._finish_record(names, tensors, counts, params, pnames, norms)
+        self._ag_by_id = {}
         if self._sampled:
             self.sampler.mark_sampled(self.step)
             self.sampler.observe(0.0, self._extra_time)
@@ -945,6 +1003,13 @@ class Monitor:
         norms = grad_norms([p.grad for p in params])
         if self._sampled:  # a count, no sync: 0 on every step means the loss never reaches these params
             lrs["grad_tensors" + tag] = float(len(params))
+        if primary and self._sampled and self._carried is not None:
+            cparams, carried = self._carried
+            now = [p.grad for p in cparams if p.grad is not None and not p.grad.is_sparse]
+            if now:
+                names.extend(["grad_carried", "grad_carried_ref"])
+                tensors.append(torch.stack([torch.as_tensor(carried, dtype=torch.float32).to(now[0].device),
+                                            torch.stack(grad_norms(now)).square().sum().sqrt()]))
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
@@ -1009,7 +1074,7 @@ class Monitor:
                     # float32 overflows once |g| passes ~1e19 (the sum of squares passes 3.4e38):
                     # recompute in float64 (exact for any finite float32/16 gradient) so a finite
                     # gradient is never counted as non-finite. Rare; a sync and a read of p.grad.
-                    values[f"grad_norm/{n}"] = float(torch.linalg.vector_norm(p.grad.detach().double()))
+                    values[f"grad_norm/{n}"] = float(torch.linalg.vector_norm(self._grad_of(p).detach().double()))
             g = [values[f"grad_norm/{n}"] for n in pnames]
             bad = sum(1 for x in g if not math.isfinite(x))
             values["grad_norm"] = math.sqrt(sum(x * x for x in g)) if not bad else float("nan")
@@ -1077,6 +1142,7 @@ class Monitor:
             return
         if id(opt) != self._primary:
             return
+        self._carry_pending, self._carried = True, None
         if self._sampled and self._before and self._before_params:  # empty: no param had a gradient
             t0 = self._clock()
             after = [p.detach() for p in self._before_params]

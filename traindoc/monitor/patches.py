@@ -98,6 +98,39 @@ class Patches:
 
         self._setattr(torch.autograd, "backward", autograd_backward)
 
+        # torch.autograd.grad(loss, params) in a loop with no torch.optim optimizer (p -= lr * g):
+        # a step of the backward clock. Not with create_graph (a gradient penalty, MAML's inner
+        # loop: part of a step, not one) nor once an optimizer has stepped.
+        orig_ag = torch.autograd.grad
+
+        @functools.wraps(orig_ag)
+        def autograd_grad(outputs, inputs, *args, **kwargs):
+            create = kwargs.get("create_graph", args[2] if len(args) > 2 else False)
+            first = outputs if isinstance(outputs, torch.Tensor) else (
+                outputs[0] if isinstance(outputs, (list, tuple)) and len(outputs) == 1 else None)
+            if (_reentrant() or create or mon._primary is not None or not isinstance(first, torch.Tensor)
+                    or first.numel() != 1 or not first.is_floating_point()):
+                return orig_ag(outputs, inputs, *args, **kwargs)
+            guard("backward", mon._on_backward, first)
+            with _Enter():
+                out = orig_ag(outputs, inputs, *args, **kwargs)
+            guard("backward", mon._on_autograd_grad_end, first, inputs, out)
+            return out
+
+        self._setattr(torch.autograd, "grad", autograd_grad)
+
+        # -- zero_grad: the next backward's starting gradient is measured (missing-zero-grad)
+        for cls in (torch.optim.Optimizer, torch.nn.Module):
+            orig_zg = cls.zero_grad
+
+            def zero_grad(self_o, *args, _orig=orig_zg, **kwargs):
+                out = _orig(self_o, *args, **kwargs)
+                guard("zero-grad", mon._on_zero_grad)
+                return out
+
+            functools.update_wrapper(zero_grad, orig_zg)
+            self._setattr(cls, "zero_grad", zero_grad)
+
         # -- optimizer ----------------------------------------------------------------
         # the pre-hook may return the arguments with a closure wrapped (see Monitor._on_opt_pre_hook)
         h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", mon._on_opt_pre_hook, opt, a, k))

@@ -19,12 +19,20 @@ def missing_zero_grad(run):
     Why it happens: ``optimizer.zero_grad()`` missing, or called once per epoch instead
     of once per step, or placed between backward() and step().
 
+    When the run recorded ``grad_carried`` (the monitor reads what ``.grad`` holds when the
+    first backward after a step or a ``zero_grad`` call begins, on sampled steps), that
+    measurement decides: a gradient still there on most sampled steps is this cause; an
+    empty one on every sampled step rules it out, whatever the norm's shape.
+
     How to confirm: print ``p.grad.norm()`` right after zero_grad() and before backward():
     it must be 0; rerun with zero_grad() at the top of every step.
 
     How to fix: call ``optimizer.zero_grad(set_to_none=True)`` once per step (once per
     accumulation cycle when accumulating on purpose).
     """
+    measured = _measured(run)
+    if measured is not None:
+        return measured
     f = features(run)
     g = f.grad
     pre = run.series("grad_norm_preclip", focus_rank(run))
@@ -48,4 +56,33 @@ def missing_zero_grad(run):
                    "median_step_change": f"{rough:.1%}"}],
         fix="call optimizer.zero_grad(set_to_none=True) once per step, before backward()",
         confirm="print p.grad.norm() just before backward(): it must be 0 at every step",
+    )]
+
+
+def _measured(run) -> list | None:
+    """The direct measurement, when recorded: [finding], [] (ruled out) or None (not measured)."""
+    rank = focus_rank(run)
+    if not (run.has("grad_carried", rank) and run.has("grad_carried_ref", rank)):
+        return None
+    c, r = run.series("grad_carried", rank), run.series("grad_carried_ref", rank)
+    ref = dict(zip(c.steps.tolist(), r.values.tolist())) if len(r.steps) == len(c.steps) else {}
+    pairs = [(int(t), float(x), ref.get(int(t), float("nan"))) for t, x in zip(c.steps, c.values)]
+    pairs = [(t, x, y) for t, x, y in pairs if np.isfinite(x) and np.isfinite(y) and y > 0]
+    if len(pairs) < 2:
+        return None
+    stale = [(t, x, y) for t, x, y in pairs if x > 0.05 * y]
+    if len(stale) < max(2, 0.6 * len(pairs)):
+        return []  # .grad was empty when backward began: the gradients are cleared
+    t, x, y = stale[len(stale) // 2]
+    return [finding(
+        "missing-zero-grad", 0.92,
+        f"on {len(stale)} of {len(pairs)} sampled steps .grad still held the previous step's gradient when "
+        f"backward() began (step {t}: norm {fmt(x)} before, {fmt(y)} after): nothing clears the gradients "
+        "between steps, so each step applies the sum of all the gradients so far",
+        location={"step": t},
+        evidence=[{"series": "grad_carried", "step": t, "value": fmt(x)},
+                  {"series": "grad_carried_ref", "step": t, "value": fmt(y)},
+                  {"sampled_steps_with_stale_grad": len(stale), "sampled_steps": len(pairs)}],
+        fix="call optimizer.zero_grad(set_to_none=True) once per step, before backward()",
+        confirm="print p.grad.norm() just before backward(): it must be 0 (or p.grad None) at every step",
     )]
