@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import time
 from typing import Callable
 
 from .errors import UserError
@@ -37,6 +38,7 @@ def _cmd_run(a: argparse.Namespace) -> int:
         raise UserError(f"--stop-on {a.stop_on}: expected nonfinite, spike or both (nonfinite,spike)")
     mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True, stop_on=stop_on,
                   command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
+    started = time.time()
     outcome = run_script(a.script, a.args, mon, module=a.module)
     if outcome.tb:
         sys.stderr.write(outcome.tb)
@@ -50,7 +52,13 @@ def _cmd_run(a: argparse.Namespace) -> int:
         from .store.writer import wait_for_ranks
 
         wait_for_ranks(mon.out, mon.world_size, timeout=30.0)
-        print_diagnosis(err, diagnose(mon.out), short=True)
+        d = diagnose(mon.out)
+        print_diagnosis(err, d, short=True)
+        if not a.no_writeback:
+            from .integrations.writeback import mirror
+
+            for line in mirror(d, mon.out, since=started):
+                err.print(line, markup=False, highlight=False, soft_wrap=True)
     except UserError as exc:
         from .report.terminal import esc
 
@@ -114,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--stop-on", metavar="KINDS",
                    help="nonfinite, spike or nonfinite,spike: stop the run (exit 1) once that step's bundle is "
                         "written, instead of training on")
+    r.add_argument("--no-writeback", action="store_true",
+                   help="do not add the diagnosis to the TensorBoard/MLflow/W&B logs the script wrote "
+                        "(also TRAINDOC_WRITEBACK=0)")
     r.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
     r.add_argument("script", help="the training script (or module with -m)")
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")

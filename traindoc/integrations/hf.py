@@ -10,7 +10,6 @@ included) and prints the diagnosis at the end of training on the main process; u
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +33,6 @@ class TraindocCallback(TrainerCallback):
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         self.scope.close("finished", 0)
         if self.print_diagnosis and getattr(state, "is_world_process_zero", True) and self.out is not None:
-            from ..diagnose import diagnose
-            from ..report.summary import print_diagnosis
-            from ..report.terminal import console
+            from ._scope import report_end
 
-            print_diagnosis(console(sys.stderr), diagnose(self.out), short=True)
+            report_end(self.out, self.scope.started)

@@ -10,7 +10,6 @@ diagnosis when the fit ends; ``traindoc diagnose runs/exp1`` reads it later. Und
 
 from __future__ import annotations
 
-import sys
 import traceback
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ try:
 except ImportError:  # the older package name
     from pytorch_lightning.callbacks import Callback  # type: ignore[no-redef]
 
-from ._scope import FitScope
+from ._scope import FitScope, report_end
 
 
 class TraindocCallback(Callback):
@@ -39,17 +38,9 @@ class TraindocCallback(Callback):
     def on_fit_end(self, trainer: Any, pl_module: Any) -> None:
         self.scope.close("finished", 0)
         if self.print_diagnosis and getattr(trainer, "is_global_zero", True) and self.out is not None:
-            _print(self.out)
+            report_end(self.out, self.scope.started)
 
     def on_exception(self, trainer: Any, pl_module: Any, exception: BaseException) -> None:
         interrupted = isinstance(exception, KeyboardInterrupt)
         self.scope.close("interrupted" if interrupted else "crashed", 130 if interrupted else 1,
                          None if interrupted else "".join(traceback.format_exception(exception)))
-
-
-def _print(out: Path) -> None:
-    from ..diagnose import diagnose
-    from ..report.summary import print_diagnosis
-    from ..report.terminal import console
-
-    print_diagnosis(console(sys.stderr), diagnose(out), short=True)

@@ -1,0 +1,178 @@
+"""The diagnosis, written back into the tools the script already logs to.
+
+At the end of a run (``traindoc run``, or the one-line Lightning/HF callbacks), where the
+user looks is their TensorBoard, W&B or MLflow page, not traindoc's folder. When the script
+itself used one of them, traindoc adds, next to the script's own data:
+
+- TensorBoard: every log directory that received event files during the run (found on disk
+  under the working directory, so torch's SummaryWriter, tensorboardX, Lightning's and HF's
+  loggers all count) gets one more event file (suffix ``.traindoc``) with a text entry
+  ``traindoc/diagnosis`` (the ranked causes, the fix, the command that explains) and a
+  scalar ``traindoc/anomaly`` = 1 at each step where the loss or a gradient went non-finite
+  or spiked, so the markers sit on the same step axis as the script's curves.
+- MLflow: the active (or last active) run gets ``traindoc/diagnosis.md`` as an artifact, a
+  tag ``traindoc.top_cause`` and the metric ``traindoc_anomaly`` at the same steps.
+- W&B: the live run's summary gets ``traindoc/top_cause`` and ``traindoc/diagnosis``, and
+  an alert (``wandb.alert``) when a cause or symptom of severity error was found. A W&B
+  run the script already finished is left alone (reopening it would need the network).
+
+Nothing is imported that the script did not import itself (the core install stays light),
+nothing is written when the script used none of them, and ``TRAINDOC_WRITEBACK=0`` or
+``traindoc run --no-writeback`` turns it off. A failure here is reported in one line and
+never changes the run's exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+MAX_DIRS = 8  # log directories written to, at most
+MAX_MARKERS = 200  # anomaly markers per tool
+_SKIP = {".git", ".hg", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox",
+         ".mypy_cache", ".pytest_cache", "wandb", "mlruns"}
+
+
+def enabled() -> bool:
+    return os.environ.get("TRAINDOC_WRITEBACK", "1") != "0"
+
+
+def markdown(d: Any, run_dir: Path) -> str:
+    """The diagnosis as a short markdown text (what a TensorBoard text panel shows)."""
+    steps = d.run.meta.get("steps")
+    lines = [f"**traindoc** diagnosis of `{run_dir}`" + (f" ({steps} steps)" if steps is not None else "")]
+    if d.causes:
+        lines.append("")
+        lines.append("Most likely cause first:")
+        for i, c in enumerate(d.causes[:3], 1):
+            conf = f"{c.confidence:.0%}, " if c.confidence is not None else ""
+            lines.append(f"{i}. **{c.name}** ({conf}{c.severity}): {c.message}")
+            if c.fix:
+                lines.append(f"   - fix: {c.fix}")
+    if d.symptoms:
+        lines.append("")
+        lines.append("What the run showed: " + "; ".join(f"{s.name} ({s.severity})" for s in d.symptoms[:6]))
+    if not d.causes and not d.symptoms:
+        lines.append("")
+        lines.append("No problem found.")
+    lines.append("")
+    lines.append(f"`traindoc diagnose {run_dir}` for the evidence, `traindoc explain NAME` for a cause.")
+    return "\n".join(lines)
+
+
+def anomaly_steps(run: Any) -> list[int]:
+    """Steps the monitor marked (non-finite loss/gradient, spikes that triggered a bundle)."""
+    steps: set[int] = set()
+    for r in getattr(run, "ranks", [0]):
+        for ev in run.events(r):
+            if ev.get("kind") in ("anomaly", "trigger") and ev.get("step") is not None:
+                steps.add(int(ev["step"]))
+    return sorted(steps)[:MAX_MARKERS]
+
+
+def event_dirs(root: Path, since: float, exclude: Path | None = None, max_depth: int = 5) -> list[Path]:
+    """Directories under ``root`` holding TensorBoard event files written since ``since``
+    (a bounded walk: hidden folders, virtualenvs and other tools' stores are skipped)."""
+    found: list[Path] = []
+    root = root.resolve()
+    excl = exclude.resolve() if exclude is not None else None
+    base = len(root.parts)
+    for dirpath, dirnames, filenames in os.walk(root):
+        p = Path(dirpath)
+        if len(p.parts) - base >= max_depth:
+            dirnames[:] = []
+        dirnames[:] = [n for n in dirnames if n not in _SKIP and not n.startswith(".")
+                       and (excl is None or p / n != excl)]
+        for f in filenames:
+            if f.startswith("events.out.tfevents.") and not f.endswith(".traindoc"):
+                try:
+                    if (p / f).stat().st_mtime >= since - 1:
+                        found.append(p)
+                        break
+                except OSError:
+                    continue
+        if len(found) >= MAX_DIRS:
+            break
+    return found
+
+
+def _tensorboard(d: Any, run: Any, run_dir: Path, since: float, cwd: Path) -> str | None:
+    dirs = event_dirs(cwd, since, exclude=run_dir)
+    if not dirs:
+        return None
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        return (f"traindoc: TensorBoard logs in {dirs[0]} were not annotated (the tensorboard package, which "
+                "torch.utils.tensorboard needs, is not installed)")
+    text = markdown(d, run_dir)
+    marks = anomaly_steps(run)
+    last = int(run.meta.get("steps") or 1) - 1
+    for p in dirs:
+        w = SummaryWriter(log_dir=str(p), filename_suffix=".traindoc")
+        try:
+            w.add_text("traindoc/diagnosis", text, global_step=max(last, 0))
+            for s in marks:
+                w.add_scalar("traindoc/anomaly", 1.0, global_step=s)
+        finally:
+            w.close()
+    where = ", ".join(str(p) for p in dirs)
+    return f"traindoc: the diagnosis and {len(marks)} anomaly marker(s) were added to the TensorBoard logs in {where}"
+
+
+def _mlflow(d: Any, run: Any, run_dir: Path) -> str | None:
+    mlflow = sys.modules.get("mlflow")
+    if mlflow is None:
+        return None
+    active = mlflow.active_run() or (mlflow.last_active_run() if hasattr(mlflow, "last_active_run") else None)
+    if active is None:
+        return None
+    rid = active.info.run_id
+    client = mlflow.MlflowClient()
+    client.log_text(rid, markdown(d, run_dir), "traindoc/diagnosis.md")
+    client.set_tag(rid, "traindoc.top_cause", d.causes[0].name if d.causes else "none")
+    marks = anomaly_steps(run)
+    for s in marks:
+        client.log_metric(rid, "traindoc_anomaly", 1.0, step=s)
+    return f"traindoc: the diagnosis was added to MLflow run {rid} (artifact traindoc/diagnosis.md, tag traindoc.top_cause)"
+
+
+def _wandb(d: Any, run: Any, run_dir: Path) -> str | None:
+    wandb = sys.modules.get("wandb")
+    wrun = getattr(wandb, "run", None) if wandb is not None else None
+    if wrun is None:
+        return None
+    top = d.causes[0].name if d.causes else "none"
+    wrun.summary["traindoc/top_cause"] = top
+    wrun.summary["traindoc/diagnosis"] = markdown(d, run_dir)
+    severe = [f for f in (*d.causes, *d.symptoms) if f.severity == "error"]
+    if severe and hasattr(wandb, "alert"):
+        level = getattr(getattr(wandb, "AlertLevel", None), "ERROR", None)
+        kw = {"level": level} if level is not None else {}
+        wandb.alert(title=f"traindoc: {top}", text=markdown(d, run_dir)[:900], **kw)
+    return f"traindoc: the diagnosis was added to W&B run {getattr(wrun, 'id', '?')} (summary traindoc/*)"
+
+
+def mirror(d: Any, run_dir: str | Path, since: float | None = None, cwd: str | Path | None = None) -> list[str]:
+    """Write ``d`` (a Diagnosis of the run in ``run_dir``) into the tools the script used;
+    returns one line per tool written to (or per failure), to print."""
+    if not enabled():
+        return []
+    run_dir = Path(run_dir)
+    run = d.run
+    since = since if since is not None else time.time() - 24 * 3600
+    cwd = Path(cwd) if cwd is not None else Path.cwd()
+    out = []
+    for name, fn in (("TensorBoard", lambda: _tensorboard(d, run, run_dir, since, cwd)),
+                     ("MLflow", lambda: _mlflow(d, run, run_dir)),
+                     ("W&B", lambda: _wandb(d, run, run_dir))):
+        try:
+            msg = fn()
+        except Exception as exc:  # noqa: BLE001 - the user's tools must never fail the run
+            msg = f"traindoc: could not write the diagnosis to {name} ({type(exc).__name__}: {exc})"
+        if msg:
+            out.append(msg)
+    return out
