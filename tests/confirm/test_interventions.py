@@ -167,6 +167,29 @@ def test_reinit_resets_a_custom_init_without_moving_the_data_stream():
     assert model.weight.abs().max() < 1 and h.notes["reset-modules"] == 1
 
 
+def test_reinit_of_a_default_init_is_a_reseed_and_says_so():
+    """The script's weights already have the default scale: resetting them only re-draws the
+    same distribution, so whatever the loss then does proves nothing about the init."""
+    from traindoc.confirm.registry import INCONCLUSIVE
+    import numpy as np
+
+    from traindoc.confirm.summary import summarize
+
+    exp = load_all()["reinit"]
+    for init, shifted in ((None, False), (5.0, True)):
+        model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+        if init is not None:
+            nn.init.constant_(model[0].weight, init)
+        with experiment("reinit") as h:
+            model(torch.randn(2, 8))
+        notes = {**dict(h.notes), **h.values}
+        assert (notes["init-shift"] > 1.0) == shifted
+        base = summarize(np.full(50, 1.0))
+        var = summarize(np.full(50, 0.2), notes=notes)
+        v = exp.judge("bad-init", base, var, {})
+        assert (v.verdict == INCONCLUSIVE) != shifted, v.text
+
+
 def test_force_zero_grad_clears_after_each_step():
     model = nn.Linear(4, 1)
     opt = torch.optim.SGD(model.parameters(), lr=0.0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ..judge import fixes
@@ -18,7 +20,9 @@ class Reinit(Experiment):
     What it settles: `bad-init`.
 
     How it is judged: the default init confirms it when the loss no longer goes
-    non-finite, or ends at most half as high; it refutes it when nothing improves. Not
+    non-finite, or ends at most half as high; it refutes it when nothing improves. When
+    every layer's weights already had the default's scale (std within 1.5x of it), the
+    reset only re-draws them, a new seed: inconclusive, whatever the loss does. Not
     run on a model that loaded pretrained weights (resetting them tests nothing).
     """
 
@@ -36,17 +40,26 @@ class Reinit(Experiment):
             if id(module) in done:
                 return args, kwargs
             done.add(id(module))
+            shifts = []  # |log(std of the script's weights / std of the default)| per layer
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(1234)
                 with torch.no_grad():
                     for m in module.modules():
                         reset = getattr(m, "reset_parameters", None)
                         if callable(reset):
+                            w = getattr(m, "weight", None)
+                            before = _std(w)
                             try:
                                 reset()
                                 hooks.notes["reset-modules"] += 1
                             except Exception:  # noqa: BLE001 - a custom module's own reset
                                 hooks.notes["reset-failed"] += 1
+                                continue
+                            after = _std(getattr(m, "weight", None))
+                            if before is not None and after is not None and after > 0:
+                                shifts.append(abs(math.log(max(before, 1e-30) / after)))
+            if shifts:
+                hooks.values["init-shift"] = max(shifts)
             return args, kwargs
 
         hooks.on_input.append(first_forward)
@@ -56,4 +69,23 @@ class Reinit(Experiment):
             from ..registry import INCONCLUSIVE
 
             return Verdict(INCONCLUSIVE, "no layer of the model has reset_parameters() to re-initialise")
+        shift = var.notes.get("init-shift")
+        if isinstance(shift, (int, float)) and shift < SAME_INIT:
+            from ..registry import INCONCLUSIVE
+
+            # the script's weights already had the default's scale in every layer: resetting
+            # them only re-draws the same distribution (a new seed), which tests no init
+            return Verdict(INCONCLUSIVE, f"the script's weights already have PyTorch's default scale (every layer's "
+                                         f"std within {math.exp(shift):.2f}x of the default's): re-initialising "
+                                         "only re-draws them and tests nothing about the init")
         return fixes(base, var, self.label(params))
+
+
+# Every layer's weight std within this log-ratio (x1.5) of the default's: the same init.
+SAME_INIT = math.log(1.5)
+
+
+def _std(w) -> float | None:
+    if not isinstance(w, torch.Tensor) or w.numel() < 2 or not w.is_floating_point():
+        return None
+    return float(w.detach().float().std())
