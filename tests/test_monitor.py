@@ -359,3 +359,21 @@ def test_gradient_penalty_with_create_graph_is_part_of_the_step(tmp_path):
     run = traindoc.open_run(tmp_path / "r")
     assert "step_clock" not in run.meta
     assert list(run.series("loss").steps) == list(range(6))
+
+
+@pytest.mark.parametrize("divide", [True, False])
+def test_accumulation_records_what_was_backpropagated_against_the_loss(tmp_path, divide):
+    torch.manual_seed(0)
+    model = nn.Linear(6, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = _data()
+    with traindoc.watch(out=tmp_path / "r", sample_every=2):
+        for s in range(6):
+            opt.zero_grad()
+            for k in range(4):
+                loss = nn.functional.cross_entropy(model(x[k * 8:(k + 1) * 8]), y[k * 8:(k + 1) * 8])
+                (loss / 4 if divide else loss).backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert set(run.series("accum/backwards").values) == {4.0}
+    assert run.series("accum/scale").values == pytest.approx(0.25 if divide else 1.0, rel=1e-5)

@@ -30,12 +30,13 @@ def healthy_series(n=300, seed=0):
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
-              grad_bad_from=None, carried=None):
+              grad_bad_from=None, carried=None, accum=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
     ``grad_bad_from``: the step from which some gradients are non-finite;
-    ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled)."""
+    ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled);
+    ``accum``: (micro-batches per step, backpropagated / loss-function value) on sampled steps."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -60,6 +61,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
         if s % sample_every == 0 or s < 3:
             v["sampled"] = 1.0
             v["grad_tensors"] = 0.0 if no_grads else float(len(params))
+            if accum is not None:
+                v["accum/backwards"], v["accum/scale"] = float(accum[0]), float(accum[1])
             if carried is not None:
                 v["grad_carried"], v["grad_carried_ref"] = carried * float(grad[s]), float(grad[s])
             for mod, stats in act.items():

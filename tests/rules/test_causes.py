@@ -147,6 +147,14 @@ def test_missing_zero_grad_measured_directly(make_run):
     assert "missing-zero-grad" not in names(make_run(grad=smooth, carried=0.0))
 
 
+def test_accumulation_without_dividing_the_loss(make_run):
+    t = np.arange(N)
+    rising = 1.0 + 0.01 * t + 0.05 * np.random.default_rng(8).standard_normal(N)
+    d = diagnose(make_run(accum=(8, 1.0), loss=rising))
+    assert d.causes[0].name == "loss-reduction" and "without dividing the loss" in d.causes[0].message
+    assert "loss-reduction" not in names(make_run(accum=(8, 0.125), loss=rising))  # averaged: fine
+
+
 def test_vanishing_gradient(make_run):
     from .conftest import MODULES
 

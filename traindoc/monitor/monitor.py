@@ -984,6 +984,13 @@ class Monitor:
         if self._losses:
             loss = torch.stack([l.to(self._losses[0].device).float() for l in self._losses]).sum()
             self._last_loss = loss
+            fn = self._fn_losses
+            if primary and self._sampled and len(self._losses) >= 2 and len(fn) == len(self._losses):
+                # gradient accumulation: what was backpropagated against what the loss
+                # functions returned; 1/k when each micro-batch loss is divided by k, 1 when not
+                lrs["accum/backwards"] = float(len(self._losses))
+                names.append("accum/scale")
+                tensors.append(loss / torch.stack([x.to(loss.device).float() for x in fn]).sum())
             self._losses = []
         elif not self._backward_since_step and self._last_loss is not None:
             loss = self._last_loss  # a second optimizer stepping on the same backward

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import rule
 from ..util import fmt
 from ._stats import Features, features, finding
@@ -44,6 +46,11 @@ def loss_reduction(run):
     loss that forgets to divide by the batch or the number of tokens; the gradient then
     grows with batch and sequence size and the effective learning rate with it.
 
+    Also: gradient accumulation over k micro-batches whose losses are not divided by k
+    (the monitor compares what is backpropagated with what the loss functions returned,
+    ``accum/scale``: 1/k when averaged, 1 when not), which applies k times the mean
+    gradient per step.
+
     How to confirm: print the loss divided by the batch size (and sequence length): it is
     a normal per-sample value; rerun with reduction="mean": the same learning rate trains.
 
@@ -51,10 +58,25 @@ def loss_reduction(run):
     targets), or scale the learning rate down by the same factor on purpose.
     """
     f = features(run)
+    trouble = f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.5 or f.noise > 0.2
+    acc = _accumulated(run)
+    if acc is not None:
+        k, scale, at = acc
+        return [finding(
+            "loss-reduction", 0.85 if trouble else 0.4,
+            f"gradient accumulation over {k:g} micro-batches without dividing the loss: what was backpropagated is "
+            f"{scale:.2f}x the sum of the loss functions' values (1/{k:g} when averaged), so each step applies {k:g}x "
+            "the mean gradient" + (" and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle")
+                                   if trouble else ""),
+            location={"step": at},
+            evidence=[{"series": "accum/backwards", "median": k}, {"series": "accum/scale", "median": round(scale, 3)}],
+            fix=f"divide each micro-batch loss by the accumulation steps ({k:g}) before backward(), or lower the "
+                "learning rate by that factor on purpose",
+            confirm="print the loss you backpropagate next to the loss function's value: it must be 1/k of it",
+        )]
     ev = sum_evidence(run, f)
     if ev is None:
         return []
-    trouble = f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.5 or f.noise > 0.2
     c = 0.8 if trouble else 0.4
     return [finding(
         "loss-reduction", c,
@@ -64,3 +86,22 @@ def loss_reduction(run):
         fix='average the loss (reduction="mean", or divide by the number of samples/tokens), or scale the learning rate to match',
         confirm="rerun with the mean loss at the same learning rate: it trains; loss / batch size is a normal per-sample value",
     )]
+
+
+def _accumulated(run) -> tuple[float, float, int] | None:
+    """(micro-batches per step, backpropagated / loss-function value, a step) when the run
+    accumulated gradients over >= 2 backwards per step without dividing the loss."""
+    from ._stats import focus_rank
+
+    rank = focus_rank(run)
+    if not (run.has("accum/backwards", rank) and run.has("accum/scale", rank)):
+        return None
+    kb, sc = run.series("accum/backwards", rank), run.series("accum/scale", rank)
+    ok = np.isfinite(sc.values) & (sc.values > 0)
+    if ok.sum() < 2:
+        return None
+    k = float(np.median(kb.values))
+    scale = float(np.median(sc.values[ok]))
+    if k < 2 or not 0.8 <= scale <= 1.25:
+        return None  # averaged (scale ~ 1/k), or weighted in a way this does not read
+    return k, scale, int(sc.steps[ok][0])

@@ -67,6 +67,9 @@ def params_not_updated(run):
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
     ur = sampled(run, "update_ratio/")
     frozen = [p for p, s in ur.items() if len(s.values) >= 2 and np.all(s.values[1:] == 0)]
+    # A bias whose gradient is exactly 0 is harmless when something downstream cancels it (a
+    # difference of two embeddings, a norm that subtracts the mean): the layer still learns.
+    only_biases = bool(frozen) and all(p.endswith("bias") for p in frozen)
     if ur and frozen:
         share = max(share, len(frozen) / len(ur))
         reasons.append({"series": "update_ratio/*", "never_updated": frozen[:8]})
@@ -74,6 +77,8 @@ def params_not_updated(run):
         return []
     stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
+    if only_biases and len(reasons) == 1:
+        c = min(c, 0.3)  # only biases: a difference or a normalisation downstream cancels them
     return [finding(
         "params-not-updated", c,
         f"{share:.0%} of the trainable parameters never change: " + "; ".join(
