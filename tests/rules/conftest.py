@@ -30,13 +30,14 @@ def healthy_series(n=300, seed=0):
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
-              grad_bad_from=None, carried=None, accum=None):
+              grad_bad_from=None, carried=None, accum=None, zero_params=()):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
     ``grad_bad_from``: the step from which some gradients are non-finite;
     ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled);
-    ``accum``: (micro-batches per step, backpropagated / loss-function value) on sampled steps."""
+    ``accum``: (micro-batches per step, backpropagated / loss-function value) on sampled steps;
+    ``zero_params``: parameters that are exactly 0 and never move (sampled param_norm/update_ratio)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -72,7 +73,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
             ur = 1e-3 if update is None else update
             for p in params:
                 r = ur.get(p, 1e-3) if isinstance(ur, dict) else ur
-                v[f"update_ratio/{p}"] = r
+                v[f"update_ratio/{p}"] = 0.0 if p in zero_params else r
+                v[f"param_norm/{p}"] = 0.0 if p in zero_params else 5.0
             v["update_ratio"] = ur if not isinstance(ur, dict) else 1e-3
         w.scalars(s, {k: (x if math.isfinite(x) else x) for k, x in v.items()})
         w.indices(s, np.arange(s * 32, s * 32 + 32) % 5000)

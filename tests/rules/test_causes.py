@@ -155,6 +155,16 @@ def test_accumulation_without_dividing_the_loss(make_run):
     assert "loss-reduction" not in names(make_run(accum=(8, 0.125), loss=rising))  # averaged: fine
 
 
+def test_zero_init_that_never_moves_is_bad_init_not_a_missing_optimizer(make_run):
+    flat = math.log(2) + 0.001 * np.random.default_rng(9).standard_normal(N)
+    d = diagnose(make_run(loss=flat, zero_params=("0.weight", "0.bias", "2.weight", "2.bias")))
+    assert d.causes[0].name == "bad-init" and "exactly 0" in d.causes[0].message
+    pnu = [c for c in d.causes if c.name == "params-not-updated"]
+    assert pnu and pnu[0].severity == "warning" and "zero init" in pnu[0].message
+    # zero biases alone are the usual init
+    assert "bad-init" not in names(make_run(zero_params=("0.bias", "2.bias")))
+
+
 def test_vanishing_gradient(make_run):
     from .conftest import MODULES
 

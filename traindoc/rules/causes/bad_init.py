@@ -6,10 +6,10 @@ import numpy as np
 
 from .. import rule
 from ..util import fmt
-from ._stats import act_stat, finding, param_modules
+from ._stats import act_stat, finding, focus_rank, param_modules
 
 
-@rule("bad-init", needs=("act/",))
+@rule("bad-init", needs=("loss",))
 def bad_init(run):
     """What it detects: at the first sampled step (before training has changed the
     weights much), the standard deviation of the layers' outputs grows or shrinks with
@@ -20,12 +20,32 @@ def bad_init(run):
     instead of one scaled by the fan-in (Kaiming for ReLU, Xavier for tanh), custom init
     functions copied from another architecture.
 
+    Also: weight tensors that start at exactly 0 and never move (an all-zero init: every
+    unit computes the same thing and, behind a ReLU or a product, gets a zero gradient),
+    read from the sampled parameter norms; this needs no activation statistics, so it
+    works for models built from raw tensors.
+
     How to confirm: print the std of each layer's output on one batch at init: a
     variance-preserving init keeps it within ~3x of 1 across depth.
 
     How to fix: nn.init.kaiming_normal_ (ReLU) or xavier_uniform_ (tanh/sigmoid), or
     the layers' default init; add normalisation layers in deep nets.
     """
+    zero = zero_stuck(run)
+    if zero:
+        return [finding(
+            "bad-init", 0.9,
+            f"{len(zero)} parameter tensor(s) start at exactly 0 and never change ({', '.join(zero[:3])}): an all-zero "
+            "init makes every unit of a layer compute the same thing, and behind a ReLU or a product the gradient "
+            "is 0 too, so they never leave it",
+            location={"param": zero[0]},
+            evidence=[{"series": f"param_norm/{p}", "value": 0.0} for p in zero[:3]],
+            fix="initialise weights randomly (nn.init.kaiming_normal_ / xavier_uniform_, or the layers' defaults); "
+                "only biases may start at 0",
+            confirm="print each weight's norm before training: a weight matrix at exactly 0 cannot break its symmetry",
+        )]
+    if not run.matching("act/", focus_rank(run)):
+        return []
     sd = act_stat(run, "std")
     mods = [m for m, c in param_modules(run) if m in sd and not c.startswith("Embedding")]
     if len(mods) < 3:
@@ -51,3 +71,18 @@ def bad_init(run):
         fix="initialise with a fan-in-scaled init (kaiming_normal_ for ReLU, xavier_uniform_ for tanh) or the defaults",
         confirm="print each layer's output std on one batch at init: with a correct init it stays within ~3x of 1",
     )]
+
+
+def zero_stuck(run) -> list[str]:
+    """Parameters whose norm is exactly 0 on every sampled step while the run trained (at
+    least 3 samples), weights before biases; [] when some weight moved off 0 or none is 0."""
+    rank = focus_rank(run)
+    norms = run.matching("param_norm/", rank)
+    out = []
+    for p, s in norms.items():
+        v = s.values[np.isfinite(s.values)]
+        if len(v) >= 3 and np.all(v == 0):
+            out.append(p)
+    if not out or all(p.endswith("bias") for p in out):
+        return []  # zero biases are the usual init
+    return sorted(out, key=lambda p: p.endswith("bias"))

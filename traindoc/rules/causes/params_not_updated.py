@@ -79,6 +79,14 @@ def params_not_updated(run):
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
     if only_biases and len(reasons) == 1:
         c = min(c, 0.3)  # only biases: a difference or a normalisation downstream cancels them
+    from .bad_init import zero_stuck
+
+    zeros = set(zero_stuck(run))
+    if frozen and zeros and set(frozen) <= zeros and len(reasons) == 1:
+        # they do not move because they are all 0 (a zero init), not because the graph or
+        # the optimizer misses them: bad-init names it
+        c = min(c, 0.45)
+        reasons.append({"param_norm": "exactly 0 on every sampled step", "params": sorted(zeros)[:4]})
     return [finding(
         "params-not-updated", c,
         f"{share:.0%} of the trainable parameters never change: " + "; ".join(
@@ -86,7 +94,9 @@ def params_not_updated(run):
             else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
             if "tensors_with_gradient" in r and "steps" not in r else
             "no optimizer tensor got a gradient on any of {steps} sampled steps".format(**r)
-            if "steps" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
+            if "steps" in r else
+            f"their values are exactly 0 throughout ({', '.join(r['params'][:3])}): a zero init, see bad-init"
+            if "param_norm" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
             for r in reasons),
         location={"param": frozen[0]} if frozen else {},
         evidence=reasons,
