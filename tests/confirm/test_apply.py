@@ -91,3 +91,15 @@ def test_several_variants_of_one_cause_merge():
     assert [x.verdict for x in _merge([r("refuted", "x10"), r("refuted", "x100")])] == ["refuted"]
     m = _merge([r("refuted", "x10"), r("inconclusive", "x100")])
     assert [x.verdict for x in m] == ["inconclusive"] and m[0].label == "x10 / x100"
+
+
+def test_a_confirmed_cause_outranks_an_untested_guess_of_any_confidence():
+    causes = [cause("params-not-updated", 0.95), cause("loss-reduction", 0.4)]
+    data = {"results": [res("loss-reduction", "confirmed", "mean-reduction")],
+            "runs": {"baseline": {"first_nonfinite": 10}}}
+    ranked = rank(apply(causes, SYM, data)[0])
+    assert [f.name for f in ranked] == ["loss-reduction", "params-not-updated"]
+    # a damper that merely also helps does not jump over the specific confirmed change
+    data["results"].append(res("lr-too-high", "confirmed", "lr-scale"))
+    ranked = rank(apply(causes + [cause("lr-too-high", 0.5)], SYM, data)[0])
+    assert ranked[0].name == "loss-reduction" and [f.name for f in ranked].index("lr-too-high") > 0

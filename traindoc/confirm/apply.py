@@ -1,8 +1,8 @@
 """How the experiments' verdicts change the ranking (``traindoc diagnose`` calls this when
 the run folder holds ``confirm.json``).
 
-- **confirmed**: the change removed the symptom. The cause rises above every untested
-  one (confidence at least 0.9) and carries the experiment as evidence; a cause no rule
+- **confirmed**: the change removed the symptom. The cause rises above every cause no
+  experiment confirmed (confidence at least 0.9, and above theirs) and carries the experiment as evidence; a cause no rule
   had named is added. Its severity is ``error`` when the run showed a symptom of
   severity ``error`` or ``warning``, else ``warning`` (a run that trains, only slower
   than it could, is not a failed run).
@@ -99,6 +99,15 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
                 f = out[i]
                 out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence + [ev],
                                  fix=f.fix, confirm=f.confirm, confidence=f.confidence)
+    # a cause an experiment confirmed outranks every cause none did (a rule's 95 % is a
+    # guess from the series; a removed symptom is a measured effect)
+    confirmed = {r["cause"] for r in results if r.get("verdict") == "confirmed"
+                 and not (specific and (r["cause"], r.get("experiment")) in DAMPERS)}
+    top_other = max((f.confidence or 0.0 for f in out if f.name not in confirmed), default=0.0)
+    for i, f in enumerate(out):
+        if f.name in confirmed and (f.confidence or 0.0) <= top_other:
+            out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence, fix=f.fix,
+                             confirm=f.confirm, confidence=min(0.995, top_other + 0.01))
     symptoms = list(symptoms)
     slow = _slow_learning(data, results)
     if slow and not any(s.name == "slow-learning" for s in symptoms):
