@@ -527,7 +527,7 @@ class Monitor:
             return
         params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
         grads = [p.grad for p in params if p.grad is not None and not p.grad.is_sparse]
-        self._carried = (params, torch.stack(grad_norms(grads)).square().sum().sqrt() if grads else 0.0)
+        self._carried = (params, _total(grad_norms(grads)) if grads else 0.0)
 
     def _on_backward(self, t: torch.Tensor) -> None:
         if t.numel() != 1 or not t.is_floating_point():
@@ -1015,8 +1015,8 @@ class Monitor:
             now = [p.grad for p in cparams if p.grad is not None and not p.grad.is_sparse]
             if now:
                 names.extend(["grad_carried", "grad_carried_ref"])
-                tensors.append(torch.stack([torch.as_tensor(carried, dtype=torch.float32).to(now[0].device),
-                                            torch.stack(grad_norms(now)).square().sum().sqrt()]))
+                ref = _total(grad_norms(now))
+                tensors.append(torch.stack([torch.as_tensor(carried, dtype=torch.float32).to(ref.device), ref]))
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
@@ -1180,6 +1180,11 @@ class Monitor:
         self.capture.end_step(self.step)
         self.step += 1
         self._begin_step()
+
+
+def _total(norms: list[torch.Tensor]) -> torch.Tensor:
+    """The global norm of per-tensor norms that may sit on different devices (model parallel)."""
+    return torch.stack([n.to(norms[0].device) for n in norms]).square().sum().sqrt()
 
 
 def watch(
