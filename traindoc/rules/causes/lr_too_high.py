@@ -50,6 +50,9 @@ def lr_too_high(run):
     Why it happens: a learning rate copied from another optimizer, batch size or model
     size (Adam at an SGD learning rate), no warmup, a schedule that restarts high.
 
+    Without update ratios (an imported log, a hand-written update): the loss ending 1.5x
+    above where it started and 3x above its best, with no NaN, at the rate it started with.
+
     How to confirm: an LR range test (sweep the learning rate over a few hundred steps
     and watch where the loss turns up), or rerun with the learning rate divided by 10:
     the oscillation stops.
@@ -74,14 +77,23 @@ def lr_too_high(run):
         s = 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7)
         evid.append({"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"})
         evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)})
-    elif f.first_bad is None and len(f.loss) >= 20:
+    elif f.first_bad is None and len(f.loss) >= 20 and np.isfinite(ur):
         # how much of the progress made was lost again by the end
         regress = (f.loss_last - f.loss_min) / max(f.loss[0] - f.loss_min, 1e-12)
         progress = f.rel_drop0
-        if np.isfinite(ur) and ur > 0.03 and (progress < 0.3 or regress > 0.3):
+        if ur > 0.03 and (progress < 0.3 or regress > 0.3):
             s = (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0)
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
+    elif f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur):
+        if (f.loss_min >= 0 and np.isfinite(f.loss_first)
+                and f.loss_last > 1.5 * f.loss_first and f.loss_last > 3 * f.loss_min):
+            # no update ratios (an imported log, a hand-written update): the loss ended far
+            # above where it started and above its best, at the rate it started with
+            rise = f.loss_last / max(f.loss_first, 1e-12)
+            s = 1.1 + 0.15 * min(2.0, np.log10(rise))
+            evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
+                         "min": fmt(f.loss_min), "note": "no update/weight ratios recorded"})
     grow = lr_growth(run, upto=f.first_bad)
     only_schedule = False
     if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
@@ -110,7 +122,9 @@ def lr_too_high(run):
            f"{f.first_bad}, with no climb of the loss before it" if only_schedule and f.first_bad is not None else
            "the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
            f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "
-           f"moved the weights by {fmt(ur)} of their norm"),
+           f"moved the weights by {fmt(ur)} of their norm" if np.isfinite(ur) else
+           f"the loss rose from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) at that rate; "
+           "the log has no update sizes, so a summed loss or uncleared gradients would look the same"),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
         fix="lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range",
