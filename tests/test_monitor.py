@@ -377,3 +377,26 @@ def test_accumulation_records_what_was_backpropagated_against_the_loss(tmp_path,
     run = traindoc.open_run(tmp_path / "r")
     assert set(run.series("accum/backwards").values) == {4.0}
     assert run.series("accum/scale").values == pytest.approx(0.25 if divide else 1.0, rel=1e-5)
+
+
+def test_optimizer_subclass_calling_super_step_is_one_step(tmp_path):
+    """A custom optimizer whose step() calls super().step(): both classes' steps carry
+    torch's hooks, which then nest; that is still one step (it was counted twice)."""
+    torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)  # SGD.step hooked first
+
+    class Clipped(torch.optim.SGD):
+        def step(self, closure=None):
+            torch.nn.utils.clip_grad_norm_([p for g in self.param_groups for p in g["params"]], 1.0)
+            return super().step(closure)
+
+    torch.manual_seed(0)
+    model = nn.Linear(6, 2)
+    opt = Clipped(model.parameters(), lr=0.1)
+    x, y = _data()
+    with traindoc.watch(out=tmp_path / "r", sample_every=2):
+        for _ in range(5):
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["steps"] == 5 and list(run.series("loss").steps) == [0, 1, 2, 3, 4]

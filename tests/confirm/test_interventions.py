@@ -53,6 +53,7 @@ def test_lr_scale_multiplies_every_step_and_keeps_the_schedule():
             lrs.append(self.param_groups[0]["lr"])
             return super().step(closure)
 
+    torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)  # SGD.step hooked: Spy's hooks nest
     with experiment("lr-scale", {"factor": 0.1}):
         _, opt = loop(steps=3, lr=1.0, sched=True, opt_cls=Spy)
     assert lrs == pytest.approx([0.1, 0.05, 0.025])

@@ -206,6 +206,18 @@ def test_nan_gradient_under_a_finite_loss_is_an_op_not_data(make_run):
     assert not data or data[0].confidence < d.causes[0].confidence / 2
 
 
+def test_nan_gradient_after_the_norm_exploded_is_not_called_an_op(make_run):
+    # exploding gradients overflow the norm a step before the loss: not an op's backward
+    loss, grad = healthy_series(N)
+    loss, grad = loss.copy(), grad.copy()
+    grad[120:150] = grad[120] * 10 ** np.linspace(0, 4, 30)
+    loss[151:] = np.nan
+    grad[150:] = np.nan
+    d = diagnose(make_run(loss=loss, grad=grad, grad_bad_from=150))
+    ops = [c for c in d.causes if c.name == "unstable-op"]
+    assert not ops or "while that step's loss was finite" not in ops[0].message
+
+
 def test_nonfinite_after_growth_is_lr_not_data(make_run):
     t = np.arange(N)
     loss = np.where(t < 100, 2.0 - t / 100, np.exp((t - 100) / 5.0))

@@ -101,8 +101,9 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
                                  fix=f.fix, confirm=f.confirm, confidence=f.confidence)
     # a cause an experiment confirmed outranks every cause none did (a rule's 95 % is a
     # guess from the series; a removed symptom is a measured effect)
+    refuted = {r["cause"] for r in results if r.get("verdict") == "refuted"}
     confirmed = {r["cause"] for r in results if r.get("verdict") == "confirmed"
-                 and not (specific and (r["cause"], r.get("experiment")) in DAMPERS)}
+                 and (r["cause"], r.get("experiment")) not in DAMPERS} - refuted
     top_other = max((f.confidence or 0.0 for f in out if f.name not in confirmed), default=0.0)
     for i, f in enumerate(out):
         if f.name in confirmed and (f.confidence or 0.0) <= top_other:

@@ -103,8 +103,8 @@ def make_plan(b: Bundle) -> Callable:
         out["per_sample"] = per
         if any(p["fails"] for p in per if not p["bad"]):
             # a sample judged good fails on its own: the group tests did not measure what the
-            # batch's rows do (the loss also uses values the replay cannot slice with the rows,
-            # e.g. ones the script computes from its own indices): name no samples
+            # batch's rows do (batch statistics such as BatchNorm's, or values the replay
+            # cannot slice with the rows, computed from the script's own indices): name none
             out["bisect"]["consistent"] = False
         tri: dict[str, Any] = {}
         if b.meta.get("earlier_step") is not None:

@@ -89,8 +89,8 @@ def render(res: dict[str, Any], out: Any = None) -> None:
     b = res.get("bisect")
     if b and not b.get("consistent", True):
         w(f"  offending samples: inconclusive (group testing, {b['passes']} passes): rows it judged good fail on "
-          "their own, so the step's loss also depends on values the replay cannot slice with the batch's rows "
-          "(computed by the script from its own indices); no sample is named\n")
+          "their own, so the step's result depends on more than each row (batch statistics such as BatchNorm's, "
+          "or values the script computes from its own indices); no sample is named\n")
     elif b:
         who = (f"dataset indices {res.get('bad_indices')}" if res.get("bad_indices") is not None else
                f"rows {res.get('bad_rows')} of the step's batch (built by hand: no dataset indices)")

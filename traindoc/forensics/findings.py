@@ -84,7 +84,7 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     common = []
     if bis and not bis.get("consistent", True):
         common.append({"replay": f"group testing inconclusive in {bis.get('passes')} passes: rows judged good fail "
-                                 "alone (the loss depends on values not sliced with the batch); no sample named"})
+                                 "alone (batch statistics, or values not sliced with the batch); no sample named"})
     elif bis:
         common.append({"replay": f"group testing: {len(bis.get('bad', []))} bad sample(s) in "
                                  f"{bis.get('passes')} passes, verified alone: {bis.get('verified')}"})

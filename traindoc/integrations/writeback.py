@@ -4,12 +4,15 @@ At the end of a run (``traindoc run``, or the one-line Lightning/HF callbacks), 
 user looks is their TensorBoard, W&B or MLflow page, not traindoc's folder. When the script
 itself used one of them, traindoc adds, next to the script's own data:
 
-- TensorBoard: every log directory that received event files during the run (found on disk
-  under the working directory, so torch's SummaryWriter, tensorboardX, Lightning's and HF's
-  loggers all count) gets one more event file (suffix ``.traindoc``) with a text entry
+- TensorBoard: every log directory that received event files from this process during the
+  run (found on disk under the working directory by the pid in the files' names, so torch's
+  SummaryWriter, tensorboardX, Lightning's and HF's loggers all count) gets one more event file (suffix ``.traindoc``) with a text entry
   ``traindoc/diagnosis`` (the ranked causes, the fix, the command that explains) and a
   scalar ``traindoc/anomaly`` = 1 at each step where the loss or a gradient went non-finite
-  or spiked, so the markers sit on the same step axis as the script's curves.
+  or spiked. The markers are at traindoc's step numbers (optimizer steps, shifted by the
+  framework's counter at the start of a resumed fit): the script's axis when it logs once
+  per optimizer step (the HF Trainer, Lightning with one optimizer), not when it logs per
+  batch or per sample.
 - MLflow: the active (or last active) run gets ``traindoc/diagnosis.md`` as an artifact, a
   tag ``traindoc.top_cause`` and the metric ``traindoc_anomaly`` at the same steps.
 - W&B: the live run's summary gets ``traindoc/top_cause`` and ``traindoc/diagnosis``, and
@@ -64,36 +67,50 @@ def markdown(d: Any, run_dir: Path) -> str:
 
 
 def anomaly_steps(run: Any) -> list[int]:
-    """Steps the monitor marked (non-finite loss/gradient, spikes that triggered a bundle)."""
+    """Steps the monitor marked (non-finite loss/gradient, spikes that triggered a bundle), on
+    the framework's step axis when a callback recorded where its counter stood at the start
+    (a resumed fit), else traindoc's (one per optimizer step)."""
+    offset = int((run.meta.get("framework") or {}).get("global_step_at_start") or 0)
     steps: set[int] = set()
     for r in getattr(run, "ranks", [0]):
         for ev in run.events(r):
             if ev.get("kind") in ("anomaly", "trigger") and ev.get("step") is not None:
-                steps.add(int(ev["step"]))
+                steps.add(int(ev["step"]) + offset)
     return sorted(steps)[:MAX_MARKERS]
 
 
-def event_dirs(root: Path, since: float, exclude: Path | None = None, max_depth: int = 5) -> list[Path]:
-    """Directories under ``root`` holding TensorBoard event files written since ``since``
-    (a bounded walk: hidden folders, virtualenvs and other tools' stores are skipped)."""
+def event_dirs(root: Path, since: float, exclude: Path | None = None, max_depth: int = 5,
+               pid: int | None = None, max_visits: int = 5000) -> list[Path]:
+    """Directories under ``root`` holding TensorBoard event files that this process wrote
+    since ``since``: the writers name their files ``events.out.tfevents.<time>.<host>.<pid>...``,
+    so a parallel job logging under the same folder is not annotated with this run's
+    diagnosis. A bounded walk: at most ``max_visits`` folders, ``max_depth`` deep; hidden
+    folders, virtualenvs and other tools' stores are skipped."""
     found: list[Path] = []
     root = root.resolve()
     excl = exclude.resolve() if exclude is not None else None
     base = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root):
+    mark = f".{os.getpid() if pid is None else pid}"
+    for visits, (dirpath, dirnames, filenames) in enumerate(os.walk(root)):
         p = Path(dirpath)
+        if visits >= max_visits:
+            break
         if len(p.parts) - base >= max_depth:
             dirnames[:] = []
         dirnames[:] = [n for n in dirnames if n not in _SKIP and not n.startswith(".")
                        and (excl is None or p / n != excl)]
         for f in filenames:
-            if f.startswith("events.out.tfevents.") and not f.endswith(".traindoc"):
-                try:
-                    if (p / f).stat().st_mtime >= since - 1:
-                        found.append(p)
-                        break
-                except OSError:
-                    continue
+            if not f.startswith("events.out.tfevents.") or f.endswith(".traindoc"):
+                continue
+            parts = f[len("events.out.tfevents."):].split(".")
+            if mark[1:] not in parts[2:]:  # <time>.<host...>.<pid>: the host may hold dots
+                continue
+            try:
+                if (p / f).stat().st_mtime >= since - 1:
+                    found.append(p)
+                    break
+            except OSError:
+                continue
         if len(found) >= MAX_DIRS:
             break
     return found
@@ -135,8 +152,11 @@ def _mlflow(d: Any, run: Any, run_dir: Path) -> str | None:
     client.log_text(rid, markdown(d, run_dir), "traindoc/diagnosis.md")
     client.set_tag(rid, "traindoc.top_cause", d.causes[0].name if d.causes else "none")
     marks = anomaly_steps(run)
-    for s in marks:
-        client.log_metric(rid, "traindoc_anomaly", 1.0, step=s)
+    if marks:
+        from mlflow.entities import Metric
+
+        now = int(time.time() * 1000)
+        client.log_batch(rid, metrics=[Metric("traindoc_anomaly", 1.0, now, s) for s in marks])
     return f"traindoc: the diagnosis was added to MLflow run {rid} (artifact traindoc/diagnosis.md, tag traindoc.top_cause)"
 
 

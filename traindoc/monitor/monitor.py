@@ -169,11 +169,13 @@ class Monitor:
         self._carry_pending = False
         self._carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
         self._ag_grads: list[tuple[torch.Tensor, torch.Tensor]] | None = None  # torch.autograd.grad's, this step
+        self._ag_counts: bool | None = None  # torch.autograd.grad(loss, params) is the step (decided once)
         self._ag_by_id: dict[int, torch.Tensor] = {}
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
         self._closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
+        self._step_nest: dict[int, tuple[int, int]] = {}  # id(opt) -> (monitor step, hooked steps open)
         self._bw_clock = False  # no torch.optim optimizer steps: one backward() is one step
         self._bw_waiting = 0  # backwards since the last step while no optimizer has stepped
         self._label_counts: torch.Tensor | None = None
@@ -471,6 +473,8 @@ class Monitor:
         self._fwd_count = 0
         self._fwd_batch = None
         self._fwd_group = 0
+        self._train_fwds = 0  # training forwards of the model this step (every one, unlike _fwd_count)
+        self._ag_grads = None
         if self.step >= LEAK_STEPS:
             self._leak_inputs = []  # the leak check is over: drop the references
 
@@ -561,6 +565,7 @@ class Monitor:
         only (the bundle copies them on a trigger); up to 8 forwards a step."""
         if not torch.is_grad_enabled() or not module.training:
             return
+        self._train_fwds += 1
         if self.step < LEAK_STEPS and not self._leak_found:
             self._leak_inputs = [(f"argument {i}", a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)] + \
                 [(f"argument {k!r}", a) for k, a in kwargs.items() if isinstance(a, torch.Tensor)]
@@ -583,18 +588,34 @@ class Monitor:
         if self._bw_clock and self._primary is None and self._closure_tail is None and self._losses:
             self._finish_backward_step()
 
-    def _on_autograd_grad_end(self, t: torch.Tensor, inputs: Any, grads: Any) -> None:
-        """After ``torch.autograd.grad(loss, params)`` in a loop no torch.optim optimizer has
-        stepped (a JAX-style update ``p -= lr * g``): the gradients are the returned ones, the
-        parameters the tensors differentiated against; one call is one step (backward clock)."""
+    def _counts_autograd_grad(self, inputs: tuple) -> bool:
+        """Is ``torch.autograd.grad(loss, inputs)`` this loop's training step? Decided once, at
+        the first call, by one scan of live optimizers: yes when none holds the tensors
+        differentiated against nor the watched model's parameters (a JAX-style loop,
+        ``p -= lr * g``); no for a gradient with respect to inputs (FGSM, saliency) or a
+        functional inner loop next to an optimizer (MAML)."""
+        if self._primary is not None:
+            return False
+        if self._ag_counts is None:
+            leaves = bool(inputs) and all(isinstance(p, torch.Tensor) and p.is_leaf and p.requires_grad
+                                          for p in inputs)
+            model_held = bool(self._live_roots()) and self._an_optimizer_holds_the_model()
+            self._ag_counts = leaves and not model_held and not self._an_optimizer_holds_the_model(
+                {id(p) for p in inputs})
+        return self._ag_counts
+
+    def _on_autograd_grad_end(self, t: torch.Tensor, inputs: tuple, grads: Any) -> None:
+        """After a counted ``torch.autograd.grad(loss, params)`` (see _counts_autograd_grad):
+        the gradients are the returned ones, the parameters the tensors differentiated
+        against; one call is one step (backward clock)."""
         if self._primary is not None or not self._losses:
             return
-        ins = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs)
-        self._ag_grads = [(p, g) for p, g in zip(ins, grads)
+        self._ag_grads = [(p, g) for p, g in zip(inputs, grads)
                           if isinstance(g, torch.Tensor) and not g.is_sparse and g.is_floating_point()]
-        if not self._bw_clock and not self._an_optimizer_holds_the_model({id(p) for p in ins}):
+        if not self._bw_clock:
             self._start_backward_clock(pending_only=True)
         self._on_backward_end(t)
+        self._ag_grads = None  # consumed by the step, or dropped: never held past this call
 
     def _an_optimizer_holds_the_model(self, params: set[int] | None = None) -> bool:
         import gc
@@ -673,6 +694,13 @@ class Monitor:
         the closure's first evaluation returns (gradients there, weights not yet changed),
         and further evaluations of it in the same step (a line search) are not new losses.
         Returns the arguments with the closure wrapped, or None to leave them."""
+        # An optimizer subclass whose step() calls super().step() runs two hooked steps, one
+        # inside the other: only the outer one is this optimizer's step.
+        at = self._step_nest.get(id(opt))
+        if at is not None and at[0] == self.step:
+            self._step_nest[id(opt)] = (self.step, at[1] + 1)
+            return None
+        self._step_nest[id(opt)] = (self.step, 1)
         # args[0] is the optimizer itself (torch calls the hooks with the step's own args)
         closure = kwargs.get("closure", args[1] if len(args) > 1 else None)
         if self._bw_clock:  # an optimizer after all: back to its clock
@@ -985,7 +1013,9 @@ class Monitor:
             loss = torch.stack([l.to(self._losses[0].device).float() for l in self._losses]).sum()
             self._last_loss = loss
             fn = self._fn_losses
-            if primary and self._sampled and len(self._losses) >= 2 and len(fn) == len(self._losses):
+            n = len(self._losses)
+            if primary and self._sampled and n >= 2 and len(fn) == n and \
+                    max(self._train_fwds, len(self._indices)) >= n:  # a batch per backward, not loss_a + loss_b
                 # gradient accumulation: what was backpropagated against what the loss
                 # functions returned; 1/k when each micro-batch loss is divided by k, 1 when not
                 lrs["accum/backwards"] = float(len(self._losses))
@@ -1141,6 +1171,11 @@ class Monitor:
             self._label_counts = None
 
     def _on_opt_post(self, opt: torch.optim.Optimizer) -> None:
+        at = self._step_nest.get(id(opt))
+        if at is not None and at[1] > 1 and at[0] == self.step:
+            self._step_nest[id(opt)] = (at[0], at[1] - 1)  # the inner step of a nested pair
+            return
+        self._step_nest.pop(id(opt), None)
         self._closure_tail = None
         if id(opt) in self._pre_done:
             self._pre_done.discard(id(opt))

@@ -111,10 +111,14 @@ class Patches:
             if (_reentrant() or create or mon._primary is not None or not isinstance(first, torch.Tensor)
                     or first.numel() != 1 or not first.is_floating_point()):
                 return orig_ag(outputs, inputs, *args, **kwargs)
+            # a generator (model.parameters()) is consumed by the call: keep the tensors
+            ins = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+            if not guard("backward", mon._counts_autograd_grad, ins):
+                return orig_ag(outputs, ins, *args, **kwargs)  # FGSM, saliency, MAML: not a step
             guard("backward", mon._on_backward, first)
             with _Enter():
-                out = orig_ag(outputs, inputs, *args, **kwargs)
-            guard("backward", mon._on_autograd_grad_end, first, inputs, out)
+                out = orig_ag(outputs, ins, *args, **kwargs)
+            guard("backward", mon._on_autograd_grad_end, first, ins, out)
             return out
 
         self._setattr(torch.autograd, "grad", autograd_grad)
@@ -129,7 +133,10 @@ class Patches:
                 return out
 
             functools.update_wrapper(zero_grad, orig_zg)
-            self._setattr(cls, "zero_grad", zero_grad)
+            # torch marks Optimizer.zero_grad as never traced: keep it so, or a compiled step
+            # would trace this wrapper and break its graph
+            no_dynamo = getattr(torch, "_disable_dynamo", None)
+            self._setattr(cls, "zero_grad", no_dynamo(zero_grad) if callable(no_dynamo) else zero_grad)
 
         # -- optimizer ----------------------------------------------------------------
         # the pre-hook may return the arguments with a closure wrapped (see Monitor._on_opt_pre_hook)

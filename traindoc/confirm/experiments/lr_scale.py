@@ -47,7 +47,14 @@ class LrScale(Experiment):
         f = float(params["factor"])
         saved: dict[int, list[Any]] = {}
 
+        depth: dict[int, int] = {}
+
         def pre(opt: torch.optim.Optimizer) -> None:
+            # an optimizer subclass whose step() calls super().step(): both classes' steps are
+            # hooked, so the hooks nest; scale once, at the outer call, restore after it
+            depth[id(opt)] = depth.get(id(opt), 0) + 1
+            if depth[id(opt)] > 1:
+                return
             saved[id(opt)] = [g.get("lr") for g in opt.param_groups]
             for g in opt.param_groups:
                 lr = g.get("lr")
@@ -58,6 +65,9 @@ class LrScale(Experiment):
             hooks.notes["scaled-steps"] += 1
 
         def post(opt: torch.optim.Optimizer) -> None:
+            depth[id(opt)] = depth.get(id(opt), 1) - 1
+            if depth[id(opt)] > 0:
+                return
             old = saved.pop(id(opt), None)
             if old is not None:
                 for g, lr in zip(opt.param_groups, old):

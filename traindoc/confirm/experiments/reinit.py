@@ -21,7 +21,7 @@ class Reinit(Experiment):
 
     How it is judged: the default init confirms it when the loss no longer goes
     non-finite, or ends at most half as high; it refutes it when nothing improves. When
-    every layer's weights already had the default's scale (std within 1.5x of it), the
+    every layer's weight matrices already had the default's scale (RMS within 1.5x of it), the
     reset only re-draws them, a new seed: inconclusive, whatever the loss does. Not
     run on a model that loaded pretrained weights (resetting them tests nothing).
     """
@@ -47,17 +47,18 @@ class Reinit(Experiment):
                     for m in module.modules():
                         reset = getattr(m, "reset_parameters", None)
                         if callable(reset):
-                            w = getattr(m, "weight", None)
-                            before = _std(w)
+                            before = _scales(m)
                             try:
                                 reset()
                                 hooks.notes["reset-modules"] += 1
                             except Exception:  # noqa: BLE001 - a custom module's own reset
                                 hooks.notes["reset-failed"] += 1
                                 continue
-                            after = _std(getattr(m, "weight", None))
-                            if before is not None and after is not None and after > 0:
-                                shifts.append(abs(math.log(max(before, 1e-30) / after)))
+                            after = _scales(m)
+                            for name, b in before.items():
+                                a = after.get(name)
+                                if a is not None and a > 0:
+                                    shifts.append(abs(math.log(max(b, 1e-30) / a)))
             if shifts:
                 hooks.values["init-shift"] = max(shifts)
             return args, kwargs
@@ -81,11 +82,13 @@ class Reinit(Experiment):
         return fixes(base, var, self.label(params))
 
 
-# Every layer's weight std within this log-ratio (x1.5) of the default's: the same init.
+# Every weight matrix's RMS within this log-ratio (x1.5) of the default's: the same init.
 SAME_INIT = math.log(1.5)
 
 
-def _std(w) -> float | None:
-    if not isinstance(w, torch.Tensor) or w.numel() < 2 or not w.is_floating_point():
-        return None
-    return float(w.detach().float().std())
+def _scales(m) -> dict[str, float]:
+    """RMS of each weight matrix/kernel the module owns (>= 2 dims: Linear and Conv weights,
+    an LSTM's weight_ih_l0/weight_hh_l0, attention's in_proj_weight). RMS, not std, so an
+    init that shifts the mean (uniform_(0, a)) counts as different."""
+    return {n: float(p.detach().float().pow(2).mean().sqrt()) for n, p in m.named_parameters(recurse=False)
+            if p.dim() >= 2 and p.is_floating_point() and p.numel() >= 2}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, loss_call, may_be
+from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
 
 _NAMES = frozenset({"softmax", "log_softmax"})
@@ -32,8 +32,8 @@ def _dim_zero(m, call: ast.Call) -> str | None:
 
 
 def _per_sample_reads(m, scope: ast.AST, name: str):
-    """Uses of ``name`` in ``scope`` that read one value per (sample, class): ``name.gather(1, ...)``,
-    ``torch.gather(name, 1, ...)``, ``name[rows, cols]``, or ``name`` as a loss's input."""
+    """Uses of ``name`` in ``scope`` that read one value per (sample, class), proof of a 2-D
+    tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``."""
     for node in ast.walk(scope):
         if isinstance(node, ast.Call):
             f = node.func
@@ -45,10 +45,6 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
                   and isinstance(node.args[0], ast.Name) and node.args[0].id == name
                   and isinstance(node.args[1], ast.Constant) and node.args[1].value in (1, -1)):
                 yield node
-            else:
-                lc = loss_call(m, node)
-                if lc is not None and isinstance(lc[1], ast.Name) and lc[1].id == name:
-                    yield node
         elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
               and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2
               and not any(isinstance(e, ast.Slice) for e in node.slice.elts)):
@@ -58,7 +54,7 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
 @lint_rule(
     "softmax-over-batch-dim", "TD541", "error",
     "a softmax or log_softmax over dim 0 (the batch) whose result is then read per sample and class "
-    "(gather along dim 1, [rows, targets], a loss)",
+    "(gather along dim 1, [rows, targets])",
     needles=[("softmax",)],
     fix="normalise over the class dimension: F.log_softmax(logits, dim=1) (or dim=-1)",
     confirm="sum the probabilities of one sample over the classes: they do not add up to 1",
@@ -66,9 +62,9 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
 def check(m):
     """What it detects: `F.softmax(x, 0)`, `F.log_softmax(x, dim=0)`, `x.log_softmax(0)`
     (any import spelling) whose result is picked per sample and class in the same function:
-    `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]`, or passed
-    as the input of `nll_loss` / `cross_entropy`. A softmax over dim 0 that is used another
-    way (attention weights over a sequence-first axis) is not flagged.
+    `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]` (reads that
+    prove a 2-D tensor). A softmax over dim 0 used another way (attention weights over a
+    sequence-first axis, one sample's 1-D logits passed to `nll_loss`) is not flagged.
 
     Why it breaks training: on a (batch, classes) tensor, dim 0 normalises each class over
     the samples of the batch: a sample's "log-probabilities" then depend on the other
@@ -90,21 +86,13 @@ def check(m):
         which = _dim_zero(m, call)
         if which is None:
             continue
-        lc_parent = None
-        for other in m.w.calls:  # passed straight to a loss: nll_loss(F.log_softmax(x, 0), y)
-            lc = loss_call(m, other.node)
-            if lc is not None and lc[1] is call:
-                lc_parent = other.node
-                break
-        if lc_parent is not None:
-            yield Hit(call, f"{which} over dim 0 (the batch) fed to a loss that reads one value per sample and "
-                            "class: each sample's values are normalised across the batch, not its classes; use dim=1")
-            continue
+        # only a 2-D read proves dim 0 is the batch: nll_loss(F.log_softmax(logits, 0), a) on
+        # one sample's 1-D logits (REINFORCE) is right, so a loss's input alone is not flagged
         target = _assigned_name(m, call)
         fn = _enclosing_function(m, call) or m.tree  # a script's top level is a scope too
         if target is None:
             continue
-        use = next(_per_sample_reads(m, fn, target), None)
+        use = next((u for u in _per_sample_reads(m, fn, target) if u.lineno >= call.lineno), None)
         if use is not None:
             yield Hit(call, f"{which} over dim 0 (the batch), then `{target}` is read per sample and class (line "
                             f"{use.lineno}): each sample's values are normalised across the batch, not over its "

@@ -101,6 +101,7 @@ class Features:
     loss: np.ndarray = field(default_factory=lambda: np.zeros(0))
     first_bad: int | None = None          # first step whose loss is non-finite (not a skipped fp16 step)
     grad_bad_first: int | None = None     # first step with a non-finite gradient (not a skipped fp16 step)
+    grad_steps_values: tuple | None = None  # (steps, values) of the finite global gradient norm
     loss_first: float = float("nan")      # median of the first few finite losses
     loss_last: float = float("nan")       # median of the last fifth
     loss_min: float = float("nan")
@@ -168,8 +169,11 @@ def _compute(run, rank: int) -> Features:
         bad_g = [int(t) for t, x in zip(gnf.steps, gnf.values) if x > 0 and int(t) not in skip]
         f.grad_bad_first = bad_g[0] if bad_g else None
     g = run.series("grad_norm", rank)
+    f.extra["imported"] = run.meta.get("status") == "imported" or "import" in run.meta
     if not g.empty:
-        gv = g.values[np.isfinite(g.values)]
+        fin = np.isfinite(g.values)
+        f.grad_steps_values = (g.steps[fin], g.values[fin])
+        gv = g.values[fin]
         f.grad = gv
         if len(gv):
             f.grad_first = float(np.median(gv[: max(1, min(3, len(gv)))]))

@@ -62,11 +62,14 @@ def loss_reduction(run):
     acc = _accumulated(run)
     if acc is not None:
         k, scale, at = acc
+        adaptive = f.opt_class in ADAPTIVE  # Adam & co. divide the gradient by its own scale
         return [finding(
-            "loss-reduction", 0.85 if trouble else 0.4,
+            "loss-reduction", 0.3 if adaptive else 0.85 if trouble else 0.4,
             f"gradient accumulation over {k:g} micro-batches without dividing the loss: what was backpropagated is "
             f"{scale:.2f}x the sum of the loss functions' values (1/{k:g} when averaged), so each step applies {k:g}x "
-            "the mean gradient" + (" and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle")
+            "the mean gradient" + (f" ({f.opt_class} normalises the gradient's scale, so this mostly changes its "
+                                   "epsilon and weight decay balance)" if adaptive else
+                                   " and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle")
                                    if trouble else ""),
             location={"step": at},
             evidence=[{"series": "accum/backwards", "median": k}, {"series": "accum/scale", "median": round(scale, 3)}],
@@ -86,6 +89,11 @@ def loss_reduction(run):
         fix='average the loss (reduction="mean", or divide by the number of samples/tokens), or scale the learning rate to match',
         confirm="rerun with the mean loss at the same learning rate: it trains; loss / batch size is a normal per-sample value",
     )]
+
+
+# optimizers whose step does not grow with the gradient's scale
+ADAPTIVE = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "SparseAdam",
+                      "Adafactor", "Lion", "LAMB", "Lamb"})
 
 
 def _accumulated(run) -> tuple[float, float, int] | None:

@@ -10,6 +10,8 @@ a calm run, and only a replay of the step tells them apart.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._stats import Features, onset
 
 
@@ -40,6 +42,17 @@ def born_in_backward(f: Features) -> bool:
     did not (sqrt or a norm at exactly 0, pow with a fractional exponent at 0, torch.where
     with a NaN in the branch it did not select: 0 * inf = NaN). NaN/Inf in the inputs
     would have made the loss itself non-finite first, so this argues against bad data."""
-    if f.grad_bad_first is None or f.scaler:
+    if f.grad_bad_first is None or f.scaler or f.extra.get("imported"):
+        return False  # an imported log knows no scaler: its NaN grad_norm may be a skipped fp16 step
+    if not (f.first_bad is None or f.grad_bad_first < f.first_bad):
         return False
-    return f.first_bad is None or f.grad_bad_first < f.first_bad
+    # from a calm state: exploding gradients overflow the norm a step before the loss, after
+    # growing; an op's backward breaks at once
+    g = f.grad_steps_values
+    before = g[1][g[0] < f.grad_bad_first] if g is not None else None
+    if before is not None and len(before) >= 4:
+        early = float(np.median(before[: max(1, len(before) // 2)]))
+        late = float(np.max(before[-3:]))
+        if early > 0 and late > 10 * early:
+            return False
+    return True
