@@ -85,9 +85,12 @@ def lr_too_high(run):
             s = (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0)
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
-    elif f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur):
-        if (f.loss_min >= 0 and np.isfinite(f.loss_first)
-                and f.loss_last > 1.5 * f.loss_first and f.loss_last > 3 * f.loss_min):
+    elif (f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur)
+          and (f.extra.get("imported") or run.meta.get("step_clock"))):
+        # only where update sizes cannot exist (an imported log, a hand-written update), and
+        # on the running median (5 % of the run, at least 5 points), not on single points
+        sm = _running_median(f.loss)
+        if (f.loss_min >= 0 and len(sm) >= 2 and sm[-1] > 1.5 * sm[0] and sm[-1] > 3 * float(np.min(sm))):
             # no update ratios (an imported log, a hand-written update): the loss ended far
             # above where it started and above its best, at the rate it started with
             rise = f.loss_last / max(f.loss_first, 1e-12)
@@ -131,3 +134,10 @@ def lr_too_high(run):
         fix="lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range",
         confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
     )]
+
+
+def _running_median(v: np.ndarray) -> np.ndarray:
+    from ..util import smooth_window, trailing_median
+
+    w = smooth_window(len(v))
+    return trailing_median(np.asarray(v, float), w)[w - 1:]
