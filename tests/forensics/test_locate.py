@@ -132,3 +132,49 @@ def test_passes_args_and_leaves_hooks_behind_none():
     r = first_nonfinite(lambda a, scale=1.0: lin(a * scale).sum(), torch.ones(3, 2), scale=2.0)
     assert r.kind is None
     assert (len(mm._global_forward_pre_hooks), len(mm._global_forward_hooks)) == before
+
+
+class _CausalLM(nn.Module):
+    """pytorch/examples word_language_model's mask: log of a 0/1 lower triangle."""
+
+    def __init__(self, underflow: bool = False):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+        self.underflow = underflow
+
+    def forward(self, x):
+        T = x.shape[1]
+        mask = torch.log(torch.tril(torch.ones(T, T)))  # 0 on and below the diagonal, -inf above
+        scores = self.proj(x) @ x.transpose(1, 2) + mask
+        p = torch.softmax(scores * (1e4 if self.underflow else 1.0), -1)
+        return torch.log(p).mean() if self.underflow else (p @ x).pow(2).mean()
+
+
+def test_log_of_a_zero_one_mask_is_not_blamed():
+    torch.manual_seed(0)
+    r = first_nonfinite(_CausalLM(), torch.randn(2, 5, 8))
+    assert r.kind is None, r.summary()  # a deliberate additive mask; the step is finite
+
+
+def test_log_of_an_underflowed_probability_is_still_blamed():
+    torch.manual_seed(0)
+    r = first_nonfinite(_CausalLM(underflow=True), torch.randn(2, 5, 8))
+    assert r.kind == "unstable-op" and r.culprit.short == "log", r.summary()
+
+
+def test_an_op_inf_on_a_spike_whose_replay_stayed_finite_is_no_finding():
+    from traindoc.forensics.findings import build_findings
+
+    culprit = {"op": "aten::log", "short": "log", "phase": "forward", "module": None, "module_type": None,
+               "inputs": [{"shape": [4, 4], "dtype": "float32", "min": 0.0, "max": 1.0, "nonfinite": 0}],
+               "outputs": [{"shape": [4, 4], "dtype": "float32", "min": 0.0, "max": 0.0, "neginf": 6,
+                            "nonfinite": 6}]}
+
+    class B:
+        path, meta = "b", {"batches": []}
+
+    res = {"step": 3, "location": {"kind": "unstable-op", "culprit": culprit},
+           "tests": [{"what": "batch", "fails": True, "loss": 26.5, "grad_norm": 18.2}]}
+    assert [f.name for f in build_findings(res, B())] == []
+    res["tests"][0]["loss"] = float("nan")  # a NaN step: the op is the finding
+    assert [f.name for f in build_findings(res, B())] == ["unstable-op"]

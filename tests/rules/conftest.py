@@ -30,14 +30,15 @@ def healthy_series(n=300, seed=0):
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
-              grad_bad_from=None, carried=None, accum=None, zero_params=()):
+              grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
     ``grad_bad_from``: the step from which some gradients are non-finite;
     ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled);
     ``accum``: (micro-batches per step, backpropagated / loss-function value) on sampled steps;
-    ``zero_params``: parameters that are exactly 0 and never move (sampled param_norm/update_ratio)."""
+    ``zero_params``: parameters that are exactly 0 and never move (sampled param_norm/update_ratio);
+    ``loss_fn``: (name, input shape): what the loss function was given (``loss_function/NAME``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -49,6 +50,9 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                            "dtypes": list(dtypes), "modules": modules})
     w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr},
                            "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}]})
+    if loss_fn is not None:
+        w.meta(f"loss_function/{loss_fn[0]}", {"step": 0, "input": {"shape": list(loss_fn[1]), "dtype": "float32"},
+                                             "target": {"shape": list(loss_fn[1][:1]), "dtype": "int64"}})
     act = act or {"0": {"std": 1.0, "absmax": 3.0}, "1": {"dead": 0.05, "std": 0.6, "absmax": 3.0},
                   "2": {"std": 0.9, "absmax": 3.0}, "3": {"dead": 0.05, "std": 0.5, "absmax": 2.5},
                   "4": {"std": 1.2, "absmax": 4.0}}

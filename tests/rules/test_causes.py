@@ -48,6 +48,15 @@ def test_label_misaligned_at_chance_with_normal_updates(make_run):
     assert "chance" in d.causes[0].message
 
 
+def test_label_misaligned_not_while_the_loss_falls_through_chance(make_run):
+    # a word-level LM in its first epoch: it crosses the label entropy on its way down
+    t = np.arange(N)
+    h = math.log(10)
+    falling = h * (1.05 - 0.075 * t / N) + 0.005 * np.random.default_rng(1).standard_normal(N)
+    d = diagnose(make_run(loss=falling, labels={k: 100 for k in range(10)}))
+    assert "label-misaligned" not in [c.name for c in d.causes]
+
+
 def test_class_imbalance(make_run):
     t = np.arange(N)
     loss = 0.2 + 0.6 * np.exp(-t / 10)
@@ -61,6 +70,29 @@ def test_lr_too_high_rising_loss_and_big_updates(make_run):
     loss = 1.0 + t / 100 + 0.5 * np.abs(rng.standard_normal(N))
     d = diagnose(make_run(loss=loss, lr=0.5, update=0.2))
     assert d.causes[0].name == "lr-too-high"
+
+
+def test_lr_too_high_loss_worse_than_a_uniform_guess(make_run):
+    # a 100-class cross-entropy (ln C = 4.6) that keeps climbing back above ln C in bursts
+    # (pytorch/examples' word-level Transformer at lr 20, updates written by hand)
+    rng = np.random.default_rng(4)
+    loss = 4.0 + 0.1 * rng.standard_normal(N)
+    for start in range(40, N, 40):
+        loss[start:start + 20] += 2.0
+    d = diagnose(make_run(loss=loss, update=1e-3, loss_fn=("cross_entropy", [64, 100])))
+    assert d.causes and d.causes[0].name == "lr-too-high"
+    assert "uniformly among 100 classes" in d.causes[0].message
+    # the same curve for a 1000-class loss (ln C = 6.9) is not above chance: nothing said
+    d = diagnose(make_run(loss=loss, update=1e-3, loss_fn=("cross_entropy", [64, 1000])))
+    assert "lr-too-high" not in [c.name for c in d.causes]
+
+
+def test_lr_too_high_big_updates_at_a_rate_far_above_usual_even_when_the_loss_falls(make_run):
+    d = diagnose(make_run(lr=0.5, update=0.05))
+    assert d.causes and d.causes[0].name == "lr-too-high"
+    # the same updates at a usual Adam rate: no learning-rate verdict from this branch
+    d = diagnose(make_run(lr=1e-3, update=0.05))
+    assert "lr-too-high" not in [c.name for c in d.causes]
 
 
 def test_missing_zero_grad_running_sum(make_run):

@@ -68,6 +68,17 @@ def _samples(res: dict[str, Any], culprit: dict[str, Any] | None, b: Any) -> lis
     return [idx[p] for p in pos if idx is not None and p < len(idx)]
 
 
+def _step_stayed_finite(res: dict[str, Any]) -> bool:
+    """The replay of the failing batch gave a finite loss and gradient norm."""
+    import math
+
+    first = next((t for t in res.get("tests") or [] if t.get("what") == "batch"), None)
+    if first is None:
+        return False
+    vals = [first.get("loss"), first.get("grad_norm")]
+    return all(isinstance(v, (int, float)) and math.isfinite(v) for v in vals)
+
+
 _LINEAR_OPS = {"addmm", "mm", "bmm", "matmul", "linear", "baddbmm", "addmv", "mv", "convolution",
                "conv2d", "conv1d", "conv3d", "_convolution", "einsum"}
 
@@ -99,6 +110,10 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         # puts there itself, a fully masked softmax row, stays an unstable op: its samples
         # are finite.)
         kind = "nonfinite-input"
+    if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
+        # a spike trigger whose replayed loss and gradients are finite: an Inf made on the way
+        # was absorbed (a -inf mask through softmax) and is not what raised the loss
+        c = None
     if c and kind in ("unstable-op", "fp16-overflow"):
         what = "NaN" if any(o.get("nan") for o in c.get("outputs", [])) else "Inf"
         ins = "; ".join(_brief(s) for s in c.get("inputs", [])[:3])

@@ -27,9 +27,11 @@ ran in float16/bfloat16 and the same op is finite when recomputed in float32, el
 ``unstable-op``); else ``first_nan`` (``unstable-op`` on infinite inputs); else an input
 holding only +-inf.
 
-Limits: a deliberate ``log(mask)`` (0/-inf additive masks) is an op making -inf from
-finite inputs and is reported as ``first_inf``; ``first_nan`` then names the op that
-turned it into NaN. Tensors from ``torch.empty`` hold garbage and are never checked.
+An op whose tensor inputs were all computed from constants (``torch.ones``, ``arange``,
+``full`` and ops on them: ``torch.log(torch.tril(torch.ones(T, T)))``, an additive 0/-inf
+attention mask) is deliberate and never ``first_inf``: the op that later turns a fully
+masked row into NaN is ``first_nan``. Limits: a mask built from the batch (``log`` of a
+padding mask that came with the data) is reported as ``first_inf``. Tensors from ``torch.empty`` hold garbage and are never checked.
 Every checked op syncs with the device: a replay runs a few times slower than a step.
 """
 
@@ -56,6 +58,9 @@ _UNCHECKED = {
 }
 # Constants made from Python values (``torch.tensor(float("-inf"))``): deliberate, not data.
 _CONSTANTS = {"lift_fresh", "lift_fresh_copy"}
+# Factories whose values come from Python arguments alone (shapes, fill values).
+_FACTORIES = {"ones", "zeros", "full", "arange", "eye", "linspace", "ones_like", "zeros_like", "full_like",
+              "scalar_tensor", "new_ones", "new_zeros", "new_full", "tril_indices", "triu_indices"}
 _HALF = (torch.float16, torch.bfloat16)
 
 
@@ -168,6 +173,7 @@ class _Watch(TorchDispatchMode):
         self.fp16: OpEvent | None = None
         self.done = False
         self._traced: dict[int, weakref.ref] = {}
+        self._const: dict[int, weakref.ref] = {}  # tensors computed from constants only
         self._mut_cache: dict[Any, tuple[list[int], list[str]]] = {}
 
     def _mark(self, t: torch.Tensor) -> None:
@@ -236,12 +242,20 @@ class _Watch(TorchDispatchMode):
 
         out = func(*args, **kwargs)
         outs = [o for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)]
+        # values that depend on neither the batch nor the parameters (a mask built from
+        # torch.ones/tril/arange): a -inf they make is deliberate, never the instability
+        const = packet in _FACTORIES or bool(tins) and all(id(t) in self._const for t in tins)
         for o in outs:
             self._mark(o)
+            if const:
+                self._const.setdefault(id(o), weakref.ref(o, lambda _r, k=id(o): self._const.pop(k, None)))
+            else:
+                self._const.pop(id(o), None)  # written in place from non-constant values
         out_fin = [all_finite(o) for o in outs]
         if not all(out_fin):
             bad = [o for o, f in zip(outs, out_fin) if not f]
-            if self.first_inf is None and tins and not scalar_bad and (all(fin) or _made_here(tins, outs)):
+            if (self.first_inf is None and tins and not scalar_bad and (all(fin) or _made_here(tins, outs))
+                    and not const):
                 self.first_inf = self._event(func, index, stats_in(), scalars, outs, bad)
                 self.first_inf.fp32_finite = self._fp32_finite(func, orig or (args, kwargs), bad)
             if self.first_nan is None and not any(nan_in) and not scalar_nan and any(has_nan(o) for o in bad):

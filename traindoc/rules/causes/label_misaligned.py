@@ -53,6 +53,13 @@ def label_misaligned(run):
     learned = float(np.quantile(half, 0.1)) < 0.93 * h  # batches clearly below chance: it learned something
     if gap > 0.03 or learned:
         return []
+    n = len(f.loss)
+    mid, end = (float(np.median(f.loss[i * n // 8:(i + 1) * n // 8])) for i in (3, 7))
+    if (mid - end) / h > 0.03:
+        # still falling through chance in the second half: labels unrelated to their inputs
+        # hold the loss at the chance level (memorising moves it 0.1-1 % of it); a word-level
+        # LM in its first epoch crosses the unigram entropy on its way down (6 % here)
+        return []
     if math.isfinite(f.update_ratio) and f.update_ratio < 1e-4:
         return []  # the weights hardly move: that is the learning rate, not the labels
     if early_update(run) > 0.3:

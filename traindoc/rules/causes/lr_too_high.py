@@ -52,6 +52,10 @@ def lr_too_high(run):
 
     Without update ratios (an imported log, a hand-written update): the loss ending 1.5x
     above where it started and 3x above its best, with no NaN, at the rate it started with.
+    With or without them: a C-class cross-entropy whose 5 %-window means sit above
+    1.05 ln C (worse than a uniform guess; perplexity above the vocabulary size) in a
+    quarter of the run after it had gone below ln C. And, at a rate far above the
+    optimizer's usual range, an update/weight ratio above 3e-2 even when the loss fell.
 
     How to confirm: an LR range test (sweep the learning rate over a few hundred steps
     and watch where the loss turns up), or rerun with the learning rate divided by 10:
@@ -83,6 +87,12 @@ def lr_too_high(run):
         progress = f.rel_drop0
         if ur > 0.03 and (progress < 0.3 or regress > 0.3):
             s = (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0)
+        elif ur > 0.03 and high_for(f, run):
+            # the loss fell, but to a plateau set by the step size: every update moves the
+            # weights by >3 % of their norm at a rate far above the optimizer's usual range
+            # (nanoGPT at AdamW lr 0.5 settles at 3.0 where lr 1e-3 reaches 2.1); two
+            # independent readings agree, so a warning even though the loss went down
+            s = 0.9 * (ur / 0.03) ** 0.3
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
     elif (f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur)
@@ -98,6 +108,15 @@ def lr_too_high(run):
             s = 1.0 + 0.1 * min(2.0, np.log10(rise))
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min), "note": "no update/weight ratios recorded"})
+    worse = worse_than_uniform(run, f) if s == 0.0 and f.first_bad is None else None
+    if worse is not None:
+        frac, lnc, classes = worse
+        # a property of the loss, not a fitted level: a C-class cross-entropy above ln C is
+        # worse than guessing uniformly, which no optimiser that takes sane steps returns to
+        # once below it; hand-written updates (no update sizes) are read the same way
+        s = 1.3
+        evid.append({"series": "loss", "windows_above_uniform": f"{frac:.0%}", "uniform": fmt(lnc),
+                     "classes": classes})
     grow = lr_growth(run, upto=f.first_bad)
     only_schedule = False
     if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
@@ -111,7 +130,8 @@ def lr_too_high(run):
         return []
     if np.isfinite(ur):
         evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
-    evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
+    if np.isfinite(f.lr):
+        evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
     c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
     if calm_jump(f, run) is not None and f.first_bad is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
@@ -119,12 +139,18 @@ def lr_too_high(run):
         c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the steps better (loss-reduction)
+    if worse is not None and _stale_grads(run):
+        c *= 0.5  # gradients never cleared add up into steps too large (missing-zero-grad)
     return [finding(
         "lr-too-high", c,
-        f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: "
+        (f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: " if np.isfinite(f.lr)
+         else "the learning rate (of the update written by hand) is too high: ")
         + (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at step "
            f"{f.first_bad}, with no climb of the loss before it" if only_schedule and f.first_bad is not None else
            "the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
+           f"the loss was worse than guessing uniformly among {worse[2]} classes (above ln C = {fmt(worse[1])}) in "
+           f"{worse[0]:.0%} of the run after it had been below it (perplexity above the number of classes): the "
+           "updates are too large to settle" if worse is not None else
            f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "
            f"moved the weights by {fmt(ur)} of their norm" if np.isfinite(ur) else
            f"the loss rose from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) at that rate; "
@@ -134,6 +160,42 @@ def lr_too_high(run):
         fix="lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range",
         confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
     )]
+
+
+def _stale_grads(run) -> bool:
+    from .missing_zero_grad import _measured
+
+    return bool(_measured(run))
+
+
+def worse_than_uniform(run, f) -> tuple[float, float, int] | None:
+    """For a cross-entropy/NLL loss over C classes (C from the logits the loss was given):
+    the share of 5 %-windows, after the first tenth of the run and after the loss first went
+    under ln C, whose mean loss is above 1.05 ln C (worse than a uniform guess), when that
+    share is 25 % or more; else None. Window means keep the spikes that make up the
+    excursion; a run stuck at the label entropy (<= ln C) never gets there."""
+    from ..util import smooth_window
+
+    classes = 0
+    for name in ("cross_entropy", "nll_loss"):
+        desc = run.meta.get(f"loss_function/{name}") or {}
+        shape = (desc.get("input") or {}).get("shape") if isinstance(desc, dict) else None
+        if isinstance(shape, list) and len(shape) >= 2 and all(isinstance(d, int) for d in shape):
+            classes = max(classes, shape[1] if len(shape) > 2 else shape[-1])
+    v = np.asarray(f.loss, float)
+    if classes < 2 or len(v) < 50 or not np.isfinite(v).all():
+        return None
+    lnc = float(np.log(classes))
+    below = np.nonzero(v < lnc)[0]
+    if not len(below):
+        return None  # never under ln C: a start far above it (init) falling slowly
+    w = smooth_window(len(v))
+    start = max(int(below[0]) + 1, len(v) // 10)
+    means = [float(v[i:i + w].mean()) for i in range(start, len(v) - w + 1, w)]
+    if len(means) < 4:
+        return None
+    frac = float(np.mean([m > 1.05 * lnc for m in means]))
+    return (frac, lnc, classes) if frac >= 0.25 else None
 
 
 def _running_median(v: np.ndarray) -> np.ndarray:
