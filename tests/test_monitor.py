@@ -190,12 +190,13 @@ def test_eval_loss_is_tagged(tmp_path):
 
 
 def test_failure_inside_traindoc_never_reaches_the_loop(tmp_path, monkeypatch):
-    from traindoc.monitor import monitor as mon_mod
+    from traindoc.monitor import backward, optim
 
     def broken(grads):
         raise RuntimeError("simulated bug in traindoc")
 
-    monkeypatch.setattr(mon_mod, "grad_norms", broken)
+    for mod in (backward, optim):  # the modules that measure gradient norms
+        monkeypatch.setattr(mod, "grad_norms", broken)
     model = nn.Linear(3, 1)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     with warnings.catch_warnings(record=True) as caught:

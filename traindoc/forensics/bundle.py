@@ -122,7 +122,7 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        roots = mon._live_roots()
+        roots = mon.live_roots()
         meta: dict[str, Any] = {
             "format": FORMAT, "step": step, "rank": mon.rank, "world_size": mon.world_size,
             "trigger": jsonable(trigger), "created": time.time(), "command": cap.command(),
@@ -145,23 +145,20 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
             torch.save({k: t.to("cpu", copy=True) for k, t in early["tensors"].items()}, tmp / "earlier.pt")
             meta["earlier_step"] = early["step"]
         opts = []
-        for st in mon._opts.values():
-            opt = st.ref()
-            if opt is not None:
-                try:
-                    opts.append(opt.state_dict())
-                except Exception:  # noqa: BLE001 - an exotic optimizer: the bundle goes on without it
-                    pass
+        for opt in mon.optim.live():
+            try:
+                opts.append(opt.state_dict())
+            except Exception:  # noqa: BLE001 - an exotic optimizer: the bundle goes on without it
+                pass
         torch.save(opts, tmp / "optim.pt")
         scales = []
-        for ref in mon._scalers:
-            sc = ref()
-            if sc is not None and getattr(sc, "_scale", None) is not None:
+        for sc in mon.scalers.live():
+            if getattr(sc, "_scale", None) is not None:
                 scales.append(float(sc._scale.reshape(-1)[0]))  # trigger only: a sync
         meta["scaler_scales"] = scales
-        meta["loader"] = mon._train_loader  # dataset class and length: replay finds the loader by them
-        meta["loader_prefetch_lag"] = mon._lag or 0  # a loader drawing ahead: one test per script run
-        if not mon._loader_used:  # no DataLoader: the batches are the model's inputs (and loss targets)
+        meta["loader"] = mon.batches.train_loader  # dataset class and length: replay finds the loader by them
+        meta["loader_prefetch_lag"] = mon.batches.lag or 0  # a loader drawing ahead: one test per script run
+        if not mon.batches.loader_used:  # no DataLoader: the batches are the model's inputs (and loss targets)
             meta["batch_source"] = "forward"
         (tmp / "meta.json").write_text(json.dumps(jsonable(meta), indent=1))
         os.replace(tmp, final)  # atomic: a reader sees the whole bundle or none

@@ -125,7 +125,7 @@ def _rng_state() -> dict[str, Any]:
 
 
 class Capture:
-    """Owned by the monitor. Every method is called through ``Monitor._guard``."""
+    """Owned by the monitor. Every method is called through ``Monitor.guard``."""
 
     def __init__(self, mon: Any, snapshot_every: int = 100, max_bundles: int = 3,
                  spike_window: int = 200, enabled: bool = True) -> None:
@@ -175,7 +175,7 @@ class Capture:
     def maybe_snapshot(self, step: int) -> None:
         if not self.enabled or self.snapshot_every <= 0 or step % self.snapshot_every:
             return
-        roots = self.mon._live_roots()
+        roots = self.mon.live_roots()
         if not roots:
             return
         if not self._snapshot_fits(roots):

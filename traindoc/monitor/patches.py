@@ -1,7 +1,7 @@
 """The global hooks and wrappers that let traindoc see a training loop without any change
-to its code. Installed once per monitor, removed on close; each calls the active
-monitor's handler, and each handler call is guarded so that a failure inside traindoc
-never reaches the user's loop (see ``Monitor._guard``).
+to its code. Installed once per monitor, removed on close; each calls a handler of one
+of the monitor's measurement objects, and each handler call is guarded so that a failure inside traindoc
+never reaches the user's loop (see ``Monitor.guard``).
 
 What is wrapped and why:
 - ``Tensor.backward`` / ``torch.autograd.backward``: the value training minimises.
@@ -64,19 +64,34 @@ class Patches:
 
     def install(self) -> None:
         mon = self.mon
-        guard = mon._guard
+        self._install_backward(mon)
+        self._install_autograd_grad(mon)
+        self._install_zero_grad(mon)
+        self._install_optimizer(mon)
+        self._install_scaler(mon)
+        self._install_clip(mon)
+        self._install_dataloader(mon)
+        # -- functional losses ----------------------------------------------------------
+        for name in LOSS_FUNCTIONS:
+            orig_fn = getattr(F, name, None)
+            if orig_fn is None:
+                continue
+            self._setattr(F, name, self._wrap_loss(name, orig_fn))
+        self._install_schedulers(mon)
 
-        # -- backward ---------------------------------------------------------------
+    # -- backward ---------------------------------------------------------------
+    def _install_backward(self, mon: Any) -> None:
+        guard, clock = mon.guard, mon.backward
         orig_tb = torch.Tensor.backward
 
         @functools.wraps(orig_tb)
         def tensor_backward(self_t, *args, **kwargs):
             if _reentrant():
                 return orig_tb(self_t, *args, **kwargs)
-            guard("backward", mon._on_backward, self_t)
+            guard("backward", clock.on_backward, self_t)
             with _Enter():
                 out = orig_tb(self_t, *args, **kwargs)
-            guard("backward", mon._on_backward_end, self_t)
+            guard("backward", clock.on_backward_end, self_t)
             return out
 
         self._setattr(torch.Tensor, "backward", tensor_backward)
@@ -89,18 +104,20 @@ class Patches:
                 return orig_ab(tensors, *args, **kwargs)
             first = tensors if isinstance(tensors, torch.Tensor) else (tensors[0] if len(tensors) else None)
             if isinstance(first, torch.Tensor):
-                guard("backward", mon._on_backward, first)
+                guard("backward", clock.on_backward, first)
             with _Enter():
                 out = orig_ab(tensors, *args, **kwargs)
             if isinstance(first, torch.Tensor):
-                guard("backward", mon._on_backward_end, first)
+                guard("backward", clock.on_backward_end, first)
             return out
 
         self._setattr(torch.autograd, "backward", autograd_backward)
 
+    def _install_autograd_grad(self, mon: Any) -> None:
         # torch.autograd.grad(loss, params) in a loop with no torch.optim optimizer (p -= lr * g):
         # a step of the backward clock. Not with create_graph (a gradient penalty, MAML's inner
         # loop: part of a step, not one) nor once an optimizer has stepped.
+        guard, clock, optim = mon.guard, mon.backward, mon.optim
         orig_ag = torch.autograd.grad
 
         @functools.wraps(orig_ag)
@@ -108,28 +125,30 @@ class Patches:
             create = kwargs.get("create_graph", args[2] if len(args) > 2 else False)
             first = outputs if isinstance(outputs, torch.Tensor) else (
                 outputs[0] if isinstance(outputs, (list, tuple)) and len(outputs) == 1 else None)
-            if (_reentrant() or create or mon._primary is not None or not isinstance(first, torch.Tensor)
+            if (_reentrant() or create or optim.primary is not None or not isinstance(first, torch.Tensor)
                     or first.numel() != 1 or not first.is_floating_point()):
                 return orig_ag(outputs, inputs, *args, **kwargs)
             # a generator (model.parameters()) is consumed by the call: keep the tensors
             ins = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
-            if not guard("backward", mon._counts_autograd_grad, ins):
+            if not guard("backward", clock.counts_autograd_grad, ins):
                 return orig_ag(outputs, ins, *args, **kwargs)  # FGSM, saliency, MAML: not a step
-            guard("backward", mon._on_backward, first)
+            guard("backward", clock.on_backward, first)
             with _Enter():
                 out = orig_ag(outputs, ins, *args, **kwargs)
-            guard("backward", mon._on_autograd_grad_end, first, ins, out)
+            guard("backward", clock.on_autograd_grad_end, first, ins, out)
             return out
 
         self._setattr(torch.autograd, "grad", autograd_grad)
 
+    def _install_zero_grad(self, mon: Any) -> None:
         # -- zero_grad: the next backward's starting gradient is measured (missing-zero-grad)
+        guard, clock = mon.guard, mon.backward
         for cls in (torch.optim.Optimizer, torch.nn.Module):
             orig_zg = cls.zero_grad
 
             def zero_grad(self_o, *args, _orig=orig_zg, **kwargs):
                 out = _orig(self_o, *args, **kwargs)
-                guard("zero-grad", mon._on_zero_grad)
+                guard("zero-grad", clock.on_zero_grad)
                 return out
 
             functools.update_wrapper(zero_grad, orig_zg)
@@ -138,22 +157,26 @@ class Patches:
             no_dynamo = getattr(torch, "_disable_dynamo", None)
             self._setattr(cls, "zero_grad", no_dynamo(zero_grad) if callable(no_dynamo) else zero_grad)
 
+    def _install_optimizer(self, mon: Any) -> None:
         # -- optimizer ----------------------------------------------------------------
-        # the pre-hook may return the arguments with a closure wrapped (see Monitor._on_opt_pre_hook)
-        h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", mon._on_opt_pre_hook, opt, a, k))
-        h2 = register_optimizer_step_post_hook(lambda opt, a, k: guard("optimizer-post", mon._on_opt_post, opt))
+        # the pre-hook may return the arguments with a closure wrapped (see Optimizers.on_step_pre_hook)
+        guard, optim = mon.guard, mon.optim
+        h1 = register_optimizer_step_pre_hook(lambda opt, a, k: guard("optimizer-pre", optim.on_step_pre_hook, opt, a, k))
+        h2 = register_optimizer_step_post_hook(lambda opt, a, k: guard("optimizer-post", optim.on_step_post, opt))
         self._undo.append(h1.remove)
         self._undo.append(h2.remove)
 
+    def _install_scaler(self, mon: Any) -> None:
         # -- GradScaler -----------------------------------------------------------------
         from torch.amp.grad_scaler import GradScaler
 
+        guard, optim, scalers = mon.guard, mon.optim, mon.scalers
         orig_scale = GradScaler.scale
 
         @functools.wraps(orig_scale)
         def scale(self_s, outputs):
             out = orig_scale(self_s, outputs)
-            guard("grad-scaler", mon._on_scale, self_s, outputs, out)
+            guard("grad-scaler", scalers.on_scale, self_s, outputs, out)
             return out
 
         self._setattr(GradScaler, "scale", scale)
@@ -162,30 +185,34 @@ class Patches:
 
         @functools.wraps(orig_sstep)
         def sstep(self_s, optimizer, *args, **kwargs):
-            guard("grad-scaler", mon._on_scaler_step_begin, self_s, optimizer)
+            guard("grad-scaler", optim.on_scaler_step_begin, self_s, optimizer)
             try:
                 return orig_sstep(self_s, optimizer, *args, **kwargs)
             finally:
-                guard("grad-scaler", mon._on_scaler_step_end, self_s, optimizer)
+                guard("grad-scaler", optim.on_scaler_step_end, self_s, optimizer)
 
         self._setattr(GradScaler, "step", sstep)
 
+    def _install_clip(self, mon: Any) -> None:
         # -- gradient clipping --------------------------------------------------------
         import torch.nn.utils as nn_utils
         import torch.nn.utils.clip_grad as clip_mod
 
+        guard, optim = mon.guard, mon.optim
         orig_clip = clip_mod.clip_grad_norm_
 
         @functools.wraps(orig_clip)
         def clip_grad_norm_(*args, **kwargs):
             total = orig_clip(*args, **kwargs)
-            guard("clip", mon._on_clip, total)
+            guard("clip", optim.on_clip, total)
             return total
 
         self._setattr(clip_mod, "clip_grad_norm_", clip_grad_norm_)
         self._setattr(nn_utils, "clip_grad_norm_", clip_grad_norm_)
 
+    def _install_dataloader(self, mon: Any) -> None:
         # -- DataLoader ---------------------------------------------------------------
+        guard, batches, timer = mon.guard, mon.batches, mon.timer
         base = _dl._BaseDataLoaderIter
         orig_next_index = base._next_index
         orig_next = base.__next__
@@ -202,16 +229,16 @@ class Patches:
             return idx
 
         def __next__(self_it):
-            t0 = mon._clock()
+            t0 = timer()
             try:
                 batch = orig_next(self_it)
             except StopIteration:
-                guard("dataloader", mon._on_loader_end, self_it)
+                guard("dataloader", batches.on_loader_end, self_it)
                 raise
-            dt = mon._clock() - t0
+            dt = timer() - t0
             q = self_it.__dict__.get("_traindoc_idx")
             idx = q.popleft() if q else None
-            guard("dataloader", mon._on_batch, self_it, batch, idx, dt)
+            guard("dataloader", batches.on_batch, self_it, batch, idx, dt)
             return batch
 
         orig_reset = base._reset
@@ -223,27 +250,22 @@ class Patches:
             q = self_it.__dict__.get("_traindoc_idx")
             if q is not None:
                 q.clear()
-            guard("dataloader", mon._on_loader_end, self_it)  # a (re)started iterator: an epoch boundary
+            guard("dataloader", batches.on_loader_end, self_it)  # a (re)started iterator: an epoch boundary
             return orig_reset(self_it, *args, **kwargs)
 
         self._setattr(base, "_next_index", _next_index)
         self._setattr(base, "_reset", _reset)
         self._setattr(base, "__next__", __next__)
 
-        # -- functional losses ----------------------------------------------------------
-        for name in LOSS_FUNCTIONS:
-            orig_fn = getattr(F, name, None)
-            if orig_fn is None:
-                continue
-            self._setattr(F, name, self._wrap_loss(name, orig_fn))
-
+    def _install_schedulers(self, mon: Any) -> None:
         # -- schedulers ---------------------------------------------------------------
+        guard, optim = mon.guard, mon.optim
         orig_sched_init = LRScheduler.__init__
 
         @functools.wraps(orig_sched_init)
         def sched_init(self_s, *args, **kwargs):
             orig_sched_init(self_s, *args, **kwargs)
-            guard("scheduler", mon._on_scheduler, self_s)
+            guard("scheduler", optim.on_scheduler, self_s)
 
         self._setattr(LRScheduler, "__init__", sched_init)
 
@@ -256,7 +278,7 @@ class Patches:
                 return orig_fn(input, target, *args, **kwargs)
             with _Enter():
                 out = orig_fn(input, target, *args, **kwargs)
-            mon._guard("loss-function", mon._on_loss_fn, name, input, target, out)
+            mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out)
             return out
 
         return loss_fn

@@ -54,6 +54,11 @@ def grad_norms(grads: list[torch.Tensor]) -> list[torch.Tensor]:
     return [n.float() for n in norms]
 
 
+def total_norm(norms: list[torch.Tensor]) -> torch.Tensor:
+    """The global norm of per-tensor norms that may sit on different devices (model parallel)."""
+    return torch.stack([n.to(norms[0].device) for n in norms]).square().sum().sqrt()
+
+
 def underflow_fraction(grads: list[torch.Tensor]) -> list[torch.Tensor]:
     """Per tensor, the fraction of non-zero values whose magnitude float16 cannot hold."""
     out = []

@@ -1,0 +1,188 @@
+"""Backward passes: the losses each step backpropagated, the gradient a backward started
+from (missing-zero-grad, measured), and the backward clock: in a loop with no torch.optim
+optimizer, one ``backward()`` (or ``torch.autograd.grad`` of the loss) is one step."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import torch
+
+from .quantities import grad_norms, total_norm
+
+
+class BackwardClock:
+    """Owned by the monitor; each hook entry point is called through ``Monitor.guard``."""
+
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self.last_loss: torch.Tensor | None = None
+        self.since_step = False  # a backward since the last optimizer step
+        self.active = False  # no torch.optim optimizer steps: one backward() is one step
+        self._waiting = 0  # backwards since the last step while no optimizer has stepped
+        self._ag_counts: bool | None = None  # torch.autograd.grad(loss, params) is the step (decided once)
+        self._ag_by_id: dict[int, torch.Tensor] = {}
+        # missing-zero-grad, measured: the gradient already in .grad when the first backward
+        # after a step (or after a zero_grad call) begins; sampled steps only, 4 tensors
+        self.carry_pending = False
+        self.carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
+
+    def grad_of(self, p: torch.Tensor) -> torch.Tensor:
+        """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
+        g = self._ag_by_id.get(id(p))
+        return g if g is not None else p.grad
+
+    def on_zero_grad(self) -> None:
+        self.carry_pending = True  # the next backward's starting gradient is measured again
+
+    def _measure_carried(self) -> None:
+        """The norm of what .grad holds before this backward adds to it, for the primary
+        optimizer's first 4 tensors: 0 (or None grads) after zero_grad; the previous step's
+        gradient when nothing cleared it. Deferred: a tensor joined to the step's one sync."""
+        self.carry_pending = False
+        opt = self.mon.optim.primary_optimizer()
+        if opt is None:
+            return
+        params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
+        grads = [p.grad for p in params if p.grad is not None and not p.grad.is_sparse]
+        self.carried = (params, total_norm(grad_norms(grads)) if grads else 0.0)
+
+    def on_backward(self, t: torch.Tensor) -> None:
+        if t.numel() != 1 or not t.is_floating_point():
+            return
+        mon = self.mon
+        rec = mon.rec
+        rec.fwd_group += 1
+        if self.carry_pending and rec.sampled:
+            self._measure_carried()
+        if mon.optim.closure_tail is not None:
+            return  # a closure evaluated again within one step (LBFGS line search): not a new loss
+        if mon.optim.primary is None and self.since_step and not self.active:
+            self._waiting += 1
+            # Backwards with no optimizer step: gradient accumulation towards a first step,
+            # or a loop that updates the weights by hand. The latter when no torch.optim
+            # optimizer holds the model's parameters (one scan of live objects, once), or
+            # after 256 backwards whatever holds them.
+            if (self._waiting == 1 and not self._an_optimizer_holds_the_model()) or self._waiting >= 256:
+                self._start()
+        rec.losses.append(mon.scalers.unscaled(t).reshape(()))
+        self.since_step = True
+        mon.batches.assign()
+
+    def on_backward_end(self, t: torch.Tensor) -> None:
+        """After ``backward()``: with the backward clock, the step ends here (the weights
+        are updated by the script's own code next, with these gradients)."""
+        mon = self.mon
+        if self.active and mon.optim.primary is None and mon.optim.closure_tail is None and mon.rec.losses:
+            self._finish_step()
+
+    def counts_autograd_grad(self, inputs: tuple) -> bool:
+        """Is ``torch.autograd.grad(loss, inputs)`` this loop's training step? Decided once, at
+        the first call, by one scan of live optimizers: yes when none holds the tensors
+        differentiated against nor the watched model's parameters (a JAX-style loop,
+        ``p -= lr * g``); no for a gradient with respect to inputs (FGSM, saliency) or a
+        functional inner loop next to an optimizer (MAML)."""
+        if self.mon.optim.primary is not None:
+            return False
+        if self._ag_counts is None:
+            leaves = bool(inputs) and all(isinstance(p, torch.Tensor) and p.is_leaf and p.requires_grad
+                                          for p in inputs)
+            model_held = bool(self.mon.live_roots()) and self._an_optimizer_holds_the_model()
+            self._ag_counts = leaves and not model_held and not self._an_optimizer_holds_the_model(
+                {id(p) for p in inputs})
+        return self._ag_counts
+
+    def on_autograd_grad_end(self, t: torch.Tensor, inputs: tuple, grads: Any) -> None:
+        """After a counted ``torch.autograd.grad(loss, params)`` (see counts_autograd_grad):
+        the gradients are the returned ones, the parameters the tensors differentiated
+        against; one call is one step (backward clock)."""
+        rec = self.mon.rec
+        if self.mon.optim.primary is not None or not rec.losses:
+            return
+        rec.ag_grads = [(p, g) for p, g in zip(inputs, grads)
+                        if isinstance(g, torch.Tensor) and not g.is_sparse and g.is_floating_point()]
+        if not self.active:
+            self._start(pending_only=True)
+        self.on_backward_end(t)
+        rec.ag_grads = None  # consumed by the step, or dropped: never held past this call
+
+    def _an_optimizer_holds_the_model(self, params: set[int] | None = None) -> bool:
+        import gc
+
+        if params is None:
+            params = {id(p) for _, m in self.mon.live_roots() for p in m.parameters()}
+        if not params:
+            return True  # nothing known yet: wait for an optimizer
+        with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
+            warnings.simplefilter("ignore")
+            for o in gc.get_objects():
+                # type(), not isinstance(): isinstance on a dead weakref.proxy raises ReferenceError
+                if issubclass(type(o), torch.optim.Optimizer) and any(
+                        id(p) in params for g in o.param_groups for p in g["params"]):
+                    return True
+        return False
+
+    def _start(self, pending_only: bool = False) -> None:
+        """Start the backward clock. ``pending_only``: the current backward's loss stays for
+        its own step (its gradients are known: torch.autograd.grad returned them)."""
+        mon, rec = self.mon, self.mon.rec
+        self.active = True
+        mon.writer.meta("step_clock", {
+            "kind": "backward", "from_step": mon.step,
+            "why": "no torch.optim optimizer stepped: one backward() (or torch.autograd.grad of the loss) "
+                   "is counted as one step"})
+        pending, rec.losses = rec.losses, []
+        current = pending.pop() if pending_only and pending else None
+        ag, rec.ag_grads = rec.ag_grads, None
+        for loss in pending:  # the backwards before this one: one step each, their loss only
+            mon.rec.losses = [loss]
+            self._finish_step(grads=False)
+        if current is not None:
+            mon.rec.losses, mon.rec.ag_grads = [current], ag
+
+    def stop(self) -> None:
+        """An optimizer stepped after all: back to its clock."""
+        self.active = False
+        self.mon.writer.event(self.mon.step, "step-clock", "an optimizer stepped: steps follow it again", {})
+
+    def _step_params(self, grads: bool) -> tuple[list[torch.Tensor], list[str]]:
+        """The parameters of a backward-clock step and their names."""
+        params, pnames = [], []
+        rec = self.mon.rec
+        ag, rec.ag_grads = rec.ag_grads, None
+        names = self.mon.models.param_names
+        if grads and ag:  # torch.autograd.grad: the gradients it returned, not .grad
+            for i, (p, g) in enumerate(ag):
+                params.append(p)
+                pnames.append(names.get(id(p), f"param{i}"))
+            self._ag_by_id = {id(p): g for p, g in ag}
+        elif grads:
+            for _, m in self.mon.live_roots():
+                for p in m.parameters():
+                    if p.grad is not None and not p.grad.is_sparse:
+                        params.append(p)
+                        pnames.append(names.get(id(p), f"param{len(params)}"))
+        return params, pnames
+
+    def _finish_step(self, grads: bool = True) -> None:
+        mon = self.mon
+        rec = mon.rec
+        params, pnames = self._step_params(grads)
+        loss = torch.stack([x.float() for x in rec.losses]).sum()
+        rec.losses = []
+        self.since_step = False
+        self._waiting = 0
+        names, tensors = ["loss"], [loss]
+        norms = grad_norms([self.grad_of(p) for p in params])
+        counts = {"grad_tensors": float(len(params))} if rec.sampled and grads else {}
+        if norms:
+            tensors.append(torch.stack(norms))
+            names.extend(f"grad_norm/{n}" for n in pnames)
+        if rec.preclip:
+            names.append("grad_norm_preclip")
+            tensors.append(rec.preclip[-1])
+            rec.preclip = []
+        mon.recorder.finish(names, tensors, counts, params, pnames, norms)
+        self._ag_by_id = {}
+        mon.end_step()

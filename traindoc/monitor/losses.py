@@ -1,0 +1,159 @@
+"""The loss functions of ``torch.nn.functional``, observed: what each returned this step
+(some perhaps never backpropagated), evaluation losses, the label histogram, what each
+loss function was given, and the target-in-input (leak) check of the first steps."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
+
+
+class LossFns:
+    """Owned by the monitor; ``on_loss_fn`` is called through ``Monitor.guard``."""
+
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self._seen: set[str] = set()
+        self._eval: dict[str, list[torch.Tensor]] = {}  # evaluation losses by the loader that fed them
+        self._fn_losses: list[torch.Tensor] = []  # loss-function outputs under grad since the step began
+        self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
+        self._leak_found = False
+        self.label_counts: torch.Tensor | None = None
+
+    @property
+    def fn_losses(self) -> list[torch.Tensor]:
+        return self._fn_losses
+
+    def take_fn_losses(self) -> list[torch.Tensor]:
+        """This step's loss-function outputs, handed over once."""
+        out = self._fn_losses
+        if out:
+            self._fn_losses = []
+        return out
+
+    def note_inputs(self, args: tuple, kwargs: dict) -> None:
+        """The model's latest inputs, for the leak check (first LEAK_STEPS steps)."""
+        if self.mon.step < LEAK_STEPS and not self._leak_found:
+            self._leak_inputs = [(f"argument {i}", a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)] + \
+                [(f"argument {k!r}", a) for k, a in kwargs.items() if isinstance(a, torch.Tensor)]
+
+    def end_leak_check(self) -> None:
+        self._leak_inputs = []  # the leak check is over: drop the references
+
+    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any) -> None:
+        if not isinstance(out, torch.Tensor) or out.numel() != 1:
+            return
+        if not torch.is_grad_enabled():
+            ev = self._eval.setdefault(self.mon.batches.eval_loader, [])
+            if len(ev) < 100_000:  # bounded: a very long evaluation keeps its first 100 000 losses
+                ev.append(out.detach().float().reshape(()))
+            return
+        if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
+            del self._fn_losses[:32]
+        self._fn_losses.append(out.detach().reshape(()))
+        if self._leak_inputs and self.mon.step < LEAK_STEPS and isinstance(target, torch.Tensor):
+            self._check_leak(name, target)
+        fb = self.mon.rec.fwd_batch
+        if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
+            fb["targets"].append(target)  # the loss's target, when it never went through the model
+        if name not in self._seen:
+            self._describe(name, input, target)
+        if not isinstance(target, torch.Tensor):
+            return
+        if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
+            t = target.detach().reshape(-1)
+            self._add_label_counts(torch.bincount(t.clamp(min=0), weights=(t >= 0).float()))
+        elif (name.startswith("binary_cross_entropy") and target.is_floating_point()
+              and (target.dim() == 1 or (target.dim() == 2 and target.shape[1] == 1))):
+            # one binary label per sample (multi-label targets have no single class prior)
+            t = target.detach().reshape(-1)
+            pos = (t >= 0.5).sum().float()
+            self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+
+    def _check_leak(self, name: str, target: torch.Tensor) -> None:
+        """During the first LEAK_STEPS steps: is the loss's target one of the model's own
+        inputs (``y = x``: an unshifted next-token target), or a column of a table the
+        model receives (the label among the features)? Exact equality only; integer targets
+        for the first (a float target equal to the input is an autoencoder). Costs one
+        comparison per input for 20 steps (a sync on GPU), then nothing."""
+        t = target.detach()
+        for where, x in self._leak_inputs:
+            if x.device != t.device or x.numel() < 2:
+                continue
+            if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
+                    and x.numel() >= 8 and torch.equal(x.reshape(-1), t.reshape(-1)):
+                what = f"the target of {name} is the model's {where} itself (y = x)"
+            elif x.ndim == 2 and x.shape[0] >= 8 and x.shape[1] > 1 and t.numel() == x.shape[0] \
+                    and t.dtype != torch.bool:
+                same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
+                if not bool(same.any()):
+                    continue
+                what = f"the target of {name} is column {int(same.nonzero()[0])} of the model's {where}"
+            else:
+                continue
+            self._leak_found = True
+            self._leak_inputs = []
+            self.mon.writer.event(self.mon.step, "target-in-input", what, {"loss_fn": name, "input": where})
+            return
+
+    def _add_label_counts(self, counts: torch.Tensor) -> None:
+        lc = self.label_counts
+        if lc is None or lc.device != counts.device:
+            self.label_counts = counts
+        else:
+            n = max(len(lc), len(counts))
+            self.label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
+                counts, (0, n - len(counts)))
+
+    def flush_labels(self) -> None:
+        """The label histogram since the previous one, as an event (a sync: sampled steps and close)."""
+        counts = self.label_counts.tolist()
+        self.mon.writer.event(self.mon.step, "labels", "label histogram since the previous one",
+                              {"counts": {str(i): c for i, c in enumerate(counts) if c}})
+        self.label_counts = None
+
+    def _describe(self, name: str, input: Any, target: Any) -> None:
+        """Once per loss function: what it was given (the loss-mismatch rule reads it). The
+        target's range goes through the step's gather: no sync of its own."""
+        self._seen.add(name)
+
+        def desc(t: Any) -> Any:
+            return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")} if isinstance(
+                t, torch.Tensor) else type(t).__name__
+
+        mon = self.mon
+        mon.writer.meta(f"loss_function/{name}", {"step": mon.step, "input": desc(input), "target": desc(target)})
+        if isinstance(target, torch.Tensor) and target.is_floating_point() and target.numel():
+            t = target.detach().float().reshape(-1)
+            stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean()])
+            mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral")], [stats])
+
+    def eval_tensors(self, names: list[str], tensors: list[torch.Tensor]) -> list[str]:
+        """Append each evaluation loader's mean loss to the step's gather; returns the names."""
+        out = []
+        for name, ev in self._eval.items():
+            if ev:
+                tensors.append(torch.stack([e.to(ev[0].device) for e in ev]).mean().reshape(1))
+                names.append(name)
+                out.append(name)
+        self._eval = {}
+        return out
+
+    def note_skipped(self, values: dict[str, float], fn_vals: list[float]) -> None:
+        """A loss function's output that was non-finite while the backpropagated loss was
+        finite (or absent): the script's own check skipped it (``if torch.isnan(loss):
+        continue``), so the run looked healthy. Recorded as ``loss/skipped`` with an event
+        naming the skipped batch's dataset indices; it triggers like a non-finite loss."""
+        bad = [v for v in fn_vals if not math.isfinite(v)]
+        loss = values.get("loss")
+        if not bad or (loss is not None and not math.isfinite(loss)):
+            return
+        values["loss/skipped"] = bad[0]
+        idx = self.mon.batches.take_unused_indices()
+        self.mon.writer.event(self.mon.step, "loss-skipped",
+                              f"{len(bad)} non-finite loss(es) computed and never backpropagated before step "
+                              f"{self.mon.step}", {"count": len(bad), "value": bad[0], "indices": idx})

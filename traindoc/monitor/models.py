@@ -1,0 +1,153 @@
+"""The watched models: discovery (the root modules and the names of their modules and
+parameters), the global forward hooks, activation statistics and autocast states."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Iterable
+
+import torch
+
+from . import context
+from .quantities import activation_stats
+
+
+class Models:
+    """Owned by the monitor; each hook entry point is called through ``Monitor.guard``."""
+
+    def __init__(self, mon: Any, only: Iterable[torch.nn.Module] | torch.nn.Module | None) -> None:
+        self.mon = mon
+        if isinstance(only, torch.nn.Module):
+            only = [only]
+        self.only = list(only) if only is not None else None  # models= given: no discovery
+        self._roots: list[weakref.ref] = []
+        self._mod_names: "weakref.WeakKeyDictionary[torch.nn.Module, str]" = weakref.WeakKeyDictionary()
+        self.param_names: dict[int, str] = {}
+        self._summarised: set[int] = set()
+        self._depth = 0
+        self._hook_handles: list[Any] = []
+        self._root_hooks: list[Any] = []
+        self.compiled = False
+        self._autocast: set[tuple[tuple[str, str], ...]] = set()
+
+    def live_roots(self) -> list[tuple[str, torch.nn.Module]]:
+        """The models being trained, with the prefix of their parameter names."""
+        out = []
+        for i, r in enumerate(self._roots):
+            m = r()
+            if m is not None:
+                out.append(("" if i == 0 else f"{type(m).__name__.lower()}{i}.", m))
+        return out
+
+    def note_root(self, module: torch.nn.Module) -> None:
+        if any(r() is module for r in self._roots):
+            return
+        if type(module).__name__ == "OptimizedModule":
+            self.compiled = True
+            self.remove_forward_hooks()
+            inner = getattr(module, "_orig_mod", None)
+            if isinstance(inner, torch.nn.Module):
+                module = inner
+        prefix = "" if not self._roots else f"{type(module).__name__.lower()}{len(self._roots)}."
+        self._roots.append(weakref.ref(module))
+        # the model's inputs, for a loop that builds batches by hand (no DataLoader): one
+        # Python call per forward of the model itself (see Batches.on_root_forward)
+        mon = self.mon
+        self._root_hooks.append(module.register_forward_pre_hook(
+            lambda m, a, k: mon.guard("forward-inputs", mon.batches.on_root_forward, m, a, k), with_kwargs=True))
+        for name, m in module.named_modules():
+            self._mod_names.setdefault(m, prefix + name if name else (prefix.rstrip(".") or "model"))
+        for name, p in module.named_parameters():
+            self.param_names.setdefault(id(p), prefix + name)
+
+    def describe(self) -> None:
+        for r in self._roots:
+            m = r()
+            if m is not None and id(m) not in self._summarised:
+                self._summarised.add(id(m))
+                name = self._mod_names.get(m, "model")
+                self.mon.writer.meta(f"model/{name}", context.model_summary(name, m))
+
+    def param_name(self, p: torch.Tensor, opt_index: int, gi: int, pi: int) -> str:
+        name = self.param_names.get(id(p))
+        if name is None:
+            name = f"opt{opt_index}.group{gi}.param{pi}"
+            self.param_names[id(p)] = name
+        return name
+
+    # ------------------------------------------------------------------ forward hooks
+    def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:
+        if self._depth == 0 and torch.is_grad_enabled():
+            from torch.nn.modules.loss import _Loss
+
+            if not isinstance(module, _Loss) and (self.only is None) and next(module.parameters(), None) is not None:
+                known = any(r() is module for r in self._roots)
+                self.note_root(module)
+                if not known:  # its own hook starts with the next call: take this one's inputs here
+                    self.mon.batches.on_root_forward(module, args, {})
+            if not isinstance(module, _Loss):
+                self._note_autocast()
+        self._depth += 1
+
+    def _fwd_post(self, module: torch.nn.Module, args: Any, out: Any) -> None:
+        self._depth = max(0, self._depth - 1)
+        rec = self.mon.rec
+        if not (rec.sampled and torch.is_grad_enabled()) or self.compiled:
+            return
+        if next(module.children(), None) is not None:
+            return  # leaves only: a parent's output is its last child's
+        name = self._mod_names.get(module)
+        if name is None:
+            return
+        y = out[0] if isinstance(out, (tuple, list)) and out else out
+        if not isinstance(y, torch.Tensor) or not y.is_floating_point() or y.numel() == 0:
+            return
+        t0 = self.mon.timer()
+        for k, v in activation_stats(module, y).items():
+            rec.act_names.append(f"act/{name}/{k}")
+            rec.act_vals.append(v)
+        rec.extra_time += self.mon.timer() - t0
+
+    def add_forward_hooks(self) -> None:
+        if self._hook_handles or self.compiled:
+            return
+        from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+
+        mon = self.mon
+        self._depth = 0
+        self._hook_handles = [
+            register_module_forward_pre_hook(lambda m, a: mon.guard("forward-hook", self._fwd_pre, m, a)),
+            register_module_forward_hook(lambda m, a, o: mon.guard("forward-hook", self._fwd_post, m, a, o),
+                                         always_call=True),
+        ]
+
+    def remove_forward_hooks(self) -> None:
+        for h in self._hook_handles:
+            h.remove()
+        self._hook_handles = []
+
+    def remove_hooks(self) -> None:
+        """At close: the global forward hooks and each root's input hook."""
+        self.remove_forward_hooks()
+        for h in self._root_hooks:
+            h.remove()
+        self._root_hooks = []
+
+    def _note_autocast(self) -> None:
+        """Record each autocast state the model's forward runs under (a few Python calls
+        per forward of the root model; no tensor work)."""
+        state = []
+        for dev in ("cuda", "cpu"):
+            try:
+                on = torch.is_autocast_enabled(dev)
+                dtype = torch.get_autocast_dtype(dev) if on else None
+            except (TypeError, AttributeError):  # torch < 2.4
+                on = torch.is_autocast_enabled() if dev == "cuda" else torch.is_autocast_cpu_enabled()
+                dtype = (torch.get_autocast_gpu_dtype() if dev == "cuda" else torch.get_autocast_cpu_dtype()) if on else None
+            if on:
+                state.append((dev, str(dtype).replace("torch.", "")))
+        key = tuple(state)
+        if key not in self._autocast:  # each state once (eval forwards often run outside autocast)
+            self._autocast.add(key)
+            self.mon.writer.event(self.mon.step, "autocast", ", ".join(f"{d} {t}" for d, t in state) or "off",
+                                  {d: t for d, t in state})

@@ -1,0 +1,290 @@
+"""Optimizer steps: the step boundary, and what is measured at it from the optimizer's
+side: the loss since its last step, per-parameter gradient norms (one fused pass), the
+pre-clipping norm, loss scales, learning rates, float16 underflow and the update ratio
+(sampled steps), the carried gradient; the schedulers attached to it."""
+
+from __future__ import annotations
+
+import math
+import weakref
+from typing import Any, Iterable
+
+import torch
+
+from . import context
+from .quantities import gather, grad_norms, total_norm, underflow_fraction
+
+
+class _OptState:
+    __slots__ = ("index", "ref", "described", "fired", "params_named")
+
+    def __init__(self, index: int, opt: torch.optim.Optimizer) -> None:
+        self.index = index
+        self.ref = weakref.ref(opt)
+        self.described = False
+        self.fired = False
+
+
+class Optimizers:
+    """Owned by the monitor; each hook entry point is called through ``Monitor.guard``.
+    The primary optimizer (the first seen to step, or the first of ``optimizers=``) ends
+    the monitor's steps; the others' records are deferred to the next step's sync."""
+
+    def __init__(self, mon: Any, only: Iterable[torch.optim.Optimizer] | torch.optim.Optimizer | None) -> None:
+        self.mon = mon
+        if isinstance(only, torch.optim.Optimizer):
+            only = [only]
+        self._only = {id(o) for o in only} if only is not None else None
+        self._opts: dict[int, _OptState] = {}
+        self.primary: int | None = None  # id() of the primary optimizer, once one has stepped
+        self.closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
+        self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
+        self._step_nest: dict[int, tuple[int, int]] = {}  # id(opt) -> (monitor step, hooked steps open)
+        self._schedulers_seen: set[int] = set()
+
+    def state(self, opt: torch.optim.Optimizer) -> _OptState | None:
+        st = self._opts.get(id(opt))
+        if st is None or st.ref() is not opt:
+            if self._only is not None and id(opt) not in self._only:
+                return None
+            st = _OptState(len(self._opts), opt)
+            self._opts[id(opt)] = st
+            if self.primary is None:
+                self.primary = id(opt)
+        return st
+
+    def live(self) -> list[torch.optim.Optimizer]:
+        """The optimizers seen to step that still exist, in the order first seen."""
+        return [o for o in (st.ref() for st in self._opts.values()) if o is not None]
+
+    def primary_optimizer(self) -> torch.optim.Optimizer | None:
+        st = self._opts.get(self.primary) if self.primary is not None else None
+        return st.ref() if st is not None else None
+
+    # ------------------------------------------------------------------ schedulers
+    def on_scheduler(self, sched: Any) -> None:
+        if id(sched) in self._schedulers_seen:
+            return
+        self._schedulers_seen.add(id(sched))
+        self.mon.writer.event(self.mon.step, "scheduler", type(sched).__name__, context.scheduler_summary(sched))
+
+    def _find_schedulers(self, opt: torch.optim.Optimizer) -> None:
+        """Schedulers made before the monitor started (``watch()`` around the loop only):
+        found once per optimizer among the objects that refer to it."""
+        import gc
+
+        from torch.optim.lr_scheduler import LRScheduler
+
+        for ref in gc.get_referrers(opt):
+            cands = [ref] if isinstance(ref, LRScheduler) else (
+                [o for o in gc.get_referrers(ref) if isinstance(o, LRScheduler)] if isinstance(ref, dict) else [])
+            for sched in cands:
+                if getattr(sched, "optimizer", None) is opt:
+                    self.on_scheduler(sched)
+
+    # ------------------------------------------------------------------ hooks
+    def on_clip(self, total: Any) -> None:
+        if isinstance(total, torch.Tensor) and total.numel() == 1:
+            self.mon.rec.preclip.append(total.detach().reshape(()))
+
+    def on_scaler_step_begin(self, scaler: Any, opt: torch.optim.Optimizer) -> None:
+        st = self.state(opt)
+        if st is not None:
+            st.fired = False
+
+    def on_scaler_step_end(self, scaler: Any, opt: torch.optim.Optimizer) -> None:
+        st = self.state(opt)
+        if st is not None and not st.fired:
+            # GradScaler found inf/NaN and skipped optimizer.step(): still a step.
+            self.on_step_pre(opt, skipped=True)
+            self.on_step_post(opt)
+
+    def on_step_pre_hook(self, opt: torch.optim.Optimizer, args: tuple, kwargs: dict) -> tuple | None:
+        """The optimizer step pre-hook. A step given a closure (LBFGS, Lightning's automatic
+        optimization) runs forward and backward inside ``step``: the record is taken when
+        the closure's first evaluation returns (gradients there, weights not yet changed),
+        and further evaluations of it in the same step (a line search) are not new losses.
+        Returns the arguments with the closure wrapped, or None to leave them."""
+        mon = self.mon
+        # An optimizer subclass whose step() calls super().step() runs two hooked steps, one
+        # inside the other: only the outer one is this optimizer's step.
+        at = self._step_nest.get(id(opt))
+        if at is not None and at[0] == mon.step:
+            self._step_nest[id(opt)] = (mon.step, at[1] + 1)
+            return None
+        self._step_nest[id(opt)] = (mon.step, 1)
+        # args[0] is the optimizer itself (torch calls the hooks with the step's own args)
+        closure = kwargs.get("closure", args[1] if len(args) > 1 else None)
+        if mon.backward.active:  # an optimizer after all: back to its clock
+            mon.backward.stop()
+        if not callable(closure):
+            self.on_step_pre(opt)
+            return None
+
+        def wrapped():
+            first = id(opt) not in self._pre_done and self.closure_tail is None
+            out = closure()
+            if first:
+                self._pre_done.add(id(opt))
+                mon.guard("optimizer-pre", self.on_step_pre, opt)
+                self.closure_tail = opt
+            return out
+
+        if "closure" in kwargs:
+            return args, {**kwargs, "closure": wrapped}
+        return (args[0], wrapped, *args[2:]), kwargs
+
+    # ------------------------------------------------------------------ the step's record
+    def on_step_pre(self, opt: torch.optim.Optimizer, skipped: bool = False) -> None:
+        st = self.state(opt)
+        if st is None:
+            return
+        mon, rec = self.mon, self.mon.rec
+        st.fired = True
+        if not st.described:
+            st.described = True
+            mon.writer.meta(f"optimizer/{st.index}", context.optimizer_summary(st.index, opt))
+            self._find_schedulers(opt)
+            mon.models.describe()
+        primary = id(opt) == self.primary
+        tag = "" if primary else f"/opt{st.index}"
+        names: list[str] = []
+        tensors: list[torch.Tensor] = []
+        lrs: dict[str, float] = {}  # host-side values: learning rates, counts
+        self._loss(names, tensors, lrs, primary, tag)
+        # gradients: per-parameter norms in one fused pass
+        params, pnames = [], []
+        for gi, g in enumerate(opt.param_groups):
+            for pi, p in enumerate(g["params"]):
+                if p.grad is not None and not p.grad.is_sparse:
+                    params.append(p)
+                    pnames.append(mon.models.param_name(p, st.index, gi, pi))
+        norms = grad_norms([p.grad for p in params])
+        if rec.sampled:  # a count, no sync: 0 on every step means the loss never reaches these params
+            lrs["grad_tensors" + tag] = float(len(params))
+        if primary and rec.sampled and mon.backward.carried is not None:
+            self._carried(names, tensors)
+        if norms:
+            tensors.append(torch.stack(norms))
+            names.extend(f"grad_norm/{n}" for n in pnames)
+        if rec.preclip:
+            names.append("grad_norm_preclip" + tag)
+            tensors.append(rec.preclip[-1])
+            rec.preclip = []
+        mon.scalers.add_scales(names, tensors)
+        if rec.sampled:
+            self._before_update(params, pnames, names, tensors)
+        self._lrs(opt, st, names, tensors, lrs)
+        if not primary:
+            mon.recorder.defer(mon.step, names, tensors)
+            if lrs:
+                mon.writer.scalars(mon.step, lrs)
+            return
+        mon.recorder.finish(names, tensors, lrs, params, pnames, norms, skipped)
+
+    def _loss(self, names: list[str], tensors: list[torch.Tensor], lrs: dict[str, float],
+              primary: bool, tag: str) -> None:
+        """The loss: what was backpropagated since this optimizer's last chance to see it."""
+        rec, bw = self.mon.rec, self.mon.backward
+        if rec.losses:
+            loss = torch.stack([l.to(rec.losses[0].device).float() for l in rec.losses]).sum()
+            bw.last_loss = loss
+            fn = self.mon.loss_fns.fn_losses
+            n = len(rec.losses)
+            if primary and rec.sampled and n >= 2 and len(fn) == n and \
+                    max(rec.train_fwds, len(rec.indices)) >= n:  # a batch per backward, not loss_a + loss_b
+                # gradient accumulation: what was backpropagated against what the loss
+                # functions returned; 1/k when each micro-batch loss is divided by k, 1 when not
+                lrs["accum/backwards"] = float(len(rec.losses))
+                names.append("accum/scale")
+                tensors.append(loss / torch.stack([x.to(loss.device).float() for x in fn]).sum())
+            rec.losses = []
+        elif not bw.since_step and bw.last_loss is not None:
+            loss = bw.last_loss  # a second optimizer stepping on the same backward
+        else:
+            loss = None
+        bw.since_step = False
+        if loss is not None:
+            names.append("loss" + tag)
+            tensors.append(loss)
+
+    def _carried(self, names: list[str], tensors: list[torch.Tensor]) -> None:
+        """The gradient the step's first backward started from, against the step's own."""
+        cparams, carried = self.mon.backward.carried
+        now = [p.grad for p in cparams if p.grad is not None and not p.grad.is_sparse]
+        if now:
+            names.extend(["grad_carried", "grad_carried_ref"])
+            ref = total_norm(grad_norms(now))
+            tensors.append(torch.stack([torch.as_tensor(carried, dtype=torch.float32).to(ref.device), ref]))
+
+    def _before_update(self, params: list[torch.Tensor], pnames: list[str], names: list[str],
+                       tensors: list[torch.Tensor]) -> None:
+        """Sampled steps: float16 underflow of the gradients, and a copy of the parameters
+        for the update ratio (see _update_ratio)."""
+        mon, rec = self.mon, self.mon.rec
+        t0 = mon.timer()
+        uf = underflow_fraction([p.grad for p in params])
+        if uf:
+            tensors.append(torch.stack(uf))
+            names.extend(f"grad_underflow/{n}" for n in pnames)
+        rec.before_params = [p for p in params]
+        rec.before = [p.detach().clone() for p in params]
+        rec.extra_time += mon.timer() - t0
+
+    @staticmethod
+    def _lrs(opt: torch.optim.Optimizer, st: _OptState, names: list[str], tensors: list[torch.Tensor],
+             lrs: dict[str, float]) -> None:
+        for gi, g in enumerate(opt.param_groups):
+            lr = g.get("lr")
+            if isinstance(lr, torch.Tensor):
+                names.append(f"lr/{st.index}/{gi}")
+                tensors.append(lr.detach().reshape(-1)[:1])
+            elif lr is not None:
+                lrs[f"lr/{st.index}/{gi}"] = float(lr)
+
+    def on_step_post(self, opt: torch.optim.Optimizer) -> None:
+        mon = self.mon
+        at = self._step_nest.get(id(opt))
+        if at is not None and at[1] > 1 and at[0] == mon.step:
+            self._step_nest[id(opt)] = (at[0], at[1] - 1)  # the inner step of a nested pair
+            return
+        self._step_nest.pop(id(opt), None)
+        self.closure_tail = None
+        if id(opt) in self._pre_done:
+            self._pre_done.discard(id(opt))
+        st = self._opts.get(id(opt))
+        if st is None:
+            return
+        if id(opt) != self.primary:
+            return
+        mon.backward.carry_pending, mon.backward.carried = True, None
+        rec = mon.rec
+        if rec.sampled and rec.before and rec.before_params:  # empty: no param had a gradient
+            self._update_ratio()
+        mon.end_step()
+
+    def _update_ratio(self) -> None:
+        """Sampled steps: each parameter's norm and the norm of its update over it."""
+        mon, rec = self.mon, self.mon.rec
+        t0 = mon.timer()
+        after = [p.detach() for p in rec.before_params]
+        delta = torch._foreach_sub(after, rec.before)
+        dn = grad_norms(delta)
+        pn = grad_norms(after)
+        flat = gather([torch.stack(dn), torch.stack(pn)])  # sampled steps only: a second sync
+        k = len(dn)
+        names = [mon.models.param_names.get(id(p), f"param{i}") for i, p in enumerate(rec.before_params)]
+        vals: dict[str, float] = {}
+        tot_d = tot_p = 0.0
+        for i, n in enumerate(names):
+            d, w = flat[i], flat[k + i]
+            vals[f"param_norm/{n}"] = w
+            vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
+            tot_d += d * d
+            tot_p += w * w
+        vals["param_norm"] = math.sqrt(tot_p)
+        vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
+        rec.before = None
+        rec.before_params = None
+        rec.extra_time += mon.timer() - t0
+        mon.writer.scalars(mon.step, vals)
