@@ -343,3 +343,16 @@ def test_gradients_that_shrink_with_a_loss_going_to_zero_are_not_exploding(make_
     d = diagnose(make_run(loss=loss, grad=grad, opt="SGD", lr=0.01))
     assert "exploding-gradient" not in [c.name for c in d.causes]
     assert d.exit_code == 0
+
+
+def test_a_short_full_batch_run_that_blows_up_is_divergence_and_lr(make_run):
+    # pytorch/examples time_sequence_prediction: LBFGS(lr=0.8), no line search, 6 steps;
+    # the test loss goes 1.3e-3 ... 4e-5, then 4.7e25 after the sixth step
+    loss = np.array([0.5, 1.3e-3, 3e-4, 1.6e-4, 1.05e-4, 6.9e-5])
+    ev = [1.3e-3, 1.7e-4, 6.6e-5, 4.9e-5, 4.2e-5, 4.7e25]
+    d = diagnose(make_run(n=6, loss=loss, eval_loss=ev, opt="LBFGS", lr=0.8, update=0.07))
+    assert "loss-divergence" in [s.name for s in d.symptoms]
+    assert d.causes and d.causes[0].name == "lr-too-high" and "line_search_fn" in d.causes[0].fix
+    # the same run without the blow-up: nothing
+    d = diagnose(make_run(n=6, loss=loss, eval_loss=ev[:5] + [4e-5], opt="LBFGS", lr=0.8, update=0.07))
+    assert not d.causes and "loss-divergence" not in [s.name for s in d.symptoms]

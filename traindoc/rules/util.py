@@ -185,3 +185,27 @@ def spike_z(x: np.ndarray, window: int, min_history: int, level: int = 5) -> tup
         zz = (xf - base) / sig
     zz[:min_history] = 0.0
     return np.nan_to_num(zz, nan=0.0, posinf=1e9, neginf=-1e9), base, sig
+
+
+GROSS = 1e3  # three decades: no healthy loss ends there after its best (an order of noise is 1.3x)
+
+
+def gross_divergence(run, rank: int) -> dict | None:
+    """A loss series (the training loss, or an evaluation loss) whose last point is at
+    least 1000x its lowest, reached before it, and above where it started: a blow-up that
+    needs no long run to see (15 full-batch LBFGS steps, an evaluation once an epoch).
+    Needs 4 finite positive points. The first such series, as
+    ``{"series", "best", "best_step", "last", "last_step", "first"}``."""
+    cands = [("loss", run.series("loss", rank))] if run.has("loss", rank) else []
+    cands += sorted((("loss/eval" + k, v) for k, v in run.matching("loss/eval", rank).items()), key=lambda kv: kv[0])
+    for name, s in cands:
+        ok = np.isfinite(s.values)
+        v, t = s.values[ok], s.steps[ok]
+        if len(v) < 4 or v.min() <= 0:
+            continue
+        b = int(np.argmin(v))
+        if b < len(v) - 1 and v[-1] >= GROSS * v[b] and v[-1] > v[0]:
+            return {"series": name, "best": float(v[b]), "best_step": int(t[b]), "last": float(v[-1]),
+                    "last_step": int(t[-1]), "first": float(v[0])}
+    return None
+

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..util import fmt
-from ._stats import act_stat, calm_jump, early_update, features, finding, lr_growth, onset
+from ..util import fmt, gross_divergence
+from ._stats import act_stat, calm_jump, early_update, features, finding, focus_rank, lr_growth, onset
 from .loss_reduction import sum_evidence
 
 
@@ -117,6 +117,14 @@ def lr_too_high(run):
         s = 1.3
         evid.append({"series": "loss", "windows_above_uniform": f"{frac:.0%}", "uniform": fmt(lnc),
                      "classes": classes})
+    gross = gross_divergence(run, focus_rank(run)) if s == 0.0 and f.first_bad is None and len(f.loss) < 50 else None
+    if gross is not None and np.isfinite(ur) and ur > 0.03:
+        # too few steps for a trend (full-batch LBFGS, 15 steps), but the loss ended three
+        # decades above its best while each step moved the weights by >3 % of their norm
+        s = 1.4
+        evid.append({"series": gross["series"], "best": fmt(gross["best"]), "last": fmt(gross["last"])})
+    else:
+        gross = None
     grow = lr_growth(run, upto=f.first_bad)
     only_schedule = False
     if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
@@ -148,6 +156,9 @@ def lr_too_high(run):
         + (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at step "
            f"{f.first_bad}, with no climb of the loss before it" if only_schedule and f.first_bad is not None else
            "the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
+           f"{gross['series']} blew up from {fmt(gross['best'])} at step {gross['best_step']} to {fmt(gross['last'])} "
+           f"at step {gross['last_step']} while each step moved the weights by {fmt(ur)} of their norm (median)"
+           if gross is not None else
            f"the loss was worse than guessing uniformly among {worse[2]} classes (above ln C = {fmt(worse[1])}) in "
            f"{worse[0]:.0%} of the run after it had been below it (perplexity above the number of classes): the "
            "updates are too large to settle" if worse is not None else
@@ -157,7 +168,9 @@ def lr_too_high(run):
            "the log has no update sizes, so a summed loss or uncleared gradients would look the same"),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
-        fix="lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range",
+        fix=("give LBFGS a line search (torch.optim.LBFGS(..., line_search_fn='strong_wolfe')): without one it "
+             "takes lr times the full quasi-Newton step; or lower lr" if (f.opt_class or "").startswith("LBFGS") else
+             "lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range"),
         confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
     )]
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..util import fmt, log_view, smooth_window, trailing_median, train_loss
+from ..util import fmt, gross_divergence, log_view, smooth_window, trailing_median, train_loss
 
 # On healthy bench/calib runs the smoothed loss ended at most 1.33x above its best (noise
 # around a converged value); runs whose learning rate grew until they diverged ended 38x
@@ -21,7 +21,9 @@ def loss_divergence(run) -> list[Finding]:
     """What it detects: the training loss trends upward: its running median (over 5 % of
     the run) ends at least twice as high as the lowest it reached, after the low point.
     A single spike does not count (the median ignores it); the finite part of a run that
-    later went NaN does.
+    later went NaN does. A run too short for a trend (under 50 steps, e.g. full-batch LBFGS)
+    counts when its training or evaluation loss ends 1000x above its lowest point and above
+    where it started.
 
     Why it happens: the learning rate is too high for the current stage (often after
     warm-up ends, or a schedule that increases it), the weights grow without bound (no
@@ -43,6 +45,17 @@ def loss_divergence(run) -> list[Finding]:
         # Trainer, Lightning's metrics.csv): 10 of them show a trend that 50 raw steps do
         sparse = n >= 2 and float(np.median(np.diff(steps))) >= 5
         if n < (MIN_POINTS_SPARSE if sparse else MIN_STEPS):
+            g = gross_divergence(run, rank)
+            if g is not None:  # too short for a trend, but three decades up needs none
+                out.append(Finding(
+                    "loss-divergence", "error",
+                    f"{g['series']} blew up from {fmt(g['best'])} at step {g['best_step']} to {fmt(g['last'])} at "
+                    f"step {g['last_step']} ({fmt(g['last'] / g['best'])}x; it started at {fmt(g['first'])})",
+                    location={"step": g["best_step"], "rank": rank},
+                    evidence=[{"series": g["series"], "step": g["best_step"], "value": g["best"], "what": "lowest"},
+                              {"series": g["series"], "step": g["last_step"], "value": g["last"], "what": "last"}],
+                    confirm="rerun from a checkpoint before the low point with half the learning rate",
+                    confidence=0.9))
             continue
         view, raw_log = log_view(vals)
         w = smooth_window(n)
