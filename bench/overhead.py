@@ -71,7 +71,7 @@ def block(model, opt, loss_of, steps, mon=None):
         loss.backward()
         opt.step()
         times.append(time.perf_counter() - t0)
-        sampled.append(bool(mon is not None and mon._sampled))
+        sampled.append(bool(mon is not None and mon.rec.sampled))
     return times if mon is None else (times, sampled)
 
 
@@ -86,18 +86,20 @@ def held_bytes(mon) -> int:
             seen.add(id(t))
             total += t.numel() * t.element_size()
 
-    for name in ("_losses", "_eval", "_preclip", "_act_vals"):
-        for t in getattr(mon, name):
-            add(t)
-    for name in ("_last_loss", "_label_counts"):
-        add(getattr(mon, name))
-    for _, t in mon._scaled.values():
-        add(t)
-    for _, _, ts in mon._deferred:
+    rec = mon.rec  # the step in progress
+    for ts in (rec.losses, rec.preclip, rec.act_vals, rec.before or []):
         for t in ts:
             add(t)
-    for t in mon._before or []:
+    for ev in mon.loss_fns._eval.values():  # evaluation losses waiting for the next sync
+        for t in ev:
+            add(t)
+    add(mon.backward.last_loss)
+    add(mon.loss_fns.label_counts)
+    for _, t in mon.scalers._scaled.values():
         add(t)
+    for _, _, ts in mon.recorder._deferred:
+        for t in ts:
+            add(t)
     return total
 
 

@@ -50,7 +50,7 @@ def test_a_hand_written_update_is_one_step_per_backward(tmp_path):
     assert act and max(len(run.series(n)) for n in act) < 60  # sampled steps only: bounded
 
 
-@pytest.mark.parametrize("mode", ["continue", "break"])
+@pytest.mark.parametrize("mode", ["continue", "break", "exit"])
 def test_a_nan_the_script_skips_itself_is_found(tmp_path, mode):
     r, run = _run(tmp_path, "nan_guard.py", mode)
     assert r.returncode == 0 and "nan loss at 0 11" in r.stdout, r.stderr[-2000:]

@@ -88,3 +88,44 @@ def test_hugging_face_causal_lm_shifting_inside_is_not(tmp_path):
             loss.backward()
             opt.step()
     assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))
+
+
+class _LossInside(nn.Module):
+    """nanoGPT's GPT and Hugging Face heads: the target is an argument of forward, which
+    computes the loss itself (``model(X, Y)``, ``model(input_ids=..., labels=...)``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb, self.head = nn.Embedding(30, 16), nn.Linear(16, 30)
+
+    def forward(self, idx, targets=None, labels=None):
+        logits = self.head(self.emb(idx))
+        t = targets if targets is not None else labels
+        return nn.functional.cross_entropy(logits.view(-1, 30), t.reshape(-1))
+
+
+def loss_inside(tmp_path, same: bool, kw: bool = False, steps=30):
+    torch.manual_seed(0)
+    text = torch.randint(0, 30, (5000,))
+    model = _LossInside()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(steps):
+            i = torch.randint(0, 4900, (16,)).tolist()
+            x = torch.stack([text[j:j + 12] for j in i])
+            y = x if same else torch.stack([text[j + 1:j + 13] for j in i])
+            loss = model(x, labels=y) if kw else model(x, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_a_target_passed_to_the_model_that_computes_the_loss_is_not_a_leak(tmp_path):
+    assert "target-leakage" not in names(loss_inside(tmp_path / "a", same=False))
+    assert "target-leakage" not in names(loss_inside(tmp_path / "b", same=False, kw=True))
+
+
+def test_the_same_tensor_passed_as_input_and_target_is_a_leak(tmp_path):
+    d = loss_inside(tmp_path, same=True)  # nanoGPT with y = x
+    assert names(d)[0] == "target-leakage" and "argument 0" in d.causes[0].message

@@ -108,3 +108,15 @@ def scheduler_summary(s: Any) -> dict[str, Any]:
         if isinstance(pv, (int, float, str, bool)) or (isinstance(pv, list) and len(pv) < 20):
             keep[k] = pv
     return {"class": type(s).__name__, "config": keep}
+
+
+def exception_line(tb: str) -> str:
+    """``Type: first line of the message`` from a formatted traceback: the first line after
+    the last indented (frame) line. A message of several lines (torch.load's weights_only
+    advice) would otherwise be summed up by its last line."""
+    lines = [ln for ln in tb.splitlines() if ln.strip()]
+    if not lines:
+        return tb
+    frames = [i for i, ln in enumerate(lines) if ln.startswith((" ", "\t"))]
+    after = lines[frames[-1] + 1:] if frames else lines
+    return (after or lines)[0 if frames else -1][:300]

@@ -79,10 +79,20 @@ class LossFns:
         inputs (``y = x``: an unshifted next-token target), or a column of a table the
         model receives (the label among the features)? Exact equality only; integer targets
         for the first (a float target equal to the input is an autoencoder). Costs one
-        comparison per input for 20 steps (a sync on GPU), then nothing."""
+        comparison per input for 20 steps (a sync on GPU), then nothing.
+
+        A target the model was handed as an argument (nanoGPT's ``model(X, Y)``, Hugging
+        Face's ``labels=``: the model computes its own loss) reaches the loss as that same
+        memory: that argument is the target's slot, not an input, unless the same tensor
+        fills two arguments (``model(X, X)``: y = x)."""
         t = target.detach()
-        for where, x in self._leak_inputs:
-            if x.device != t.device or x.numel() < 2:
+        own = [i for i, (_, x) in enumerate(self._leak_inputs) if _same_memory(x, t)]
+        if len(own) >= 2:
+            self._leak(name, f"the target of {name} is the model's {self._leak_inputs[own[0]][0]} itself (y = x)",
+                       self._leak_inputs[own[0]][0])
+            return
+        for i, (where, x) in enumerate(self._leak_inputs):
+            if x.device != t.device or x.numel() < 2 or i in own:
                 continue
             if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
                     and x.numel() >= 8 and torch.equal(x.reshape(-1), t.reshape(-1)):
@@ -95,10 +105,13 @@ class LossFns:
                 what = f"the target of {name} is column {int(same.nonzero()[0])} of the model's {where}"
             else:
                 continue
-            self._leak_found = True
-            self._leak_inputs = []
-            self.mon.writer.event(self.mon.step, "target-in-input", what, {"loss_fn": name, "input": where})
+            self._leak(name, what, where)
             return
+
+    def _leak(self, name: str, what: str, where: str) -> None:
+        self._leak_found = True
+        self._leak_inputs = []
+        self.mon.writer.event(self.mon.step, "target-in-input", what, {"loss_fn": name, "input": where})
 
     def _add_label_counts(self, counts: torch.Tensor) -> None:
         lc = self.label_counts
@@ -157,3 +170,13 @@ class LossFns:
         self.mon.writer.event(self.mon.step, "loss-skipped",
                               f"{len(bad)} non-finite loss(es) computed and never backpropagated before step "
                               f"{self.mon.step}", {"count": len(bad), "value": bad[0], "indices": idx})
+
+
+def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """The same elements in the same memory (a view such as ``targets.view(-1)``)."""
+    try:
+        return (a.device == b.device and a.dtype == b.dtype and a.numel() == b.numel() and a.numel() > 0
+                and a.data_ptr() == b.data_ptr())
+    except (RuntimeError, NotImplementedError):  # tensors without storage (fake, meta)
+        return False
+

@@ -3,8 +3,9 @@ parameters), the global forward hooks, activation statistics and autocast states
 
 from __future__ import annotations
 
+import contextlib
 import weakref
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import torch
 
@@ -52,13 +53,34 @@ class Models:
         self._roots.append(weakref.ref(module))
         # the model's inputs, for a loop that builds batches by hand (no DataLoader): one
         # Python call per forward of the model itself (see Batches.on_root_forward)
-        mon = self.mon
-        self._root_hooks.append(module.register_forward_pre_hook(
-            lambda m, a, k: mon.guard("forward-inputs", mon.batches.on_root_forward, m, a, k), with_kwargs=True))
+        self._hook_root(module)
         for name, m in module.named_modules():
             self._mod_names.setdefault(m, prefix + name if name else (prefix.rstrip(".") or "model"))
         for name, p in module.named_parameters():
             self.param_names.setdefault(id(p), prefix + name)
+
+    def _hook_root(self, module: torch.nn.Module) -> None:
+        mon = self.mon
+        handle = module.register_forward_pre_hook(
+            lambda m, a, k: mon.guard("forward-inputs", mon.batches.on_root_forward, m, a, k), with_kwargs=True)
+        self._root_hooks.append((weakref.ref(module), handle))
+
+    @contextlib.contextmanager
+    def hooks_detached(self) -> Iterator[None]:
+        """The roots without traindoc's hook while the user saves or scripts them:
+        ``torch.save(model)`` would pickle the hook (a closure: it fails, and the file
+        would need traindoc to load) and ``torch.jit.script`` would try to compile it.
+        Two dict operations per root per call; re-attached afterwards (last in hook order)."""
+        held, self._root_hooks = self._root_hooks, []
+        for _, h in held:
+            h.remove()
+        try:
+            yield
+        finally:
+            for ref, _ in held:
+                m = ref()
+                if m is not None and not self.mon.closed:
+                    self.mon.guard("forward-inputs", self._hook_root, m)
 
     def describe(self) -> None:
         for r in self._roots:
@@ -129,7 +151,7 @@ class Models:
     def remove_hooks(self) -> None:
         """At close: the global forward hooks and each root's input hook."""
         self.remove_forward_hooks()
-        for h in self._root_hooks:
+        for _, h in self._root_hooks:
             h.remove()
         self._root_hooks = []
 

@@ -227,6 +227,7 @@ class Monitor:
         if w is None:
             return
         try:
+            self.batches.assign(backward=False)  # the batch in use, for a bundle written below
             self._flush_at_close(w)
         except Exception as exc:  # noqa: BLE001
             self._record_error("close", exc)
@@ -238,9 +239,8 @@ class Monitor:
         w.meta("sampling", {"interval": self.sampler.interval, "fixed": self.sampler.fixed,
                             "budget": self.sampler.budget})
         if error:
-            w.event(self.step, "exception", error.splitlines()[-1] if error.strip() else error, {"traceback": error})
+            w.event(self.step, "exception", context.exception_line(error), {"traceback": error})
         try:
-            self.batches.assign(backward=False)
             self.capture.end_of_run(status, exit_code, error)
         except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
             self.errors.setdefault("bundle", f"{type(exc).__name__}: {exc}")
@@ -267,7 +267,11 @@ class Monitor:
             self.loss_fns.note_skipped(values, vals)
             if values:
                 w.scalars(self.step, values)
-                self.guard("bundle", self.capture.check, self.step, {"loss": values["loss/skipped"]}, False)
+                # called directly: the monitor is closed by now, so guard() would skip it
+                try:
+                    self.capture.check(self.step, {"loss": values["loss/skipped"]}, False)
+                except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
+                    self._record_error("bundle", exc)
 
     def _replay_at_close(self) -> None:
         target = self.capture.worth_replaying() if self.capture.bundles else None

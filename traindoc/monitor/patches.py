@@ -78,6 +78,25 @@ class Patches:
                 continue
             self._setattr(F, name, self._wrap_loss(name, orig_fn))
         self._install_schedulers(mon)
+        self._install_save(mon)
+
+    def _install_save(self, mon: Any) -> None:
+        # -- torch.save / torch.jit.script: the model without traindoc's hooks ---------------
+        import torch.jit
+        import torch.serialization
+
+        models = mon.models
+        for owner, name in ((torch, "save"), (torch.jit, "script")):
+            orig = getattr(owner, name)
+
+            def wrapper(*args, _orig=orig, **kwargs):
+                with models.hooks_detached():
+                    return _orig(*args, **kwargs)
+
+            functools.update_wrapper(wrapper, orig)
+            self._setattr(owner, name, wrapper)
+        if torch.serialization.save is not torch.save:
+            self._setattr(torch.serialization, "save", torch.save)
 
     # -- backward ---------------------------------------------------------------
     def _install_backward(self, mon: Any) -> None:

@@ -14,6 +14,8 @@ for ep in range(2):
             print("nan loss at", ep, i, "skipping")
             if mode == "break":
                 break
+            if mode == "exit":  # the skipped NaN is the last thing the run does
+                sys.exit(0)
             continue
         opt.zero_grad(); loss.backward(); opt.step()
 print("done")
