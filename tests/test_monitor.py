@@ -401,3 +401,35 @@ def test_optimizer_subclass_calling_super_step_is_one_step(tmp_path):
             opt.step()
     run = traindoc.open_run(tmp_path / "r")
     assert run.meta["steps"] == 5 and list(run.series("loss").steps) == [0, 1, 2, 3, 4]
+
+
+def test_each_evaluation_split_keeps_one_series_across_epochs(tmp_path):
+    # a new iterator every epoch (and a loader rebuilt inside the loop) must not start a new
+    # series: the ids of freed iterators are reused, which once split and swapped them
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    X, Y = torch.randn(256, 4), torch.randn(256, 1)
+    train = DataLoader(TensorDataset(X[:192], Y[:192]), batch_size=32, shuffle=True)
+    val_ds = TensorDataset(X[192:], Y[192:])
+    test = DataLoader(TensorDataset(X[:64] * 3, Y[:64]), batch_size=32)
+    m = nn.Linear(4, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.05)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(5):
+            for x, y in train:
+                loss = nn.functional.mse_loss(m(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            with torch.no_grad():
+                for x, y in DataLoader(val_ds, batch_size=32):  # rebuilt every epoch
+                    nn.functional.mse_loss(m(x), y)
+                for x, y in test:
+                    nn.functional.mse_loss(m(x), y)
+    run = traindoc.open_run(tmp_path / "r")
+    evals = sorted(n for n in run.names() if n.startswith("loss/eval"))
+    assert evals == ["loss/eval", "loss/eval1"], evals
+    assert [len(run.series(n)) for n in evals] == [5, 5]
+    assert run.meta["eval_loader/loss/eval"]["length"] == 64
+    assert sum(1 for k in run.meta if k.startswith("loader/")) == 3

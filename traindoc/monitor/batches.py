@@ -4,6 +4,7 @@ model's own inputs. References only: the bundle copies them on a trigger."""
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from typing import Any
 
@@ -28,10 +29,10 @@ class Batches:
         self._draws: deque = deque(maxlen=64)  # batches handed out (None: an epoch's end), see assign
         self.lag: int | None = None  # draws a prefetching loader makes ahead of the batch in use
         self.loader_used = False  # a DataLoader fed training: batches are captured there, not at forward
-        self._loaders_seen: set[int] = set()
-        self._loader_info: dict[int, dict[str, Any]] = {}
+        self._loaders_seen = _ByObject()  # loader number, by dataset (see _loader_key)
+        self._loader_info = _ByObject()
         self.train_loader: dict[str, Any] | None = None  # the training loader's description (bundles)
-        self._eval_loaders: dict[int, str] = {}
+        self._eval_loaders = _ByObject()  # series name, by dataset
         self.eval_loader: str = "loss/eval"  # the series the current evaluation pass writes to
         self._unused_idx: list[np.ndarray] = []  # indices of batches drawn but never backpropagated
 
@@ -41,8 +42,8 @@ class Batches:
         self._unused_idx = []
         return idx
 
-    def _describe_loader(self, it: Any) -> None:
-        self._loaders_seen.add(id(it))
+    def _describe_loader(self, it: Any, key: Any) -> None:
+        self._loaders_seen.set(key, len(self._loaders_seen))
         ds = getattr(it, "_dataset", None)
         info: dict[str, Any] = {"dataset": type(ds).__name__, "num_workers": getattr(it, "_num_workers", None),
                                 "pin_memory": getattr(it, "_pin_memory", None)}
@@ -52,17 +53,20 @@ class Batches:
             info["length"] = None
         self.mon.writer.meta(f"loader/{len(self._loaders_seen) - 1}", info)
         info["batch_size"] = getattr(getattr(it, "_index_sampler", None), "batch_size", None)
-        self._loader_info[id(it)] = info
+        self._loader_info.set(key, info)
 
     def on_batch(self, it: Any, batch: Any, idx: Any, dt: float) -> None:
-        if id(it) not in self._loaders_seen:
-            self._describe_loader(it)
+        key = _loader_key(it)
+        if self._loaders_seen.get(key) is None:
+            self._describe_loader(it, key)
         if not torch.is_grad_enabled():  # an evaluation loop: not part of the training step
-            if id(it) not in self._eval_loaders:  # one series per evaluation loader (train/val splits apart)
+            name = self._eval_loaders.get(key)
+            if name is None:  # one series per evaluation dataset (train/val splits apart)
                 k = len(self._eval_loaders)
-                self._eval_loaders[id(it)] = "loss/eval" if k == 0 else f"loss/eval{k}"
-                self.mon.writer.meta(f"eval_loader/{self._eval_loaders[id(it)]}", self._loader_info.get(id(it), {}))
-            self.eval_loader = self._eval_loaders[id(it)]
+                name = "loss/eval" if k == 0 else f"loss/eval{k}"
+                self._eval_loaders.set(key, name)
+                self.mon.writer.meta(f"eval_loader/{name}", self._loader_info.get(key) or {})
+            self.eval_loader = name
             return
         self.mon.rec.data_time += dt
         self.loader_used = True
@@ -70,7 +74,7 @@ class Batches:
         if idx is not None:
             arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
             arr = arr.astype(np.int64, copy=False) if arr.dtype.kind in "iu" else None
-        self.train_loader = self._loader_info.get(id(it))
+        self.train_loader = self._loader_info.get(key)
         # references, RNG state and tensor versions at hand-over, no copy; which step the
         # batch belongs to is decided at the backward it reaches (see assign)
         self._draws.append(_Draw(id(it), arr, self.mon.capture.record(batch, arr)))
@@ -173,3 +177,37 @@ class Batches:
             crec[2]["group"] = rec.fwd_group  # a siamese/contrastive step: several forwards, one backward
         rec.fwd_batch = batch
         self.mon.capture.use(crec)
+
+
+def _loader_key(it: Any) -> Any:
+    """What identifies a loader across epochs: its dataset (each epoch makes a new iterator,
+    and a loader built inside the epoch loop is new each epoch too), else its sampler."""
+    for attr in ("_dataset", "_index_sampler"):
+        obj = getattr(it, attr, None)
+        if obj is not None:
+            return obj
+    return it
+
+
+class _ByObject:
+    """A map keyed by object identity that a freed object's reused id() cannot hit (a weak
+    reference checks it; objects that take none are held)."""
+
+    def __init__(self) -> None:
+        self._d: dict[int, tuple[Any, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, obj: Any) -> Any:
+        ref, value = self._d.get(id(obj), (None, None))
+        held = ref() if isinstance(ref, weakref.ref) else ref
+        return value if held is obj else None
+
+    def set(self, obj: Any, value: Any) -> None:
+        try:
+            ref: Any = weakref.ref(obj)
+        except TypeError:
+            ref = obj
+        self._d[id(obj)] = (ref, value)
+
