@@ -433,3 +433,40 @@ def test_each_evaluation_split_keeps_one_series_across_epochs(tmp_path):
     assert [len(run.series(n)) for n in evals] == [5, 5]
     assert run.meta["eval_loader/loss/eval"]["length"] == 64
     assert sum(1 for k in run.meta if k.startswith("loader/")) == 3
+
+
+def test_a_crash_is_summed_up_by_its_type_and_first_line():
+    import traceback
+
+    from traindoc.monitor.context import exception_line
+
+    def tb_of(exc):
+        try:
+            raise exc
+        except BaseException as e:  # noqa: BLE001
+            return "".join(traceback.format_exception(e))
+
+    assert exception_line(tb_of(ZeroDivisionError("division by zero"))) == "ZeroDivisionError: division by zero"
+    msg = "Weights only load failed.\n\t(1) In PyTorch 2.6 ...\n    indented\nCheck the documentation"
+    assert exception_line(tb_of(RuntimeError(msg))) == "RuntimeError: Weights only load failed."
+    assert exception_line("just a message") == "just a message"
+
+
+def test_a_skipped_nan_at_the_end_with_stop_on_still_closes_the_run(tmp_path):
+    from traindoc.monitor.monitor import Monitor
+
+    torch.manual_seed(0)
+    m = nn.Linear(4, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.05)
+    x, y = torch.randn(16, 4), torch.randn(16, 1)
+    with Monitor(out=tmp_path / "r", stop_on=["nonfinite"], replay=False):
+        for i in range(6):
+            loss = nn.functional.mse_loss(m(x if i < 5 else x * float("nan")), y)
+            if not torch.isfinite(loss):
+                break  # the script's own guard, as the last thing the run does
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["status"] == "finished" and run.meta["steps"] == 5
+    assert (tmp_path / "r" / "bundles").is_dir()

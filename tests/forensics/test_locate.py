@@ -178,3 +178,15 @@ def test_an_op_inf_on_a_spike_whose_replay_stayed_finite_is_no_finding():
     assert [f.name for f in build_findings(res, B())] == []
     res["tests"][0]["loss"] = float("nan")  # a NaN step: the op is the finding
     assert [f.name for f in build_findings(res, B())] == ["unstable-op"]
+
+
+def test_a_constant_buffer_filled_from_data_is_data_again():
+    def fn(x):
+        buf = torch.ones(x.shape[0], 6)
+        buf[:, :4] = x  # written through a view: the buffer now holds the batch's values
+        return torch.log(buf).sum()
+
+    x = torch.rand(3, 4)
+    x[1, 2] = 0.0
+    r = first_nonfinite(fn, x)
+    assert r.kind == "unstable-op" and r.culprit.short == "log", r.summary()

@@ -30,7 +30,7 @@ def healthy_series(n=300, seed=0):
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
-              grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None):
+              grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -38,7 +38,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled);
     ``accum``: (micro-batches per step, backpropagated / loss-function value) on sampled steps;
     ``zero_params``: parameters that are exactly 0 and never move (sampled param_norm/update_ratio);
-    ``loss_fn``: (name, input shape): what the loss function was given (``loss_function/NAME``)."""
+    ``loss_fn``: (name, input shape): what the loss function was given (``loss_function/NAME``);
+    ``ce``: the cross-entropy's own values (``loss/ce``; default: the loss, with a CE ``loss_fn``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -58,7 +59,11 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                   "4": {"std": 1.2, "absmax": 4.0}}
     for s in range(n):
         bad_g = grad_bad_from is not None and s >= grad_bad_from
-        v = {"loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 4.0 if bad_g else 0.0, "lr/0/0": lr,
+        if ce is not None or (loss_fn is not None and loss_fn[0] in ("cross_entropy", "nll_loss")):
+            v0 = {"loss/ce": float((loss if ce is None else ce)[s])}
+        else:
+            v0 = {}
+        v = {**v0, "loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 4.0 if bad_g else 0.0, "lr/0/0": lr,
              "time/step": 0.01 * (1 + 0.05 * rng.random())}
         v["time/data"] = 0.001 if time_data is None else time_data * v["time/step"]
         for i, p in enumerate([] if no_grads else params):

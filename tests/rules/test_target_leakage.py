@@ -129,3 +129,48 @@ def test_a_target_passed_to_the_model_that_computes_the_loss_is_not_a_leak(tmp_p
 def test_the_same_tensor_passed_as_input_and_target_is_a_leak(tmp_path):
     d = loss_inside(tmp_path, same=True)  # nanoGPT with y = x
     assert names(d)[0] == "target-leakage" and "argument 0" in d.causes[0].message
+
+
+class _OneArg(_LossInside):
+    def forward(self, idx):  # computes its loss on its own input: forgot to shift
+        return super().forward(idx, targets=idx)
+
+
+def test_a_model_that_computes_its_loss_on_its_only_input_is_a_leak(tmp_path):
+    torch.manual_seed(0)
+    text = torch.randint(0, 30, (5000,))
+    model = _OneArg()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(25):
+            i = torch.randint(0, 4900, (16,)).tolist()
+            loss = model(torch.stack([text[j:j + 12] for j in i]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    d = traindoc.diagnose(tmp_path / "r")
+    assert "target-leakage" in names(d)
+
+
+def test_an_autoencoder_given_its_input_twice_is_not_a_leak(tmp_path):
+    torch.manual_seed(0)
+    ae = nn.Sequential(nn.Linear(16, 4), nn.ReLU(), nn.Linear(4, 16))
+
+    class AE(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ae = ae
+
+        def forward(self, x, target):
+            return nn.functional.mse_loss(self.ae(x), target)
+
+    model = AE()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(25):
+            x = torch.randn(32, 16)
+            loss = model(x, x)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))

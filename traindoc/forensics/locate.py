@@ -173,8 +173,23 @@ class _Watch(TorchDispatchMode):
         self.fp16: OpEvent | None = None
         self.done = False
         self._traced: dict[int, weakref.ref] = {}
-        self._const: dict[int, weakref.ref] = {}  # tensors computed from constants only
+        # storages whose values were all computed from constants, by storage address (a
+        # write into any view of one from other values ends it), with a tensor to keep alive
+        self._const: dict[int, weakref.ref] = {}
         self._mut_cache: dict[Any, tuple[list[int], list[str]]] = {}
+
+    def _is_const(self, t: torch.Tensor) -> bool:
+        ref = self._const.get(_storage(t))
+        return ref is not None and ref() is not None
+
+    def _note_const(self, o: torch.Tensor, const: bool) -> None:
+        p = _storage(o)
+        if not p:
+            return
+        if not const:
+            self._const.pop(p, None)  # new values, or written in place from non-constant ones
+        elif not self._is_const(o):
+            self._const[p] = weakref.ref(o, lambda r, p=p: self._const.pop(p, None) if self._const.get(p) is r else None)
 
     def _mark(self, t: torch.Tensor) -> None:
         k = id(t)
@@ -244,13 +259,10 @@ class _Watch(TorchDispatchMode):
         outs = [o for o in tree_flatten(out)[0] if isinstance(o, torch.Tensor)]
         # values that depend on neither the batch nor the parameters (a mask built from
         # torch.ones/tril/arange): a -inf they make is deliberate, never the instability
-        const = packet in _FACTORIES or bool(tins) and all(id(t) in self._const for t in tins)
+        const = packet in _FACTORIES or bool(tins) and all(self._is_const(t) for t in tins)
         for o in outs:
             self._mark(o)
-            if const:
-                self._const.setdefault(id(o), weakref.ref(o, lambda _r, k=id(o): self._const.pop(k, None)))
-            else:
-                self._const.pop(id(o), None)  # written in place from non-constant values
+            self._note_const(o, const)
         out_fin = [all_finite(o) for o in outs]
         if not all(out_fin):
             bad = [o for o, f in zip(outs, out_fin) if not f]
@@ -477,6 +489,14 @@ def _verdict(w: _Watch) -> tuple[str | None, OpEvent | None]:
     if w.ext_inf is not None:
         return ext_kind(w.ext_inf), w.ext_inf
     return None, None
+
+
+def _storage(t: torch.Tensor) -> int:
+    """The address of a tensor's storage (0 for none, or an empty one)."""
+    try:
+        return t.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError, AttributeError):
+        return 0
 
 
 def _made_here(tins: list, outs: list) -> bool:

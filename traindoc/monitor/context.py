@@ -111,12 +111,13 @@ def scheduler_summary(s: Any) -> dict[str, Any]:
 
 
 def exception_line(tb: str) -> str:
-    """``Type: first line of the message`` from a formatted traceback: the first line after
-    the last indented (frame) line. A message of several lines (torch.load's weights_only
-    advice) would otherwise be summed up by its last line."""
+    """``Type: first line of the message`` from a formatted traceback: the first line that
+    does not start with whitespace after the last ``  File "..."`` frame line. A message
+    of several lines (torch.load's weights_only advice, indented or not) would otherwise be
+    summed up by its last line."""
     lines = [ln for ln in tb.splitlines() if ln.strip()]
     if not lines:
         return tb
-    frames = [i for i, ln in enumerate(lines) if ln.startswith((" ", "\t"))]
-    after = lines[frames[-1] + 1:] if frames else lines
-    return (after or lines)[0 if frames else -1][:300]
+    frames = [i for i, ln in enumerate(lines) if ln.lstrip().startswith('File "') and ln[:1].isspace()]
+    after = [ln for ln in lines[frames[-1] + 1:] if not ln[:1].isspace()] if frames else []
+    return (after[0] if after else lines[-1])[:300]

@@ -20,6 +20,8 @@ class LossFns:
         self._seen: set[str] = set()
         self._eval: dict[str, list[torch.Tensor]] = {}  # evaluation losses by the loader that fed them
         self._fn_losses: list[torch.Tensor] = []  # loss-function outputs under grad since the step began
+        self._fn_names: list[str] = []  # and the functions that made them
+        self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
         self.label_counts: torch.Tensor | None = None
@@ -29,11 +31,21 @@ class LossFns:
         return self._fn_losses
 
     def take_fn_losses(self) -> list[torch.Tensor]:
-        """This step's loss-function outputs, handed over once."""
+        """This step's loss-function outputs, handed over once (their names stay in
+        ``taken_names`` until the next call)."""
         out = self._fn_losses
+        self.taken_names = self._fn_names
         if out:
-            self._fn_losses = []
+            self._fn_losses, self._fn_names = [], []
         return out
+
+    @staticmethod
+    def classification_loss(names: list[str], vals: list[float]) -> dict[str, float]:
+        """``loss/ce``: the mean of the step's cross_entropy / nll_loss outputs, from values
+        the step's gather already read. The rules compare it with ln C (a uniform guess);
+        the backpropagated loss may hold other terms (a KL, a second head, a GAN's D+G)."""
+        ce = [v for n, v in zip(names, vals) if n in ("cross_entropy", "nll_loss") and math.isfinite(v)]
+        return {"loss/ce": sum(ce) / len(ce)} if ce else {}
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """The model's latest inputs, for the leak check (first LEAK_STEPS steps)."""
@@ -54,7 +66,9 @@ class LossFns:
             return
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
+            del self._fn_names[:32]
         self._fn_losses.append(out.detach().reshape(()))
+        self._fn_names.append(name)
         if self._leak_inputs and self.mon.step < LEAK_STEPS and isinstance(target, torch.Tensor):
             self._check_leak(name, target)
         fb = self.mon.rec.fwd_batch
@@ -84,10 +98,13 @@ class LossFns:
         A target the model was handed as an argument (nanoGPT's ``model(X, Y)``, Hugging
         Face's ``labels=``: the model computes its own loss) reaches the loss as that same
         memory: that argument is the target's slot, not an input, unless the same tensor
-        fills two arguments (``model(X, X)``: y = x)."""
+        fills two arguments (``model(X, X)``: y = x) or it is the only argument (a
+        ``forward(idx)`` that forgot to shift computes its loss on ``idx``)."""
         t = target.detach()
         own = [i for i, (_, x) in enumerate(self._leak_inputs) if _same_memory(x, t)]
-        if len(own) >= 2:
+        if len(self._leak_inputs) < 2:
+            own = []  # forward(idx) computing its loss on idx itself has no target slot: y = x
+        if len(own) >= 2 and not t.is_floating_point():  # (a float one is an autoencoder's model(x, x))
             self._leak(name, f"the target of {name} is the model's {self._leak_inputs[own[0]][0]} itself (y = x)",
                        self._leak_inputs[own[0]][0])
             return

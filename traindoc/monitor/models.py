@@ -60,9 +60,7 @@ class Models:
             self.param_names.setdefault(id(p), prefix + name)
 
     def _hook_root(self, module: torch.nn.Module) -> None:
-        mon = self.mon
-        handle = module.register_forward_pre_hook(
-            lambda m, a, k: mon.guard("forward-inputs", mon.batches.on_root_forward, m, a, k), with_kwargs=True)
+        handle = module.register_forward_pre_hook(_RootHook(self.mon), with_kwargs=True)
         self._root_hooks.append((weakref.ref(module), handle))
 
     @contextlib.contextmanager
@@ -173,3 +171,28 @@ class Models:
             self._autocast.add(key)
             self.mon.writer.event(self.mon.step, "autocast", ", ".join(f"{d} {t}" for d, t in state) or "off",
                                   {d: t for d, t in state})
+
+
+class _RootHook:
+    """The root module's input hook. It holds the monitor weakly, and a copy or a pickle of
+    the model gets an inert one: ``copy.deepcopy(model)`` (an EMA or target network) does
+    not keep the run's monitor alive, and ``pickle.dumps(model)`` (or a ``torch.save``
+    imported before monitoring began, which the wrapper cannot see) does not fail on it;
+    such a file then names this class, so it loads where traindoc is installed."""
+
+    __slots__ = ("_mon",)
+
+    def __init__(self, mon: Any) -> None:
+        self._mon = weakref.ref(mon) if mon is not None else None
+
+    def __call__(self, module: torch.nn.Module, args: tuple, kwargs: dict) -> None:
+        mon = self._mon() if self._mon is not None else None
+        if mon is not None:
+            mon.guard("forward-inputs", mon.batches.on_root_forward, module, args, kwargs)
+
+    def __reduce__(self) -> tuple:
+        return (_RootHook, (None,))
+
+    def __deepcopy__(self, memo: dict) -> "_RootHook":
+        return _RootHook(None)
+

@@ -266,10 +266,14 @@ class Monitor:
             values: dict[str, float] = {}
             self.loss_fns.note_skipped(values, vals)
             if values:
+                from .capture import StopTraining
+
                 w.scalars(self.step, values)
                 # called directly: the monitor is closed by now, so guard() would skip it
                 try:
                     self.capture.check(self.step, {"loss": values["loss/skipped"]}, False)
+                except StopTraining:
+                    pass  # --stop-on: the bundle is written and the run is ending anyway
                 except Exception as exc:  # noqa: BLE001 - the run is recorded; the bundle is extra
                     self._record_error("bundle", exc)
 

@@ -66,6 +66,8 @@ class Recorder:
             mon.writer.scalars(mon.step - 1, {n: values.pop(n) for n in eval_names})
         fn_vals = [values.pop(f"_fn_loss/{i}") for i in range(len(fn_losses))]
         mon.loss_fns.note_skipped(values, fn_vals)
+        if "loss" in values:
+            values.update(mon.loss_fns.classification_loss(mon.loss_fns.taken_names, fn_vals))
         mon.writer.scalars(mon.step, values)
         if rec.indices:
             mon.writer.indices(mon.step, np.concatenate(rec.indices))

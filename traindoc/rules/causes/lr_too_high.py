@@ -93,6 +93,7 @@ def lr_too_high(run):
             # (nanoGPT at AdamW lr 0.5 settles at 3.0 where lr 1e-3 reaches 2.1); two
             # independent readings agree, so a warning even though the loss went down
             s = 0.9 * (ur / 0.03) ** 0.3
+        if s > 0:
             evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
                          "min": fmt(f.loss_min)})
     elif (f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur)
@@ -182,7 +183,8 @@ def _stale_grads(run) -> bool:
 
 
 def worse_than_uniform(run, f) -> tuple[float, float, int] | None:
-    """For a cross-entropy/NLL loss over C classes (C from the logits the loss was given):
+    """For a cross-entropy/NLL loss over C classes (C from the logits the loss was given;
+    its values from ``loss/ce``, the mean of the step's cross_entropy/nll_loss outputs):
     the share of 5 %-windows, after the first tenth of the run and after the loss first went
     under ln C, whose mean loss is above 1.05 ln C (worse than a uniform guess), when that
     share is 25 % or more; else None. Window means keep the spikes that make up the
@@ -195,8 +197,11 @@ def worse_than_uniform(run, f) -> tuple[float, float, int] | None:
         shape = (desc.get("input") or {}).get("shape") if isinstance(desc, dict) else None
         if isinstance(shape, list) and len(shape) >= 2 and all(isinstance(d, int) for d in shape):
             classes = max(classes, shape[1] if len(shape) > 2 else shape[-1])
-    v = np.asarray(f.loss, float)
-    if classes < 2 or len(v) < 50 or not np.isfinite(v).all():
+    rank = focus_rank(run)
+    if classes < 2 or not run.has("loss/ce", rank):
+        return None  # the cross-entropy's own values (the backpropagated loss may add a KL, a second head)
+    v = np.asarray(run.series("loss/ce", rank).values, float)
+    if len(v) < 50 or not np.isfinite(v).all():
         return None
     lnc = float(np.log(classes))
     below = np.nonzero(v < lnc)[0]

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .. import rule
 from ..util import fmt
 from ._stats import below_raw_inputs, features, finding, module_order, sampled, weight_params
 
+_QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.weight$")
+
 
 @rule("vanishing-gradient", needs=("grad_norm/",))
 def vanishing_gradient(run):
     """What it detects: per-layer gradient norms that fall by more than 1000x from the
     last weight layer to the first (median over steps) across at least 4 weight layers:
-    the early layers receive almost no learning signal.
+    the early layers receive almost no learning signal. Embeddings and attention's
+    query/key projections are left out (their gradients follow token frequency and the
+    attention's sharpness, not depth); a run whose loss fell by more than half gets a
+    warning at most.
 
     Why it happens: saturating activations (sigmoid/tanh) in deep plain networks, an
     initialisation that shrinks the backward signal, no residual connections or
@@ -29,8 +36,10 @@ def vanishing_gradient(run):
     gn = sampled(run, "grad_norm/")
     order = module_order(run)
     emb = {m for m, c in order if c.startswith("Embedding")}
-    # embeddings' gradients scale with token frequency, not with depth: left out
-    w = [p for p in weight_params(list(gn), order) if p.rsplit(".", 1)[0] not in emb]
+    # embeddings' gradients scale with token frequency, not with depth, and attention's
+    # query/key projections' with how sharp the attention is (near 0 while it is uniform,
+    # early in any transformer): left out
+    w = [p for p in weight_params(list(gn), order) if p.rsplit(".", 1)[0] not in emb and not _QK.search(p)]
     if len(w) < 4:
         return []
     med = {p: float(np.nanmedian(gn[p].values[: len(f.loss) or None])) for p in w}
@@ -41,6 +50,11 @@ def vanishing_gradient(run):
     if ratio > 1e-3:
         return []
     c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
+    if f.rel_drop0 > 0.5:
+        # the loss fell by more than half: the network learns, whatever its first layers get
+        c = min(c, 0.3)
+        upstream += f"; the loss still fell {f.rel_drop0:.0%}"
+
     return [finding(
         "vanishing-gradient", c,
         f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} against {fmt(last)} for {w[-1]} "
