@@ -21,9 +21,7 @@ EXTRA_COMMANDS: list[str] = [
     "traindoc.forensics.cli",
     "traindoc.data.cli",
     "traindoc.confirm.cli",
-    "traindoc.confirm.lrfind",
-    "traindoc.confirm.overfit",
-    "traindoc.confirm.initcheck",
+    "traindoc.confirm.cli_tools",
 ]
 
 

@@ -39,7 +39,7 @@ class Diagnosis:
         return 1 if any(f.severity == ERROR for f in [*self.causes, *self.symptoms]) else 0
 
     def to_json(self) -> dict[str, Any]:
-        from .report.json_out import document
+        from .findings import document
 
         return document(
             self.causes, self.symptoms, self.internal,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from .taxonomy import CAUSE, SYMPTOM, entry
 
@@ -113,3 +113,25 @@ def worst_severity(findings: list[Finding]) -> str | None:
     if not findings:
         return None
     return min((f.severity for f in findings), key=_RANK.__getitem__)
+
+
+VERSION = 1  # of the JSON document (docs/cli-contract.md)
+
+
+def document(
+    causes: Iterable[Finding] = (),
+    symptoms: Iterable[Finding] = (),
+    findings: Iterable[Finding] = (),
+    **extra: Any,
+) -> dict[str, Any]:
+    """The JSON document of the CLI/JSON contract: causes, symptoms, findings, and the
+    run's own fields (``extra``, made JSON-safe)."""
+    doc: dict[str, Any] = {
+        "version": VERSION,
+        "causes": [f.to_dict() for f in causes],
+        "symptoms": [f.to_symptom_dict() for f in symptoms],
+        "findings": [f.to_dict() for f in findings],
+    }
+    doc.update(jsonable(extra))
+    return doc
+

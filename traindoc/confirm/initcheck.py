@@ -21,8 +21,6 @@ std by ~1/sqrt(3) per ReLU layer, so a healthy 6-layer MLP leaves it.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 import shutil
@@ -30,10 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from ..errors import UserError
-from ..findings import jsonable
 
 HIGH, LOW = 10.0, 0.01
 TREND = 10.0
@@ -93,43 +89,3 @@ def run(script: str, args: list[str], *, module: bool = False, seconds: float = 
         return res
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _cmd(a: Any) -> int:
-    from rich.table import Table
-    from rich.text import Text
-
-    from ..report.terminal import console
-
-    res = run(a.script, a.args, module=a.module, seconds=a.seconds, no_sandbox=a.no_sandbox)
-    if a.json:
-        print(json.dumps(jsonable(res), allow_nan=False))
-        return 0 if res["ok"] else 1
-    c = console()
-    t = Table(title="activation std and gradient norm by depth, step 0 (the seeds' band: std 0.5-1.5)",
-              box=None, header_style="bold")
-    for col in ("layer", "class", "activation std", "grad norm"):
-        t.add_column(col)
-    for r in res["layers"]:
-        std = r["std"]
-        style = "red" if std > HIGH or std < LOW else "" if 0.5 <= std <= 1.5 else "yellow"
-        t.add_row(Text(r["module"]), Text(r["class"]), Text(f"{std:.3g}", style=style),
-                  Text(f"{r['grad_norm']:.3g}" if np.isfinite(r["grad_norm"]) else "-"))
-    c.print(t)
-    for f in res["flags"]:
-        c.print(Text(f"  ! {f}", style="bold red"))
-    if res["ok"]:
-        c.print(Text("No layer outside the limits (std above 10 or below 0.01, 10x over depth, gradients 1e3x "
-                     "apart).", style="green"))
-    return 0 if res["ok"] else 1
-
-
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser("init-check", help="activation std and gradient norm by depth at step 0 (before a long job)")
-    p.add_argument("--seconds", type=float, default=300.0, help="time budget (default 300)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--no-sandbox", action="store_true", help="run even where no operating-system sandbox is available")
-    p.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
-    p.add_argument("script")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_cmd)

@@ -24,8 +24,6 @@ Two choices follow, each a property of the test rather than a fit to a benchmark
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -131,43 +129,3 @@ def plot(r: LrFind, path: Path) -> None:
     from ..fileio import atomic_write
 
     atomic_write(path, fig.to_html(include_plotlyjs=True, full_html=True).encode())
-
-
-def _cmd(a: Any) -> int:
-    from rich.text import Text
-
-    from ..report.terminal import console
-
-    r = run(a.script, a.args, module=a.module, steps=a.steps, start=a.start, end=a.end, seconds=a.seconds,
-            no_sandbox=a.no_sandbox)
-    if a.plot:
-        plot(r, Path(a.plot))
-    if a.json:
-        print(json.dumps(r.to_dict(), allow_nan=False))
-        return 0 if r.suggestion else 1
-    c = console()
-    c.print(Text(f"traindoc lr-find: {len(r.lrs)} steps, rates {r.lrs[0]:.1e} .. {r.lrs[-1]:.1e}"))
-    if r.suggestion:
-        c.print(Text(f"suggested learning rate: {r.suggestion:.2g}  (safe interval {r.interval[0]:.2g} .. "
-                     f"{r.interval[1]:.2g}; training breaks near {r.edge:.2g})", style="bold"))
-    if r.note:
-        c.print(Text(r.note, style="yellow"))
-    if a.plot:
-        c.print(Text(f"plot: {a.plot}"))
-    return 0 if r.suggestion else 1
-
-
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser("lr-find", help="LR range test on an unmodified training script: a suggested rate and "
-                                       "a safe interval")
-    p.add_argument("--steps", type=int, default=100, help="steps of the sweep (default 100)")
-    p.add_argument("--start", type=float, default=1e-7, help="first rate (default 1e-7)")
-    p.add_argument("--end", type=float, default=10.0, help="last rate (default 10)")
-    p.add_argument("--seconds", type=float, default=300.0, help="time budget (default 300)")
-    p.add_argument("--plot", metavar="FILE.html", help="write an interactive plot of the sweep")
-    p.add_argument("--json", action="store_true", help="print the suggestion and the curve as JSON")
-    p.add_argument("--no-sandbox", action="store_true", help="run even where no operating-system sandbox is available")
-    p.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
-    p.add_argument("script")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_cmd)

@@ -1,31 +1,12 @@
-"""The JSON document of ``spec/cli-contract.md`` (version 1)."""
+"""The JSON document of the CLI/JSON contract (docs/cli-contract.md, version 1): built in
+``findings.py`` (the decide layer hands it out), written here."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any
 
-from ..findings import Finding
-
-VERSION = 1
-
-
-def document(
-    causes: Iterable[Finding] = (),
-    symptoms: Iterable[Finding] = (),
-    findings: Iterable[Finding] = (),
-    **extra: Any,
-) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "version": VERSION,
-        "causes": [f.to_dict() for f in causes],
-        "symptoms": [f.to_symptom_dict() for f in symptoms],
-        "findings": [f.to_dict() for f in findings],
-    }
-    from ..findings import jsonable
-
-    doc.update(jsonable(extra))
-    return doc
+from ..findings import VERSION, document  # noqa: F401 - re-exported for the present layer
 
 
 def dumps(doc: dict[str, Any]) -> str:
