@@ -161,8 +161,8 @@ class BackwardClock:
             for _, m in self.mon.live_roots():
                 for p in m.parameters():
                     if p.grad is not None and not p.grad.is_sparse:
+                        pnames.append(names.get(id(p), f"param{len(params)}"))  # param0, ... as elsewhere
                         params.append(p)
-                        pnames.append(names.get(id(p), f"param{len(params)}"))
         return params, pnames
 
     def _finish_step(self, grads: bool = True) -> None:

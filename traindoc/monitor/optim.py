@@ -16,7 +16,7 @@ from .quantities import gather, grad_norms, total_norm, underflow_fraction
 
 
 class _OptState:
-    __slots__ = ("index", "ref", "described", "fired", "params_named")
+    __slots__ = ("index", "ref", "described", "fired")
 
     def __init__(self, index: int, opt: torch.optim.Optimizer) -> None:
         self.index = index
