@@ -65,50 +65,8 @@ def lr_too_high(run):
     find the stable range.
     """
     f = features(run)
-    o = onset(f)
     ur = f.update_ratio
-    eu = early_update(run)
-    scale = input_scale(run, before=f.first_bad)
-    evid = []
-    s = 0.0
-    if f.first_bad is not None and (o.get("loss_growth", 1) >= 3 or o.get("grad_growth", 1) >= 10):
-        s = 1.3 + 0.1 * np.log10(max(o.get("loss_growth", 1), 1))
-        evid.append({"series": "loss", "step": f.first_bad, "value": "non-finite",
-                     "growth_before": fmt(o.get("loss_growth", float("nan")))})
-    elif (f.first_bad is None and len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < 0.6
-          and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
-        # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
-        s = 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7)
-        evid.append({"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"})
-        evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)})
-    elif f.first_bad is None and len(f.loss) >= 20 and np.isfinite(ur):
-        # how much of the progress made was lost again by the end
-        regress = (f.loss_last - f.loss_min) / max(f.loss[0] - f.loss_min, 1e-12)
-        progress = f.rel_drop0
-        if ur > 0.03 and (progress < 0.3 or regress > 0.3):
-            s = (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0)
-        elif ur > 0.03 and high_for(f, run):
-            # the loss fell, but to a plateau set by the step size: every update moves the
-            # weights by >3 % of their norm at a rate far above the optimizer's usual range
-            # (nanoGPT at AdamW lr 0.5 settles at 3.0 where lr 1e-3 reaches 2.1); two
-            # independent readings agree, so a warning even though the loss went down
-            s = 0.9 * (ur / 0.03) ** 0.3
-        if s > 0:
-            evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
-                         "min": fmt(f.loss_min)})
-    elif (f.first_bad is None and len(f.loss) >= 10 and not np.isfinite(ur)
-          and (f.extra.get("imported") or run.meta.get("step_clock"))):
-        # only where update sizes cannot exist (an imported log, a hand-written update), and
-        # on the running median (5 % of the run, at least 5 points), not on single points
-        sm = _running_median(f.loss)
-        if (f.loss_min >= 0 and len(sm) >= 2 and sm[-1] > 1.5 * sm[0] and sm[-1] > 3 * float(np.min(sm))):
-            # no update ratios (an imported log, a hand-written update): the loss ended far
-            # above where it started and above its best, at the rate it started with
-            rise = f.loss_last / max(f.loss_first, 1e-12)
-            # a warning at most: a GAN generator, KL annealing or a curriculum also raise a loss
-            s = 1.0 + 0.1 * min(2.0, np.log10(rise))
-            evid.append({"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last),
-                         "min": fmt(f.loss_min), "note": "no update/weight ratios recorded"})
+    s, evid = _branches(run, f)
     worse = worse_than_uniform(run, f) if s == 0.0 and f.first_bad is None else None
     if worse is not None:
         frac, lnc, classes = worse
@@ -141,32 +99,11 @@ def lr_too_high(run):
         evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
     if np.isfinite(f.lr):
         evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
-    c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
-    if calm_jump(f, run) is not None and f.first_bad is not None:
-        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
-    if np.isfinite(scale) and scale > 100:
-        c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
-    if sum_evidence(run, f):
-        c *= 0.5  # a summed loss explains the size of the steps better (loss-reduction)
-    if worse is not None and _stale_grads(run):
-        c *= 0.5  # gradients never cleared add up into steps too large (missing-zero-grad)
     return [finding(
-        "lr-too-high", c,
+        "lr-too-high", _confidence(run, f, s, worse is not None),
         (f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: " if np.isfinite(f.lr)
          else "the learning rate (of the update written by hand) is too high: ")
-        + (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at step "
-           f"{f.first_bad}, with no climb of the loss before it" if only_schedule and f.first_bad is not None else
-           "the loss climbed before going non-finite at step " + str(f.first_bad) if f.first_bad is not None else
-           f"{gross['series']} blew up from {fmt(gross['best'])} at step {gross['best_step']} to {fmt(gross['last'])} "
-           f"at step {gross['last_step']} while each step moved the weights by {fmt(ur)} of their norm (median)"
-           if gross is not None else
-           f"the loss was worse than guessing uniformly among {worse[2]} classes (above ln C = {fmt(worse[1])}) in "
-           f"{worse[0]:.0%} of the run after it had been below it (perplexity above the number of classes): the "
-           "updates are too large to settle" if worse is not None else
-           f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each update "
-           f"moved the weights by {fmt(ur)} of their norm" if np.isfinite(ur) else
-           f"the loss rose from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) at that rate; "
-           "the log has no update sizes, so a summed loss or uncleared gradients would look the same"),
+        + _story(f, grow, only_schedule, gross, worse),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
         fix=("give LBFGS a line search (torch.optim.LBFGS(..., line_search_fn='strong_wolfe')): without one it "
@@ -174,6 +111,89 @@ def lr_too_high(run):
              "lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range"),
         confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
     )]
+
+
+def _branches(run, f) -> tuple[float, list]:
+    """The strength of the direct evidence (0: none) and its evidence entries: a climb
+    before a NaN, first updates that rewrote the weights, large update ratios, or (without
+    update sizes) a loss that ended far above where it started."""
+    o = onset(f)
+    ur = f.update_ratio
+    eu = early_update(run)
+    if f.first_bad is not None and (o.get("loss_growth", 1) >= 3 or o.get("grad_growth", 1) >= 10):
+        return 1.3 + 0.1 * np.log10(max(o.get("loss_growth", 1), 1)), [
+            {"series": "loss", "step": f.first_bad, "value": "non-finite",
+             "growth_before": fmt(o.get("loss_growth", float("nan")))}]
+    if f.first_bad is not None or len(f.loss) < 10:
+        return 0.0, []
+    if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < 0.6
+            and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
+        # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
+        return 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7), [
+            {"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"},
+            {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)}]
+    loss_ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "min": fmt(f.loss_min)}
+    if len(f.loss) >= 20 and np.isfinite(ur):
+        # how much of the progress made was lost again by the end
+        regress = (f.loss_last - f.loss_min) / max(f.loss[0] - f.loss_min, 1e-12)
+        progress = f.rel_drop0
+        if ur > 0.03 and (progress < 0.3 or regress > 0.3):
+            return (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0), [loss_ev]
+        if ur > 0.03 and high_for(f, run):
+            # the loss fell, but to a plateau set by the step size: every update moves the
+            # weights by >3 % of their norm at a rate far above the optimizer's usual range
+            # (nanoGPT at AdamW lr 0.5 settles at 3.0 where lr 1e-3 reaches 2.1); two
+            # independent readings agree, so a warning even though the loss went down
+            return 0.9 * (ur / 0.03) ** 0.3, [loss_ev]
+        return 0.0, []
+    if not np.isfinite(ur) and (f.extra.get("imported") or run.meta.get("step_clock")):
+        # only where update sizes cannot exist (an imported log, a hand-written update), and
+        # on the running median (5 % of the run, at least 5 points), not on single points
+        sm = _running_median(f.loss)
+        if f.loss_min >= 0 and len(sm) >= 2 and sm[-1] > 1.5 * sm[0] and sm[-1] > 3 * float(np.min(sm)):
+            # the loss ended far above where it started and above its best, at the rate it
+            # started with; a warning at most: a GAN generator, KL annealing or a curriculum
+            # also raise a loss
+            rise = f.loss_last / max(f.loss_first, 1e-12)
+            return 1.0 + 0.1 * min(2.0, np.log10(rise)), [{**loss_ev, "note": "no update/weight ratios recorded"}]
+    return 0.0, []
+
+
+def _confidence(run, f, s: float, worse: bool) -> float:
+    c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
+    if calm_jump(f, run) is not None and f.first_bad is not None:
+        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
+    scale = input_scale(run, before=f.first_bad)
+    if np.isfinite(scale) and scale > 100:
+        c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
+    if sum_evidence(run, f):
+        c *= 0.5  # a summed loss explains the size of the steps better (loss-reduction)
+    if worse and _stale_grads(run):
+        c *= 0.5  # gradients never cleared add up into steps too large (missing-zero-grad)
+    return c
+
+
+def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple | None) -> str:
+    """What the evidence says, after "the learning rate ... is too high: "."""
+    ur = f.update_ratio
+    if f.first_bad is not None:
+        if only_schedule:
+            return (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at "
+                    f"step {f.first_bad}, with no climb of the loss before it")
+        return f"the loss climbed before going non-finite at step {f.first_bad}"
+    if gross is not None:
+        return (f"{gross['series']} blew up from {fmt(gross['best'])} at step {gross['best_step']} to "
+                f"{fmt(gross['last'])} at step {gross['last_step']} while each step moved the weights by {fmt(ur)} "
+                "of their norm (median)")
+    if worse is not None:
+        return (f"the loss was worse than guessing uniformly among {worse[2]} classes (above ln C = "
+                f"{fmt(worse[1])}) in {worse[0]:.0%} of the run after it had been below it (perplexity above the "
+                "number of classes): the updates are too large to settle")
+    if np.isfinite(ur):
+        return (f"the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) while each "
+                f"update moved the weights by {fmt(ur)} of their norm")
+    return (f"the loss rose from {fmt(f.loss_first)} to {fmt(f.loss_last)} (min {fmt(f.loss_min)}) at that rate; "
+            "the log has no update sizes, so a summed loss or uncleared gradients would look the same")
 
 
 def _stale_grads(run) -> bool:
