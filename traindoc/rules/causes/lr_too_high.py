@@ -67,6 +67,7 @@ def lr_too_high(run):
     f = features(run)
     ur = f.update_ratio
     s, evid = _branches(run, f)
+    early = next((e["first_steps_max"] for e in evid if "first_steps_max" in e), None)
     worse = worse_than_uniform(run, f) if s == 0.0 and f.first_bad is None else None
     if worse is not None:
         frac, lnc, classes = worse
@@ -103,7 +104,7 @@ def lr_too_high(run):
         "lr-too-high", _confidence(run, f, s, worse is not None),
         (f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: " if np.isfinite(f.lr)
          else "the learning rate (of the update written by hand) is too high: ")
-        + _story(f, grow, only_schedule, gross, worse),
+        + _story(f, grow, only_schedule, gross, worse, early),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
         fix=("give LBFGS a line search (torch.optim.LBFGS(..., line_search_fn='strong_wolfe')): without one it "
@@ -173,9 +174,14 @@ def _confidence(run, f, s: float, worse: bool) -> float:
     return c
 
 
-def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple | None) -> str:
+def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple | None,
+           early: str | None = None) -> str:
     """What the evidence says, after "the learning rate ... is too high: "."""
     ur = f.update_ratio
+    if early is not None and f.first_bad is None:
+        return (f"the first updates moved the weights by up to {early} of their norm (healthy: 1e-3 to 1e-1), "
+                f"rewriting what the initialisation set up; the loss went from {fmt(f.loss_first)} to "
+                f"{fmt(f.loss_last)} (min {fmt(f.loss_min)})")
     if f.first_bad is not None:
         if only_schedule:
             return (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at "
