@@ -11,6 +11,14 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("TRAINDOC_ALLOW_UNSANDBOXED", "1")
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
+# Property tests draw the same examples on every run (a CI that fails must fail again on
+# rerun); TRAINDOC_HYPOTHESIS=explore draws new ones, to look for bugs on purpose.
+from hypothesis import settings as _hsettings  # noqa: E402
+
+_hsettings.register_profile("deterministic", derandomize=True)
+_hsettings.register_profile("explore", derandomize=False)
+_hsettings.load_profile(os.environ.get("TRAINDOC_HYPOTHESIS", "deterministic"))
+
 
 def _env():
     env = dict(os.environ)

@@ -18,7 +18,7 @@ from traindoc.monitor.capture import Band
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31 - 1), sigma=st.floats(0.05, 0.6), decay=st.floats(0.0, 3.0),
        level=st.floats(1e-3, 1e3))
 def test_no_false_alarm_on_healthy_noise(seed, sigma, decay, level):
@@ -30,12 +30,15 @@ def test_no_false_alarm_on_healthy_noise(seed, sigma, decay, level):
     assert not any(band.push(float(x))[0] for x in curve)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31 - 1), at=st.integers(60, 900), factor=st.floats(8.0, 1e4))
 def test_spike_caught_at_its_step(seed, at, factor):
     rng = np.random.default_rng(seed)
     x = 2.0 * np.exp(0.2 * rng.standard_normal(1000))  # batch noise of about 20 %
-    x[at] *= factor
+    # a spike of `factor` times the run's level (2.0); multiplying the point's own noisy
+    # draw made it 8x of a value 1.5 sigma low, 5.9x the level, below the band at step 60
+    # (a CI run drew exactly that)
+    x[at] = 2.0 * factor
     band = Band()
     fired = [i for i, v in enumerate(x) if band.push(float(v))[0]]
     assert fired == [at]  # zero steps late, and only there
