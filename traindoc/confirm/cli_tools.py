@@ -36,6 +36,7 @@ def _lrfind(a: Any) -> int:
         c.print(Text(f"plot: {a.plot}"))
     return 0 if r.suggestion else 1
 
+
 def _add_lrfind(sub: Any) -> None:
     p = sub.add_parser("lr-find", help="LR range test on an unmodified training script: a suggested rate and "
                                        "a safe interval")
@@ -44,12 +45,8 @@ def _add_lrfind(sub: Any) -> None:
     p.add_argument("--end", type=float, default=10.0, help="last rate (default 10)")
     p.add_argument("--seconds", type=float, default=300.0, help="time budget (default 300)")
     p.add_argument("--plot", metavar="FILE.html", help="write an interactive plot of the sweep")
-    p.add_argument("--json", action="store_true", help="print the suggestion and the curve as JSON")
-    p.add_argument("--no-sandbox", action="store_true", help="run even where no operating-system sandbox is available")
-    p.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
-    p.add_argument("script")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_lrfind)
+    _script_arguments(p, _lrfind, json_help="print the suggestion and the curve as JSON")
+
 
 def _overfit(a: Any) -> int:
     from rich.text import Text
@@ -67,16 +64,13 @@ def _overfit(a: Any) -> int:
             c.print(Text(f"  - check: {chk}"))
     return 0 if res["fits"] else 1
 
+
 def _add_overfit(sub: Any) -> None:
     p = sub.add_parser("overfit", help="can the script fit one batch? (the first check before a long job)")
     p.add_argument("--steps", type=int, default=200, help="steps on the repeated batch (default 200)")
     p.add_argument("--seconds", type=float, default=300.0, help="time budget (default 300)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--no-sandbox", action="store_true", help="run even where no operating-system sandbox is available")
-    p.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
-    p.add_argument("script")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_overfit)
+    _script_arguments(p, _overfit)
+
 
 def _initcheck(a: Any) -> int:
     from rich.table import Table
@@ -106,15 +100,21 @@ def _initcheck(a: Any) -> int:
                      "apart).", style="green"))
     return 0 if res["ok"] else 1
 
+
 def _add_initcheck(sub: Any) -> None:
     p = sub.add_parser("init-check", help="activation std and gradient norm by depth at step 0 (before a long job)")
     p.add_argument("--seconds", type=float, default=300.0, help="time budget (default 300)")
-    p.add_argument("--json", action="store_true")
+    _script_arguments(p, _initcheck)
+
+
+def _script_arguments(p: Any, func: Any, json_help: str | None = None) -> None:
+    """What the three commands share: --json, --no-sandbox, -m, SCRIPT and its arguments."""
+    p.add_argument("--json", action="store_true", help=json_help)
     p.add_argument("--no-sandbox", action="store_true", help="run even where no operating-system sandbox is available")
     p.add_argument("-m", dest="module", action="store_true", help="SCRIPT is a module name, as in python -m")
     p.add_argument("script")
     p.add_argument("args", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_initcheck)
+    p.set_defaults(func=func)
 
 
 def add_parser(sub: Any) -> None:
