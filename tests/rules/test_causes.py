@@ -101,6 +101,22 @@ def test_lr_too_high_big_updates_at_a_rate_far_above_usual_even_when_the_loss_fa
     assert "lr-too-high" not in [c.name for c in d.causes]
 
 
+def test_lr_too_high_not_on_a_noisy_loss_that_fell(make_run):
+    # a recorded 40-step nn.Linear(4, 1) fit of random inputs to 0 (SGD lr 0.01): its first
+    # loss was a low draw (0.135 against a first-window median of 0.37) and its raw minimum
+    # the luckiest batch; read on single points it had made "no progress" and lost it again
+    loss = np.array([0.135, 0.395, 0.525, 0.372, 0.348, 0.586, 0.415, 0.477, 0.494, 0.396, 0.266, 0.25, 0.51,
+                     0.377, 0.155, 0.12, 0.159, 0.274, 0.342, 0.153, 0.15, 0.259, 0.101, 0.199, 0.074, 0.111,
+                     0.146, 0.078, 0.098, 0.117, 0.238, 0.183, 0.217, 0.141, 0.117, 0.155, 0.064, 0.1, 0.027, 0.127])
+    n = len(loss)
+    d = diagnose(make_run(n=n, loss=loss, grad=np.full(n, 0.5), opt="SGD", lr=0.01, update=0.033, sample_every=1))
+    assert "lr-too-high" not in [c.name for c in d.causes]
+    # the same updates while the loss climbs back to where it started: still read
+    back = np.concatenate([loss[:20], loss[:20][::-1] + 0.2])
+    d = diagnose(make_run(n=n, loss=back, grad=np.full(n, 0.5), opt="SGD", lr=0.01, update=0.033, sample_every=1))
+    assert "lr-too-high" in [c.name for c in d.causes]
+
+
 def test_missing_zero_grad_running_sum(make_run):
     t = np.arange(N)
     grad = 0.5 * (1 + t) + 0.01 * np.random.default_rng(3).standard_normal(N)
