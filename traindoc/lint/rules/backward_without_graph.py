@@ -25,7 +25,7 @@ def check(m):
     `D(fake.detach())` is not flagged: the detach is inside the model call, which still
     has a graph through D.
 
-    Why it breaks training: under no_grad no graph is recorded and a detached tensor has
+    Why it happens: under no_grad no graph is recorded and a detached tensor has
     none, so the loss has no `grad_fn`. `backward()` then raises "element 0 of tensors does
     not require grad and does not have a grad_fn", or, when some other term of the loss
     still has a graph, silently trains only that term while the model that produced the

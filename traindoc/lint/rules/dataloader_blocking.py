@@ -68,7 +68,7 @@ def check(m):
     `non_blocking` (pinning then saves little), and a loader built from `**kwargs`.
     Severity info: it costs time, not correctness.
 
-    Why it breaks training: with `num_workers=0` the GPU waits while the main process
+    Why it happens: with `num_workers=0` the GPU waits while the main process
     reads, decodes, augments and collates every batch; with workers the next batches are
     prepared while the GPU computes. A `non_blocking=True` copy is asynchronous only from
     pinned (page-locked) memory: from a pageable tensor it is staged and synchronous, so

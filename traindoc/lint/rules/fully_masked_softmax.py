@@ -73,7 +73,7 @@ def check(m):
     function does not guard against NaN (`nan_to_num`, `isnan`, `isfinite`). The line is the
     `masked_fill`.
 
-    Why it breaks training: a causal mask always leaves the diagonal visible, but a padding
+    Why it happens: a causal mask always leaves the diagonal visible, but a padding
     mask can hide every key of a row: an empty sentence, a document with all its sentences
     padded, a query position whose keys were all dropped. Softmax of a row of -inf is 0/0:
     the row is NaN, every output it feeds is NaN, and the loss goes NaN on the rare batch

@@ -26,7 +26,7 @@ def check(m):
     such as an inner adaptation loop, is checked on its own). `step(); zero_grad(); backward()` (one iteration late, but
     correct) is not flagged.
 
-    Why it breaks training: `zero_grad()` sets every `.grad` to None (or zero). A step
+    Why it happens: `zero_grad()` sets every `.grad` to None (or zero). A step
     that follows it finds no gradient: the parameters never move (with momentum or weight
     decay they drift on the old state only), and the loss stays flat from the first step
     (cause `params-not-updated`).

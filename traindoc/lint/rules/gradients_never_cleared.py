@@ -29,7 +29,7 @@ def check(m):
     gradients. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
     recognised as correct; accumulation that never clears is the bug.
 
-    Why it breaks training: `backward()` adds into `.grad`. Without clearing, the gradient
+    Why it happens: `backward()` adds into `.grad`. Without clearing, the gradient
     at step t is the sum of all gradients so far, so the effective learning rate grows
     linearly with the step count and the update direction is dominated by old batches:
     the loss falls at first, then oscillates and diverges (cause `missing-zero-grad`).

@@ -20,7 +20,7 @@ def check(m):
     output without `log_target=True`. Inputs and targets the rule cannot trace are never
     flagged.
 
-    Why it breaks training: `kl_div(input, target)` computes
+    Why it happens: `kl_div(input, target)` computes
     `target * (log(target) - input)`: it assumes `input` is already a log-probability.
     Given probabilities, it computes a different quantity with no minimum at
     input = target (it can go negative and keeps pushing probabilities up), so

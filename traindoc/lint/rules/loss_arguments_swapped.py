@@ -22,7 +22,7 @@ def check(m):
     not. Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
     teacher's output in distillation.
 
-    Why it breaks training: the input is the prediction and the target the labels;
+    Why it happens: the input is the prediction and the target the labels;
     these losses treat them differently (log_softmax of the input, indices or
     probabilities for the target). Swapped, the call fails with a dtype or shape error,
     or, for BCE with float labels, silently trains the labels towards the model: the

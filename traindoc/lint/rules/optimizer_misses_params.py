@@ -30,7 +30,7 @@ def check(m):
     `requires_grad_()`). Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change.
 
-    Why it breaks training: an optimizer holds the parameter tensors it was given. A layer
+    Why it happens: an optimizer holds the parameter tensors it was given. A layer
     assigned later has new parameters the optimizer never sees, so they keep their random
     initialisation: a fine-tuning run with a replaced head trains only the frozen-looking
     body or nothing at all, and the loss barely moves (cause `params-not-updated`). Unfrozen

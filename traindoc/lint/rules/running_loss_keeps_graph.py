@@ -23,7 +23,7 @@ def check(m):
     never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
     `float(loss)` are fine.
 
-    Why it breaks training: `loss` carries its autograd history (`grad_fn`). Adding it to
+    Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
     a tensor builds a new graph node that references the step's graph, so the total holds
     on to the history of every step of the epoch: memory grows step after step (the
     PyTorch FAQ's first example), and printing or averaging the total at the end walks a

@@ -22,7 +22,7 @@ def check(m):
     attribute that is later given to `load_state_dict(...)` in the same function (the
     "restore the best model" pattern).
 
-    Why it breaks training: `state_dict()` returns references to the live parameter
+    Why it happens: `state_dict()` returns references to the live parameter
     tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
     so restoring them at the end restores the last weights, not the best: early stopping
     and model selection silently return the final, possibly overfitted, model (cause

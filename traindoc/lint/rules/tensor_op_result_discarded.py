@@ -32,7 +32,7 @@ def check(m):
     place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
     move in place) are not flagged.
 
-    Why it breaks training: tensor methods return a new tensor and leave the original
+    Why it happens: tensor methods return a new tensor and leave the original
     unchanged. `x.to(device)` alone does nothing, so the batch stays on the CPU (a device
     mismatch error, or, with a CPU model, silently slow training), `x.float()` leaves
     the dtype as it was, and `y.squeeze()` leaves the (N, 1) shape that then broadcasts

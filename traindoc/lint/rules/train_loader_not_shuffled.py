@@ -31,7 +31,7 @@ def check(m):
     flagged. Severity info: ordered training data is sometimes deliberate (curricula,
     time series), but usually an oversight.
 
-    Why it breaks training: without shuffling every epoch presents the samples in the
+    Why it happens: without shuffling every epoch presents the samples in the
     same order, often grouped by class or by source (a folder per class): consecutive
     batches are highly correlated, the gradient swings from one class to the next, the
     loss curve shows a saw-tooth pattern per epoch, and the model ends biased towards the

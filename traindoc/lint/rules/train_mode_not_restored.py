@@ -32,7 +32,7 @@ def check(m):
     in another file is not seen, so such a loop is never flagged. The finding points at the
     `eval()` call.
 
-    Why it breaks training: after the first validation every later epoch trains in eval
+    Why it happens: after the first validation every later epoch trains in eval
     mode: dropout is off (the model overfits faster than the run before it), and BatchNorm
     normalises with its frozen running statistics instead of the batch's and stops
     updating them, which slows or destabilises training and makes the validation metrics

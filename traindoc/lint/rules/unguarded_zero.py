@@ -67,7 +67,7 @@ def check(m):
     a whole parameter (`emb.weight.data[rows].std()`, no `dim`): thousands of initialised
     weights, not a batch statistic.
 
-    Why it breaks training: these values are zero in ordinary data, not only in bugs: a
+    Why it happens: these values are zero in ordinary data, not only in bugs: a
     batch whose mask selects no token, a constant feature, a padded all-zero row, a
     probability that rounds to 1. log(0) = -inf, x/0 = inf, 0/0 = NaN, and the derivative
     of sqrt at 0 is infinite (so even a finite forward value gives NaN gradients). One such

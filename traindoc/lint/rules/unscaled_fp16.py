@@ -32,7 +32,7 @@ def check(m):
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
     `sample`) are not flagged.
 
-    Why it breaks training: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
+    Why it happens: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
     (cause `fp16-underflow`): with small losses or deep nets most of them do, and the
     weights stop moving; values above 65504 become inf (cause `fp16-overflow`). A
     GradScaler multiplies the loss by a large factor before backward, so gradients sit in

@@ -41,7 +41,7 @@ def check(m):
     dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
     torchvision/timm/pretrained model), where eval mode changes nothing.
 
-    Why it breaks training: in train mode dropout stays on (validation metrics are noisy
+    Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
     with validation batches, so the weights the next training steps and the final
     checkpoint use are tuned to data they never trained on; the validation loss can look
