@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, segment, backward_target, is_backward, is_clear, is_step, local_function, text
+from ..flow import calls_index, local_function
 from ..registry import Hit, lint_rule
+from ..source import segment, text
+from ..training import backward_target, is_backward, is_clear, is_step
 
 
 @lint_rule(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import is_backward
 from ..registry import Hit, lint_rule
+from ..training import is_backward
 
 
 @lint_rule(

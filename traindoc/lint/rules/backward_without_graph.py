@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import decorated_no_grad, loss_of, single_def
+from ..flow import single_def
+from ..grad_mode import decorated_no_grad
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
 
 

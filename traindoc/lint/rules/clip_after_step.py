@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import exclusive_branches, is_backward, is_clip, is_step, ordered_events
+from ..flow import exclusive_branches, ordered_events
 from ..registry import Hit, lint_rule
+from ..training import is_backward, is_clip, is_step
 
 
 @lint_rule(

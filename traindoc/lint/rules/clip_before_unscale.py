@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import exclusive_branches, is_clip, ordered_events, text
+from ..flow import exclusive_branches, ordered_events
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_clip
 
 
 @lint_rule(

@@ -7,8 +7,9 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import is_backward, keyword, text
 from ..registry import Hit, lint_rule
+from ..source import keyword, text
+from ..training import is_backward
 
 # torchvision dataset classes: every item is decoded (PIL) and run through the transforms
 _TV_DATASETS = frozenset((

@@ -7,8 +7,8 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import may_be
 from ..registry import Hit, lint_rule
+from ..source import may_be
 from .softmax_over_batch_dim import _assigned_name, _enclosing_function
 
 # a causal / look-ahead mask always leaves the diagonal visible: no row is ever all -inf

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import is_backward, ordered_events, step_target, text, train_event
+from ..flow import ordered_events
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, step_target, train_event
 
 
 @lint_rule(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import is_backward, is_step, text
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, is_step
 
 _CLEAR_METHODS = frozenset({"zero_grad", "clear_grad", "zero_grad_"})
 _GRAD_RESET = frozenset({"zero_", "fill_", "mul_", "detach_", "requires_grad_"})

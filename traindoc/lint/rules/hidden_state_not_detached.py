@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import backward_target, calls_index, is_backward, segment, text
+from ..flow import calls_index
 from ..registry import Hit, lint_rule
+from ..source import segment, text
+from ..training import backward_target, is_backward
 
 
 @lint_rule(

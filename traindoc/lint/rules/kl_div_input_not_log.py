@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, keyword, loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import describe, keyword
 
 
 @lint_rule(

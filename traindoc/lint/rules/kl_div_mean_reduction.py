@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import keyword
 from ..registry import Hit, lint_rule
+from ..source import keyword
 
 
 @lint_rule(

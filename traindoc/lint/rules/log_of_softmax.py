@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..patterns import op_of
+from ..ops import op_of
 from ..registry import Hit, lint_rule
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import loss_of, model_output, short
+from ..flow import model_output
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import short
 
 
 @lint_rule(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import loss_of, short
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import short
 
 
 @lint_rule(

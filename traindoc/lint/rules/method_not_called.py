@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import text
 from ..registry import Hit, lint_rule
+from ..source import text
 
 _METHODS = {
     "zero_grad": "the gradients are never cleared",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import keyword, short
 from ..registry import Hit, lint_rule
+from ..source import keyword, short
 
 _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t transpose permute".split())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 import re
 
-from ..patterns import call_name, is_module_class, may_be, text
+from ..flow import is_module_class
 from ..registry import Hit, lint_rule
+from ..source import call_name, may_be, text
 
 
 @lint_rule(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, segment, text
+from ..flow import calls_index
 from ..registry import Hit, lint_rule
+from ..source import segment, text
 
 
 @lint_rule(

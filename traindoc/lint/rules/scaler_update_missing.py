@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import is_scaler, text
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_scaler
 
 
 @lint_rule(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import eval_context, is_sched_step, is_step, ordered_events
+from ..flow import ordered_events
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..training import is_sched_step, is_step
 
 
 @lint_rule(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, eval_context, loss_call
+from ..grad_mode import eval_context
+from ..ops import loss_call
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(

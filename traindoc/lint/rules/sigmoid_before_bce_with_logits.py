@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(

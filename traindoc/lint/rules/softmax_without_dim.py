@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be
 
 _NAMES = frozenset({"Softmax", "LogSoftmax", "Softmin", "softmax", "log_softmax", "softmin"})
 

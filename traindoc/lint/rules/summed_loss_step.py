@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import eval_context
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import text
 from ..registry import Hit, lint_rule
 from ..scope import Param
+from ..source import text
 
 _OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "
                  "reshape permute transpose flatten clamp clip abs type pin_memory".split())

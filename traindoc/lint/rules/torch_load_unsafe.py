@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, may_be, text
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be, text
 
 
 @lint_rule(

@@ -6,8 +6,9 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import eval_context, keyword, may_be, text
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be, text
 
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
 _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")

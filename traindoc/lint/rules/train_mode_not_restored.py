@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import call_name, ordered_events, text, train_event
+from ..flow import ordered_events
 from ..registry import Hit, lint_rule
 from ..scope import Param
+from ..source import call_name, text
+from ..training import train_event
 
 
 @lint_rule(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import describe, divisor, eval_context, op_of, single_def
+from ..flow import single_def
+from ..grad_mode import eval_context
+from ..ops import divisor, op_of
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 # kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
 # from variable names, which is what keeps this rule quiet on ordinary arithmetic).

@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import eval_context, is_backward, short, text
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..source import short, text
+from ..training import is_backward
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
 _SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss")

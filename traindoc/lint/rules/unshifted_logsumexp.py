@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import op_of
+from ..ops import op_of
 from ..registry import Hit, lint_rule
 
 

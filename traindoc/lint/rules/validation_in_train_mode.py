@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import re
 
-from ..patterns import decorated_no_grad, enclosing_no_grad, is_backward, is_step, text
+from ..grad_mode import decorated_no_grad, enclosing_no_grad
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, is_step
 
 # Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
 _SPLIT = re.compile(r"[^a-z0-9]+")
