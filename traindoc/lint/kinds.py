@@ -24,8 +24,9 @@ import ast
 from typing import Any
 
 from . import names as N
+from .bindings import UNKNOWN, ImportRef, Param, Scope
 from .call_kinds import call_kind
-from .scope import UNKNOWN, ImportRef, Param, Scope, Walker
+from .scope import Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
 _BUSY = object()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..bindings import Param
 from ..registry import Hit, lint_rule
-from ..scope import Param
 from ..source import text
 
 _OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from ..bindings import Param
 from ..flow import ordered_events
 from ..registry import Hit, lint_rule
-from ..scope import Param
 from ..source import call_name, text
 from ..training import train_event
 
