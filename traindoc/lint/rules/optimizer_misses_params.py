@@ -70,21 +70,27 @@ def check(m):
         nodes = bodies.get(id(scope))
         if nodes is None:
             nodes = bodies[id(scope)] = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.Call, ast.For))]
-        end = call.end_lineno or call.lineno
-        later = [n for n in nodes if n.lineno > end]
-        rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
-                   (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
-        for n in later:
-            if any(r > n.lineno for r in rebuilt):
-                continue
-            if not filtered and isinstance(n, ast.Assign) and _adds_layer(m, n, owner):
-                yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
-                             f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
-                             "build the optimizer after the model is complete")
-            elif filtered and _unfreezes(n, owner):
-                yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
-                             "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
-                             "rebuild the optimizer or add_param_group")
+        yield from _late_changes(m, call, owner, filtered, nodes)
+
+
+def _late_changes(m, call: ast.Call, owner: str, filtered: bool, nodes: list):
+    """Hits for the statements of ``nodes`` after the optimizer ``call`` that add a layer to
+    ``owner`` or unfreeze parameters, unless an optimizer is built (or a group added) later."""
+    end = call.end_lineno or call.lineno
+    later = [n for n in nodes if n.lineno > end]
+    rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
+               (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
+    for n in later:
+        if any(r > n.lineno for r in rebuilt):
+            continue
+        if not filtered and isinstance(n, ast.Assign) and _adds_layer(m, n, owner):
+            yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
+                         f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
+                         "build the optimizer after the model is complete")
+        elif filtered and _unfreezes(n, owner):
+            yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
+                         "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
+                         "rebuild the optimizer or add_param_group")
 
 
 _OPT_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "LBFGS",

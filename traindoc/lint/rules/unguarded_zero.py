@@ -105,6 +105,11 @@ def check(m):
             hit = _hit(m, op, site.node.left, site.node, site.ctx)
             if hit is not None:
                 yield hit
+    yield from _pow_calls(m)
+
+
+def _pow_calls(m):
+    """The hits of ``x.pow(e)`` / ``torch.pow(x, e)`` with a negative or fractional ``e``."""
     for site in m.w.calls:
         call = site.node
         f = call.func
