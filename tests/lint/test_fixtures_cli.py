@@ -145,7 +145,7 @@ def test_select_and_ignore(capsys):
 def test_explain_prints_the_rule_doc(capsys):
     code, out, _ = _main(capsys, "explain", "gradients-never-cleared")
     assert code == 0
-    for section in ("What it detects:", "Why it breaks training:", "Example:", "How to fix:", "How to confirm:"):
+    for section in ("What it detects:", "Why it happens:", "Example:", "How to fix:", "How to confirm:"):
         assert section in out
     assert "TD506" in out
 

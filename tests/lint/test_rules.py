@@ -11,7 +11,7 @@ from traindoc.lint.docs import docs
 from traindoc.lint.registry import load_all
 from traindoc.taxonomy import CAUSE, TAXONOMY
 
-SECTIONS = ("What it detects:", "Why it breaks training:", "Example:", "How to fix:", "How to confirm:")
+SECTIONS = ("What it detects:", "Why it happens:", "Example:", "How to fix:", "How to confirm:")
 
 
 def names(src: str) -> list[tuple[int, str]]:

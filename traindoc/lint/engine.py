@@ -31,7 +31,7 @@ parse (a syntax error, a null byte, an undecodable encoding, an expression neste
 deeply for the parser or the checker, such as a generated 3000-term sum), or a file found
 in a folder that cannot be read (a dangling symlink, no permission, a FIFO).
 
-Why it breaks training: it does not, by itself; but none of the other rules could look
+Why it happens: it does not, by itself; but none of the other rules could look
 at that file, so a clean report would be a false assurance. The finding has severity
 error so that a CI gate fails instead of passing silently.
 

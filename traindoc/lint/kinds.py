@@ -14,7 +14,8 @@
   ``("func", FunctionDef)``.
 
 A kind is only returned when every assignment that can reach a name agrees: "provably",
-so that the rules stay silent on code they cannot see through.
+so that the rules stay silent on code they cannot see through. What a call returns is
+decided in :mod:`traindoc.lint.call_kinds`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import ast
 from typing import Any
 
 from . import names as N
-from .scope import UNKNOWN, ImportRef, Param, Scope, Walker
+from .bindings import UNKNOWN, ImportRef, Param, Scope
+from .call_kinds import call_kind
+from .scope import Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
 _BUSY = object()
@@ -139,7 +142,7 @@ class Module:
             base = self.kind(e.value)
             return base if isinstance(base, str) else None
         if t is ast.Call:
-            return self._call(e)
+            return call_kind(self, e)
         if t is ast.Compare:
             return "mask"
         if t is ast.UnaryOp and type(e.op) is ast.Invert:
@@ -322,153 +325,6 @@ class Module:
             return c[2]
         return self.first_arg(call)
 
-    def _call(self, call: ast.Call) -> Any:  # noqa: C901
-        c = self.callee(call)
-        if c[0] == "fn":
-            q = c[1]
-            return self._fn_kind(q, call, lambda: self.first_arg(call))
-        if c[0] == "meth":
-            name, recv = c[1], c[2]
-            tq = "torch.Tensor." + name
-            if name in ("softmax", "log_softmax", "sigmoid", "exp", "sum", "nansum", "mean", "norm", "var", "std",
-                        "count_nonzero", "square", "pow", "bincount"):
-                return self._fn_kind(_METHOD_AS_FN.get(name, tq), call, lambda: recv)
-            rk = self.kind(recv)
-            if isinstance(rk, tuple) and rk[0] in ("local", "inst", "seq") and name in _MODULE_SELF:
-                return rk  # nn.Module.to/cuda/half/train return the module itself
-            if name in N.M_MASK:
-                return "mask"
-            if name in N.M_PRESERVE and isinstance(rk, str):
-                return "mask" if rk == "mask" and name in ("float", "long", "int", "to", "half", "double", "bool") else rk
-            return None
-        if c[0] == "obj":
-            k = c[1]
-            if k[0] == "inst":
-                return N.MODULE_OUT.get(k[1])
-            if k[0] == "seq":
-                return k[1]
-            if k[0] == "class":
-                return ("local", k[1])
-            if k[0] == "func":
-                return self.returns_kind(k[1])
-            if k[0] == "local":
-                fwd = self.method(k[1], "forward")
-                return self.returns_kind(fwd) if fwd is not None else None
-        return None
-
-    def _fn_kind(self, q: str, call: ast.Call, arg: Any) -> Any:  # noqa: C901
-        if q in N.SOFTMAX:
-            return "softmax"
-        if q in N.LOG_SOFTMAX:
-            return "log_softmax"
-        if q in N.SIGMOID:
-            return "sigmoid"
-        if q in N.EXP:
-            return "exp0" if self.shifted(arg()) else "exp"
-        if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
-            x = arg()
-            a = self.kind(x)
-            mean = q in N.MEAN or q.endswith("mean")
-            if not mean and a not in ("mask", "sq"):
-                # (exp(s) * mask).sum(): the masked sum of exponentials is still a softmax denominator
-                if self.has_kind(x, ("exp",)):
-                    return "sumexp"
-                if self.has_kind(x, ("exp0",)):
-                    return "sumexp0"
-            if a == "mask" and not mean:
-                return "count"
-            if a == "sq":
-                return "sumsq"
-            return None
-        if q in N.NORM or q == "torch.Tensor.norm":
-            return "norm"
-        if q in N.VAR or q == "torch.Tensor.var":
-            return "variance" if q != "torch.var_mean" else None
-        if q in N.STD or q == "torch.Tensor.std":
-            return "std"
-        if q in N.COUNT or q in ("torch.Tensor.count_nonzero", "torch.Tensor.bincount"):
-            return "count"
-        if q in N.SQUARE or q == "torch.Tensor.square":
-            return "sq"
-        if q in N.POW or q == "torch.Tensor.pow":
-            exps = call.args[1:] if q in N.POW else call.args[:1]
-            return "sq" if exps and isinstance(exps[0], ast.Constant) and exps[0].value == 2 else None
-        if q in _WRAPPERS:
-            return self.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
-        if q == "torch.nn.Sequential":
-            layers = [a for a in call.args if not isinstance(a, ast.Starred)]
-            if layers and len(layers) == len(call.args):
-                last = self.kind(layers[-1])
-                if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
-                    return ("seq", N.MODULE_OUT[last[1]])
-            return ("inst", q)
-        last = q.rsplit(".", 1)[-1]
-        if last[:1].isupper():
-            return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
-        return None
-
-    def shifted(self, e: Any, depth: int = 3) -> bool:
-        """exp(e) cannot overflow: ``e`` is ``x - max(x)``, a log-probability, or clamped from above."""
-        if e is None or depth == 0:
-            return False
-        if self.kind(e) in ("log_softmax",):
-            return True
-        if isinstance(e, ast.Name):
-            d = self.defs(e)
-            return bool(d) and all(isinstance(x, ast.expr) and self.shifted(x, depth - 1) for x in d)
-        if isinstance(e, ast.BinOp):
-            if type(e.op) is ast.Sub:
-                return self._mentions_max(e.right, 3)
-            if type(e.op) in (ast.Div, ast.Mult):  # (x - max) / temperature
-                return self.shifted(e.left, depth - 1)
-        if isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub:
-            o = e.operand  # -|x| <= 0: exp(-x.abs()) cannot overflow
-            if isinstance(o, ast.Call):
-                c = self.callee(o)
-                return c[0] == "fn" and c[1] in ("torch.abs", "numpy.abs") or c[0] == "meth" and c[1] == "abs"
-            return False
-        if isinstance(e, ast.Call):
-            c = self.callee(e)
-            name = c[1] if c[0] in ("fn", "meth") else ""
-            if isinstance(name, str) and name.rsplit(".", 1)[-1] in ("clamp", "clip", "clamp_max"):
-                return any(kw.arg == "max" for kw in e.keywords) or name.endswith("clamp_max") or len(e.args) >= (
-                    2 if c[0] == "meth" else 3
-                )
-            if c[0] == "meth" and c[1] in N.M_PRESERVE:
-                return self.shifted(c[2], depth - 1)
-        return False
-
-    def _mentions_max(self, e: Any, depth: int) -> bool:
-        """The subtrahend names a maximum or a log-sum-exp: ``x.max(...)``, ``x.amax``,
-        ``logsumexp``, a helper such as ``safe_amax(x)``, a variable such as ``x_max`` or
-        ``lse``. Lenient on purpose: a shift the rule cannot read must not be reported."""
-        for n in ast.walk(e):
-            t = type(n)
-            nm = n.attr if t is ast.Attribute else n.id if t is ast.Name else ""
-            low = nm.lower()
-            if "max" in low or "lse" in low or "logsumexp" in low:
-                return True
-            if t is ast.Name and depth > 0:
-                d = self.defs(n)
-                if d and len(d) == 1 and isinstance(d[0], ast.expr) and self._mentions_max(d[0], depth - 1):
-                    return True
-        return False
-
 
 def _small(e: ast.BinOp) -> bool:
     return isinstance(e.left, (ast.Name, ast.Attribute)) and isinstance(e.right, (ast.Name, ast.Attribute))
-
-
-_MODULE_SELF = frozenset("to cuda cpu half float double bfloat16 train eval requires_grad_ type".split())
-_WRAPPERS = frozenset({
-    "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
-    "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
-    "torch.compile",
-})
-
-_METHOD_AS_FN = {
-    "softmax": "torch.softmax",
-    "log_softmax": "torch.log_softmax",
-    "sigmoid": "torch.sigmoid",
-    "exp": "torch.exp",
-}

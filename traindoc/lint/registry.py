@@ -2,7 +2,7 @@
 
 A rule is a pure function ``fn(module) -> iterable of Hit``; the engine turns hits into
 :class:`~traindoc.findings.Finding` objects with the file, line and column. Its docstring
-(What it detects / Why it breaks training / Example / How to fix) is what
+(What it detects / Why it happens / Example / How to fix / How to confirm) is what
 ``traindoc explain NAME`` prints.
 """
 

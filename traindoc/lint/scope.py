@@ -15,78 +15,9 @@ class, loops, ``with`` blocks) so that rules never walk the tree again.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Callable
 
-
-class _Unknown:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN: Any = _Unknown()  # a binding whose value the pass cannot see (loop target, unpacking, +=)
-
-
-@dataclass(frozen=True)
-class ImportRef:
-    """A name bound by an import: ``F`` after ``import torch.nn.functional as F``."""
-
-    q: str
-
-
-class Param:
-    """A function parameter: known through its annotation (``policy: Policy``) or, lazily,
-    through what every call of the function in this file passes for it (and its default).
-    A plain class with slots: one is made per parameter of every function."""
-
-    __slots__ = ("fn", "name", "pos", "annotation", "default", "bound")
-
-    def __init__(self, fn: Any, name: str, pos: int | None, annotation: ast.expr | None,
-                 default: ast.expr | None, bound: bool) -> None:
-        self.fn = fn  # the FunctionDef
-        self.name = name
-        self.pos = pos  # index among positional parameters (None: keyword-only)
-        self.annotation = annotation
-        self.default = default
-        self.bound = bound  # a method: call sites do not pass the first parameter
-
-    def __repr__(self) -> str:
-        return f"Param({self.name!r})"
-
-
-@dataclass
-class Scope:
-    node: ast.AST | None
-    parent: "Scope | None"
-    env: dict[str, tuple] = field(default_factory=dict)
-
-    def lookup(self, name: str) -> tuple | None:
-        s: Scope | None = self
-        while s is not None:
-            d = s.env.get(name)
-            if d is not None:
-                return d
-            s = s.parent
-        return None
-
-
-class Ctx(NamedTuple):
-    """Where a node sits: enclosing function and class, loops and ``with`` blocks (outermost first)."""
-
-    func: Any = None
-    cls: Any = None
-    loops: tuple = ()
-    withs: tuple = ()
-
-
-class Site(NamedTuple):
-    """A node with its context (a tuple: one is made per call in the file, so it must be cheap)."""
-
-    node: ast.AST
-    ctx: Ctx
-
+from .bindings import UNKNOWN, Ctx, ImportRef, Param, Scope, Site, merge
 
 _Func = (ast.FunctionDef, ast.AsyncFunctionDef)
 _Name, _Load, _Attribute, _Constant, _Call, _BinOp, _Div, _Subscript = (
@@ -109,18 +40,6 @@ def _annotations(fn: Any) -> list:
     a = fn.args
     return [p.annotation for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)
             if isinstance(p.annotation, (ast.Name, ast.Attribute))]
-
-
-def _merge(a: dict, b: dict) -> dict:
-    """Bindings after a branch: a name keeps every assignment that may reach it."""
-    out = dict(a)
-    for k, v in b.items():
-        old = out.get(k)
-        if old is None or old is v:
-            out[k] = v
-        else:
-            out[k] = old + tuple(x for x in v if not any(x is y for y in old))
-    return out
 
 
 class Walker:
@@ -184,117 +103,145 @@ class Walker:
             env = self._stmt(s, scope, env, ctx)
         return env
 
-    def _stmt(self, s: ast.stmt, scope: Scope, env: dict, ctx: Ctx) -> dict:  # noqa: C901
-        t = type(s)
-        if t is ast.Assign:
+    def _stmt(self, s: ast.stmt, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        """Walk one statement; the bindings after it (a new dict where branches merge)."""
+        return _STMT.get(type(s), Walker._plain)(self, s, scope, env, ctx)
+
+    def _assign(self, s: ast.Assign, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.value, scope, env, ctx)
+        for tgt in s.targets:
+            self._bind(tgt, s.value, scope, env, ctx)
+        return env
+
+    def _expr_stmt(self, s: ast.Expr, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.value, scope, env, ctx)
+        self.exprs.append(Site(s, ctx))
+        return env
+
+    def _ann_assign(self, s: ast.AnnAssign, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        if s.value is not None:
             self._expr(s.value, scope, env, ctx)
-            for tgt in s.targets:
-                self._bind(tgt, s.value, scope, env, ctx)
-        elif t is ast.Expr:
+            self._bind(s.target, s.value, scope, env, ctx)
+        return env
+
+    def _aug_assign(self, s: ast.AugAssign, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.value, scope, env, ctx)
+        if not isinstance(s.target, ast.Name):
+            self._expr(s.target, scope, env, ctx)
+        self._bind(s.target, UNKNOWN, scope, env, ctx)
+        return env
+
+    def _return(self, s: ast.Return, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        if s.value is not None:
             self._expr(s.value, scope, env, ctx)
-            self.exprs.append(Site(s, ctx))
-        elif t is ast.AnnAssign:
-            if s.value is not None:
-                self._expr(s.value, scope, env, ctx)
-                self._bind(s.target, s.value, scope, env, ctx)
-        elif t is ast.AugAssign:
-            self._expr(s.value, scope, env, ctx)
-            self._expr(s.target, scope, env, ctx) if not isinstance(s.target, ast.Name) else None
-            self._bind(s.target, UNKNOWN, scope, env, ctx)
-        elif t is ast.Return:
-            if s.value is not None:
-                self._expr(s.value, scope, env, ctx)
-                if ctx.func is not None:
-                    self.returns[id(ctx.func)].append(s.value)
-        elif t in (ast.For, ast.AsyncFor):
-            self._expr(s.iter, scope, env, ctx)
-            self.loops.append(Site(s, ctx))
-            inner = Ctx(ctx.func, ctx.cls, ctx.loops + (s,), ctx.withs)
-            body = dict(env)
-            self._bind(s.target, UNKNOWN, scope, body, ctx)
-            body = self._block(s.body, scope, body, inner)
-            env = _merge(env, body)
-            env = self._block(s.orelse, scope, env, ctx)
-        elif t is ast.While:
-            self._expr(s.test, scope, env, ctx)
-            self.loops.append(Site(s, ctx))
-            inner = Ctx(ctx.func, ctx.cls, ctx.loops + (s,), ctx.withs)
-            env = _merge(env, self._block(s.body, scope, dict(env), inner))
-            env = self._block(s.orelse, scope, env, ctx)
-        elif t is ast.If:
-            self._expr(s.test, scope, env, ctx)
-            a = self._block(s.body, scope, dict(env), ctx)
-            b = self._block(s.orelse, scope, dict(env), ctx)
-            env = _merge(a, b)
-        elif t in (ast.With, ast.AsyncWith):
-            for item in s.items:
-                self._expr(item.context_expr, scope, env, ctx)
-                if item.optional_vars is not None:
-                    self._bind(item.optional_vars, UNKNOWN, scope, env, ctx)
-            self.withs.append(Site(s, ctx))
-            env = self._block(s.body, scope, env, Ctx(ctx.func, ctx.cls, ctx.loops, ctx.withs + (s,)))
-        elif t in _Func:
-            for d in s.decorator_list:
-                self._expr(d, scope, env, ctx)
-            for d in (*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None), *_annotations(s)):
-                self._expr(d, scope, env, ctx)
-            env[s.name] = (s,)
-            self.functions.setdefault(s.name, []).append(s)
-            self.func_ctx[id(s)] = ctx
-            self._queue.append((s, scope, ctx))
-        elif t is ast.ClassDef:
-            for d in (*s.bases, *s.decorator_list, *(k.value for k in s.keywords)):
-                self._expr(d, scope, env, ctx)
-            env[s.name] = (s,)
-            self.classes.setdefault(s.name, s)
-            # the class body is its own scope; its methods see the enclosing scope, not it
-            cscope = Scope(s, scope)
-            cctx = Ctx(None, s, (), ())
-            for b in s.body:
-                if isinstance(b, _Func):
-                    for d in (*b.decorator_list, *_annotations(b)):
-                        self._expr(d, cscope, cscope.env, cctx)
-                    self.functions.setdefault(b.name, []).append(b)
-                    self.func_ctx[id(b)] = cctx
-                    self._queue.append((b, scope, cctx))
-                else:
-                    cscope.env = self._stmt(b, cscope, cscope.env, cctx)
-        elif t is ast.Try or t.__name__ == "TryStar":
-            body = self._block(s.body, scope, dict(env), ctx)
-            out = body
-            for h in s.handlers:
-                henv = dict(body)
-                if h.name:
-                    henv[h.name] = (UNKNOWN,)
-                out = _merge(out, self._block(h.body, scope, henv, ctx))
-            out = self._block(s.orelse, scope, out, ctx)
-            env = self._block(s.finalbody, scope, out, ctx)
-        elif t is ast.Import:
-            for al in s.names:
-                if al.asname:
-                    env[al.asname] = (ImportRef(al.name),)
-                else:
-                    top = al.name.split(".", 1)[0]
-                    env[top] = (ImportRef(top),)
-        elif t is ast.ImportFrom:
-            for al in s.names:
-                if al.name == "*":
-                    continue
-                if s.level:  # relative import: a module of the user's own package
-                    env[al.asname or al.name] = (UNKNOWN,)
-                else:
-                    env[al.asname or al.name] = (ImportRef(f"{s.module}.{al.name}"),)
-        elif t.__name__ == "Match":
-            self._expr(s.subject, scope, env, ctx)
-            out = None
-            for case in s.cases:
-                cenv = self._block(case.body, scope, dict(env), ctx)
-                out = cenv if out is None else _merge(out, cenv)
-            env = _merge(env, out) if out is not None else env
-        else:  # Raise, Assert, Delete, Global, Pass, Break, ...
-            for child in ast.iter_child_nodes(s):
-                if isinstance(child, ast.expr):
-                    self._expr(child, scope, env, ctx)
+            if ctx.func is not None:
+                self.returns[id(ctx.func)].append(s.value)
+        return env
+
+    def _for(self, s: ast.For, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.iter, scope, env, ctx)
+        self.loops.append(Site(s, ctx))
+        inner = Ctx(ctx.func, ctx.cls, ctx.loops + (s,), ctx.withs)
+        body = dict(env)
+        self._bind(s.target, UNKNOWN, scope, body, ctx)
+        body = self._block(s.body, scope, body, inner)
+        env = merge(env, body)
+        return self._block(s.orelse, scope, env, ctx)
+
+    def _while(self, s: ast.While, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.test, scope, env, ctx)
+        self.loops.append(Site(s, ctx))
+        inner = Ctx(ctx.func, ctx.cls, ctx.loops + (s,), ctx.withs)
+        env = merge(env, self._block(s.body, scope, dict(env), inner))
+        return self._block(s.orelse, scope, env, ctx)
+
+    def _if(self, s: ast.If, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.test, scope, env, ctx)
+        a = self._block(s.body, scope, dict(env), ctx)
+        b = self._block(s.orelse, scope, dict(env), ctx)
+        return merge(a, b)
+
+    def _with(self, s: ast.With, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        for item in s.items:
+            self._expr(item.context_expr, scope, env, ctx)
+            if item.optional_vars is not None:
+                self._bind(item.optional_vars, UNKNOWN, scope, env, ctx)
+        self.withs.append(Site(s, ctx))
+        return self._block(s.body, scope, env, Ctx(ctx.func, ctx.cls, ctx.loops, ctx.withs + (s,)))
+
+    def _def(self, s: ast.FunctionDef, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        for d in s.decorator_list:
+            self._expr(d, scope, env, ctx)
+        for d in (*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None), *_annotations(s)):
+            self._expr(d, scope, env, ctx)
+        env[s.name] = (s,)
+        self.functions.setdefault(s.name, []).append(s)
+        self.func_ctx[id(s)] = ctx
+        self._queue.append((s, scope, ctx))
+        return env
+
+    def _class(self, s: ast.ClassDef, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        for d in (*s.bases, *s.decorator_list, *(k.value for k in s.keywords)):
+            self._expr(d, scope, env, ctx)
+        env[s.name] = (s,)
+        self.classes.setdefault(s.name, s)
+        # the class body is its own scope; its methods see the enclosing scope, not it
+        cscope = Scope(s, scope)
+        cctx = Ctx(None, s, (), ())
+        for b in s.body:
+            if isinstance(b, _Func):
+                for d in (*b.decorator_list, *_annotations(b)):
+                    self._expr(d, cscope, cscope.env, cctx)
+                self.functions.setdefault(b.name, []).append(b)
+                self.func_ctx[id(b)] = cctx
+                self._queue.append((b, scope, cctx))
+            else:
+                cscope.env = self._stmt(b, cscope, cscope.env, cctx)
+        return env
+
+    def _try(self, s: ast.Try, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        body = self._block(s.body, scope, dict(env), ctx)
+        out = body
+        for h in s.handlers:
+            henv = dict(body)
+            if h.name:
+                henv[h.name] = (UNKNOWN,)
+            out = merge(out, self._block(h.body, scope, henv, ctx))
+        out = self._block(s.orelse, scope, out, ctx)
+        return self._block(s.finalbody, scope, out, ctx)
+
+    def _import(self, s: ast.Import, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        for al in s.names:
+            if al.asname:
+                env[al.asname] = (ImportRef(al.name),)
+            else:
+                top = al.name.split(".", 1)[0]
+                env[top] = (ImportRef(top),)
+        return env
+
+    def _import_from(self, s: ast.ImportFrom, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        for al in s.names:
+            if al.name == "*":
+                continue
+            if s.level:  # relative import: a module of the user's own package
+                env[al.asname or al.name] = (UNKNOWN,)
+            else:
+                env[al.asname or al.name] = (ImportRef(f"{s.module}.{al.name}"),)
+        return env
+
+    def _match(self, s: Any, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        self._expr(s.subject, scope, env, ctx)
+        out = None
+        for case in s.cases:
+            cenv = self._block(case.body, scope, dict(env), ctx)
+            out = cenv if out is None else merge(out, cenv)
+        return merge(env, out) if out is not None else env
+
+    def _plain(self, s: ast.stmt, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        """Raise, Assert, Delete, Global, Pass, Break, ...: only reads."""
+        for child in ast.iter_child_nodes(s):
+            if isinstance(child, ast.expr):
+                self._expr(child, scope, env, ctx)
         return env
 
     def _bind(self, tgt: ast.AST, value: Any, scope: Scope, env: dict, ctx: Ctx) -> None:
@@ -358,29 +305,9 @@ class Walker:
                 push(n.value)
                 push(n.slice)
                 continue
-            if t is ast.NamedExpr:
-                self._expr(n.value, scope, env, ctx)
-                env[n.target.id] = (n.value,)
-                continue
-            elif t is ast.Lambda:
-                lenv = dict(env)
-                for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg):
-                    if a is not None:
-                        lenv[a.arg] = (UNKNOWN,)
-                self._expr(n.body, scope, lenv, ctx)
-                continue
-            elif t in _Comp:
-                cenv = dict(env)
-                for g in n.generators:
-                    self._expr(g.iter, scope, cenv, ctx)
-                    self._bind(g.target, UNKNOWN, scope, cenv, ctx)
-                    for c in g.ifs:
-                        self._expr(c, scope, cenv, ctx)
-                if t is ast.DictComp:
-                    self._expr(n.key, scope, cenv, ctx)
-                    self._expr(n.value, scope, cenv, ctx)
-                else:
-                    self._expr(n.elt, scope, cenv, ctx)
+            binds = _BINDING_EXPR.get(t)
+            if binds is not None:  # walrus, lambda, comprehension: names of their own
+                binds(self, n, scope, env, ctx)
                 continue
             if t is ast.Compare:
                 self.compares.append(n)
@@ -395,3 +322,48 @@ class Walker:
                     stack.extend(v)  # may hold None (Dict keys of ``**x``): skipped at pop
                 else:
                     stack.append(v)
+
+    def _walrus(self, n: ast.NamedExpr, scope: Scope, env: dict, ctx: Ctx) -> None:
+        self._expr(n.value, scope, env, ctx)
+        env[n.target.id] = (n.value,)
+
+    def _lambda(self, n: ast.Lambda, scope: Scope, env: dict, ctx: Ctx) -> None:
+        lenv = dict(env)
+        for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg):
+            if a is not None:
+                lenv[a.arg] = (UNKNOWN,)
+        self._expr(n.body, scope, lenv, ctx)
+
+    def _comprehension(self, n: Any, scope: Scope, env: dict, ctx: Ctx) -> None:
+        cenv = dict(env)
+        for g in n.generators:
+            self._expr(g.iter, scope, cenv, ctx)
+            self._bind(g.target, UNKNOWN, scope, cenv, ctx)
+            for c in g.ifs:
+                self._expr(c, scope, cenv, ctx)
+        if type(n) is ast.DictComp:
+            self._expr(n.key, scope, cenv, ctx)
+            self._expr(n.value, scope, cenv, ctx)
+        else:
+            self._expr(n.elt, scope, cenv, ctx)
+
+
+# One handler per statement type (exact type, as the pass never meets subclasses); any
+# other statement only reads (Walker._plain). A dict lookup replaces a chain of 15 tests.
+_STMT: dict[type, Callable[..., dict]] = {
+    ast.Assign: Walker._assign, ast.Expr: Walker._expr_stmt, ast.AnnAssign: Walker._ann_assign,
+    ast.AugAssign: Walker._aug_assign, ast.Return: Walker._return,
+    ast.For: Walker._for, ast.AsyncFor: Walker._for, ast.While: Walker._while, ast.If: Walker._if,
+    ast.With: Walker._with, ast.AsyncWith: Walker._with,
+    ast.FunctionDef: Walker._def, ast.AsyncFunctionDef: Walker._def, ast.ClassDef: Walker._class,
+    ast.Try: Walker._try, ast.Import: Walker._import, ast.ImportFrom: Walker._import_from,
+    ast.Match: Walker._match,
+}
+if hasattr(ast, "TryStar"):  # Python 3.11+: try/except* binds like try/except
+    _STMT[ast.TryStar] = Walker._try
+# Expressions that bind names: a walrus in the enclosing bindings, a lambda or a
+# comprehension in a copy of them (their names do not leak out).
+_BINDING_EXPR: dict[type, Callable[..., None]] = {
+    ast.NamedExpr: Walker._walrus, ast.Lambda: Walker._lambda,
+    **{t: Walker._comprehension for t in _Comp},
+}

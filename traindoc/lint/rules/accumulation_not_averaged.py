@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, segment, backward_target, is_backward, is_clear, is_step, local_function, text
+from ..flow import calls_index, local_function
 from ..registry import Hit, lint_rule
+from ..source import segment, text
+from ..training import backward_target, is_backward, is_clear, is_step
 
 
 @lint_rule(
@@ -23,7 +25,7 @@ def check(m):
     quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
     itself) is not flagged.
 
-    Why it breaks training: `backward()` adds into `.grad`, so after k micro-batches the
+    Why it happens: `backward()` adds into `.grad`, so after k micro-batches the
     gradient is the sum of k batch means, k times the gradient of the large batch the
     accumulation is meant to emulate. With SGD that is a k-times larger learning rate;
     with Adam the clip threshold, weight decay balance and epsilon all change, and

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import is_backward
 from ..registry import Hit, lint_rule
+from ..training import is_backward
 
 
 @lint_rule(
@@ -22,7 +22,7 @@ def check(m):
     `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` block that is not disabled
     (`enabled=False`). Severity info: it works, but against the documented recipe.
 
-    Why it breaks training: autocast chooses a precision per op for the forward pass; the
+    Why it happens: autocast chooses a precision per op for the forward pass; the
     backward ops already run in the dtype of their forward ops. Running `backward()`
     inside the context also casts the ops of anything computed there (custom autograd
     functions, gradient penalties, the scaler's bookkeeping), which the AMP

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import decorated_no_grad, loss_of, single_def
+from ..flow import single_def
+from ..grad_mode import decorated_no_grad
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
 
 
@@ -25,7 +27,7 @@ def check(m):
     `D(fake.detach())` is not flagged: the detach is inside the model call, which still
     has a graph through D.
 
-    Why it breaks training: under no_grad no graph is recorded and a detached tensor has
+    Why it happens: under no_grad no graph is recorded and a detached tensor has
     none, so the loss has no `grad_fn`. `backward()` then raises "element 0 of tensors does
     not require grad and does not have a grad_fn", or, when some other term of the loss
     still has a graph, silently trains only that term while the model that produced the

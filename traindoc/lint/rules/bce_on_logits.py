@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(
@@ -20,7 +21,7 @@ def check(m):
     returns one (through names and `self.` attributes, with `.view`/`.squeeze` and the
     like in between). An input the rule cannot trace to such a layer is never flagged.
 
-    Why it breaks training: BCELoss expects probabilities in [0, 1] and takes their log.
+    Why it happens: BCELoss expects probabilities in [0, 1] and takes their log.
     Logits are unbounded: the CPU kernel raises "all elements of input should be between
     0 and 1", the CUDA kernel fails with a device-side assert, and any custom clamp
     around it hides a loss that does not match the model (cause `loss-mismatch`).

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import exclusive_branches, is_backward, is_clip, is_step, ordered_events
+from ..flow import exclusive_branches, ordered_events
 from ..registry import Hit, lint_rule
+from ..training import is_backward, is_clip, is_step
 
 
 @lint_rule(
@@ -21,7 +22,7 @@ def check(m):
     the previous step's gradients). A clip and a step in different branches of one `if`
     are not compared.
 
-    Why it breaks training: the optimizer has already applied the unclipped gradient;
+    Why it happens: the optimizer has already applied the unclipped gradient;
     the clip then rescales gradients that the next `zero_grad()` or `backward()` discards.
     The run has no gradient clipping at all, so the spikes it was meant to stop go
     straight into the weights (cause `exploding-gradient`, `loss-spike`).

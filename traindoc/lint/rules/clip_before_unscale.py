@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import exclusive_branches, is_clip, ordered_events, text
+from ..flow import exclusive_branches, ordered_events
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_clip
 
 
 @lint_rule(
@@ -23,7 +25,7 @@ def check(m):
     that unscale themselves are not flagged, nor is a file that never calls `.scale(`,
     nor a clip in the other branch of an `if use_amp:` than the scaled backward.
 
-    Why it breaks training: a GradScaler multiplies the loss, and therefore every
+    Why it happens: a GradScaler multiplies the loss, and therefore every
     gradient, by its scale (65536 at the start). The clip then compares the scaled norm
     with `max_norm`: it always clips, by a factor of about the scale, so the update after
     `scaler.step` (which unscales) is thousands of times too small and training crawls;

@@ -7,8 +7,9 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import is_backward, keyword, text
 from ..registry import Hit, lint_rule
+from ..source import keyword, text
+from ..training import is_backward
 
 # torchvision dataset classes: every item is decoded (PIL) and run through the transforms
 _TV_DATASETS = frozenset((
@@ -68,7 +69,7 @@ def check(m):
     `non_blocking` (pinning then saves little), and a loader built from `**kwargs`.
     Severity info: it costs time, not correctness.
 
-    Why it breaks training: with `num_workers=0` the GPU waits while the main process
+    Why it happens: with `num_workers=0` the GPU waits while the main process
     reads, decodes, augments and collates every batch; with workers the next batches are
     prepared while the GPU computes. A `non_blocking=True` copy is asynchronous only from
     pinned (page-locked) memory: from a pageable tensor it is staged and synchronous, so
@@ -97,27 +98,34 @@ def check(m):
             continue
         if info is None:
             info = _file_info(m)
-        names, one_shot, nb_keys, iterated, nb_any = info
-        key = names.get(id(call))
-        if key is not None and key in one_shot:
+        key = info[0].get(id(call))
+        if key is not None and key in info[1]:
             continue  # read once (next(iter(loader))): a batch to plot or inspect
-        kw = {k.arg: k.value for k in call.keywords}
-        issues = []
-        nw = kw.get("num_workers", ast.Constant(0) if len(call.args) < 8 else None)
-        if isinstance(nw, ast.Constant) and nw.value == 0:
-            ds = call.args[0] if call.args else kw.get("dataset")
-            why = _heavy(m, ds, 4) if ds is not None else None
-            if why:
-                issues.append(f"num_workers=0 over a dataset that {why}: batches are prepared in the main process "
-                              "while the GPU waits")
-        pm = kw.get("pin_memory", ast.Constant(False) if len(call.args) < 9 else None)
-        if isinstance(pm, ast.Constant) and pm.value is False:
-            nb = (key in nb_keys) if key is not None and key in iterated else nb_any
-            if nb:
-                issues.append("no pin_memory=True, yet its batches are copied with non_blocking=True (from pageable "
-                              "memory the copy is synchronous: nothing overlaps)")
+        issues = _issues(m, call, key, info)
         if issues:
             yield Hit(call, "DataLoader in a CUDA training script: " + "; and ".join(issues))
+
+
+def _issues(m, call: ast.Call, key: str | None, info: tuple) -> list[str]:
+    """What this DataLoader call does wrong: loads heavy items in the main process, or is
+    copied with non_blocking=True without pinned memory (``info``: :func:`_file_info`)."""
+    _, _, nb_keys, iterated, nb_any = info
+    kw = {k.arg: k.value for k in call.keywords}
+    issues = []
+    nw = kw.get("num_workers", ast.Constant(0) if len(call.args) < 8 else None)
+    if isinstance(nw, ast.Constant) and nw.value == 0:
+        ds = call.args[0] if call.args else kw.get("dataset")
+        why = _heavy(m, ds, 4) if ds is not None else None
+        if why:
+            issues.append(f"num_workers=0 over a dataset that {why}: batches are prepared in the main process "
+                          "while the GPU waits")
+    pm = kw.get("pin_memory", ast.Constant(False) if len(call.args) < 9 else None)
+    if isinstance(pm, ast.Constant) and pm.value is False:
+        nb = (key in nb_keys) if key is not None and key in iterated else nb_any
+        if nb:
+            issues.append("no pin_memory=True, yet its batches are copied with non_blocking=True (from pageable "
+                          "memory the copy is synchronous: nothing overlaps)")
+    return issues
 
 
 def _uses_cuda(m) -> bool:

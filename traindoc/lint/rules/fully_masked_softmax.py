@@ -7,8 +7,8 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import may_be
 from ..registry import Hit, lint_rule
+from ..source import may_be
 from .softmax_over_batch_dim import _assigned_name, _enclosing_function
 
 # a causal / look-ahead mask always leaves the diagonal visible: no row is ever all -inf
@@ -73,7 +73,7 @@ def check(m):
     function does not guard against NaN (`nan_to_num`, `isnan`, `isfinite`). The line is the
     `masked_fill`.
 
-    Why it breaks training: a causal mask always leaves the diagonal visible, but a padding
+    Why it happens: a causal mask always leaves the diagonal visible, but a padding
     mask can hide every key of a row: an empty sentence, a document with all its sentences
     padded, a query position whose keys were all dropped. Softmax of a row of -inf is 0/0:
     the row is NaN, every output it feeds is NaN, and the loss goes NaN on the rare batch

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be
 
 
 @lint_rule(
@@ -24,7 +24,7 @@ def check(m):
     included (Monte Carlo dropout is deliberate), and neither is a call under a test of
     `self.training` (`if self.training: x = F.dropout(x, p)`).
 
-    Why it breaks training: unlike `nn.Dropout`, the functional form does not know the
+    Why it happens: unlike `nn.Dropout`, the functional form does not know the
     module's mode. `model.eval()` leaves it on, so validation and inference drop p of the
     activations at random and rescale the rest: metrics are noisy and pessimistic,
     predictions are not reproducible, and early stopping and checkpoint selection work on

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import is_backward, ordered_events, step_target, text, train_event
+from ..flow import ordered_events
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, step_target, train_event
 
 
 @lint_rule(
@@ -26,7 +28,7 @@ def check(m):
     such as an inner adaptation loop, is checked on its own). `step(); zero_grad(); backward()` (one iteration late, but
     correct) is not flagged.
 
-    Why it breaks training: `zero_grad()` sets every `.grad` to None (or zero). A step
+    Why it happens: `zero_grad()` sets every `.grad` to None (or zero). A step
     that follows it finds no gradient: the parameters never move (with momentum or weight
     decay they drift on the old state only), and the loss stays flat from the first step
     (cause `params-not-updated`).

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import is_backward, is_step, text
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, is_step
 
 _CLEAR_METHODS = frozenset({"zero_grad", "clear_grad", "zero_grad_"})
 _GRAD_RESET = frozenset({"zero_", "fill_", "mul_", "detach_", "requires_grad_"})
@@ -29,7 +30,7 @@ def check(m):
     gradients. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
     recognised as correct; accumulation that never clears is the bug.
 
-    Why it breaks training: `backward()` adds into `.grad`. Without clearing, the gradient
+    Why it happens: `backward()` adds into `.grad`. Without clearing, the gradient
     at step t is the sum of all gradients so far, so the effective learning rate grows
     linearly with the step count and the update direction is dominated by old batches:
     the loss falls at first, then oscillates and diverges (cause `missing-zero-grad`).

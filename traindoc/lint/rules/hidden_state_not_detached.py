@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import backward_target, calls_index, is_backward, segment, text
+from ..flow import calls_index
 from ..registry import Hit, lint_rule
+from ..source import segment, text
+from ..training import backward_target, is_backward
 
 
 @lint_rule(
@@ -27,7 +29,7 @@ def check(m):
     nothing resets it (no other assignment in the loop, such as
     `hidden = model.init_hidden(bs)`).
 
-    Why it breaks training: the returned state carries the autograd graph of every
+    Why it happens: the returned state carries the autograd graph of every
     iteration before it. The second `backward()` then tries to go back through the first
     iteration's graph, whose buffers were freed: "Trying to backward through the graph a
     second time". The usual "fix", `retain_graph=True`, makes every backward traverse the

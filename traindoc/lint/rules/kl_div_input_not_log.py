@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, keyword, loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import describe, keyword
 
 
 @lint_rule(
@@ -20,7 +21,7 @@ def check(m):
     output without `log_target=True`. Inputs and targets the rule cannot trace are never
     flagged.
 
-    Why it breaks training: `kl_div(input, target)` computes
+    Why it happens: `kl_div(input, target)` computes
     `target * (log(target) - input)`: it assumes `input` is already a log-probability.
     Given probabilities, it computes a different quantity with no minimum at
     input = target (it can go negative and keeps pushing probabilities up), so

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import keyword
 from ..registry import Hit, lint_rule
+from ..source import keyword
 
 
 @lint_rule(
@@ -20,7 +20,7 @@ def check(m):
     `nn.KLDivLoss` without `reduction`, or with `reduction="mean"`. Calls that pass the
     legacy `size_average` / `reduce`, or `**kwargs`, are not flagged.
 
-    Why it breaks training: the KL divergence of a batch is the sum over classes,
+    Why it happens: the KL divergence of a batch is the sum over classes,
     averaged over samples (`reduction="batchmean"`). `"mean"` averages over every
     element, so the loss is the KL divided by the number of classes (vocabulary size for
     a language model): PyTorch's own documentation and a runtime warning say it does not

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..patterns import op_of
+from ..ops import op_of
 from ..registry import Hit, lint_rule
 
 
@@ -20,7 +20,7 @@ def check(m):
     `__init__`), and `torch.log(torch.sigmoid(x))`. A guarded argument
     (`softmax(x) + eps`, `.clamp(min=eps)`) is not flagged.
 
-    Why it breaks training: softmax rounds every probability below ~1e-38 (float32; 6e-8
+    Why it happens: softmax rounds every probability below ~1e-38 (float32; 6e-8
     in float16) to exactly 0, and log(0) = -inf. One confident wrong prediction then gives
     an infinite loss, and its gradient inf * 0 gives NaN that spreads to every weight at
     the next step (cause `unstable-op`). `log_softmax` computes x - logsumexp(x) and stays

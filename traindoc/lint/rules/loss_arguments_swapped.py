@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import loss_of, model_output, short
+from ..flow import model_output
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import short
 
 
 @lint_rule(
@@ -22,7 +24,7 @@ def check(m):
     not. Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
     teacher's output in distillation.
 
-    Why it breaks training: the input is the prediction and the target the labels;
+    Why it happens: the input is the prediction and the target the labels;
     these losses treat them differently (log_softmax of the input, indices or
     probabilities for the target). Swapped, the call fails with a dtype or shape error,
     or, for BCE with float labels, silently trains the labels towards the model: the

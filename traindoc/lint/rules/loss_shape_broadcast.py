@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import loss_of, short
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import short
 
 
 @lint_rule(
@@ -25,7 +26,7 @@ def check(m):
     1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`. Shapes the rule cannot
     see are never flagged.
 
-    Why it breaks training: elementwise losses broadcast their arguments. (N, 1) against
+    Why it happens: elementwise losses broadcast their arguments. (N, 1) against
     (N,) becomes an (N, N) matrix of every prediction against every target, and the mean
     of that is minimised by predicting the batch mean for every sample: the regression
     trains, the loss goes down a little and then plateaus at the target variance, with no

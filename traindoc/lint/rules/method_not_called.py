@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import text
 from ..registry import Hit, lint_rule
+from ..source import text
 
 _METHODS = {
     "zero_grad": "the gradients are never cleared",
@@ -28,7 +28,7 @@ def check(m):
     `backward`, `step`, `eval` or `train` on an object, without calling it:
     `optimizer.zero_grad`, `loss.backward`, `opt.step`, `model.eval`, `net.train`.
 
-    Why it breaks training: the statement looks up the bound method and throws it away;
+    Why it happens: the statement looks up the bound method and throws it away;
     Python raises nothing. Without the call the gradients are never cleared (cause
     `missing-zero-grad`), never computed, never applied (`params-not-updated`), or the
     model never switches mode (dropout and BatchNorm in validation, cause

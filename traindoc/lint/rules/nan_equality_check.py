@@ -20,7 +20,7 @@ def check(m):
     """What it detects: `==`, `!=`, `is` or `is not` with a NaN literal on either side:
     `float('nan')` (any case), `math.nan`, `np.nan`, `torch.nan`.
 
-    Why it breaks training: NaN is unequal to everything, itself included, so
+    Why it happens: NaN is unequal to everything, itself included, so
     `loss == float('nan')` is always False and `!=` always True; `is` compares object
     identity and is False for a NaN computed by the model. A guard written this way (stop
     the run, skip the batch, reload a checkpoint when the loss is NaN) never fires, and the

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import keyword, short
 from ..registry import Hit, lint_rule
+from ..source import keyword, short
 
 _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t transpose permute".split())
 
@@ -25,7 +25,7 @@ def check(m):
     cast (`.cuda()`, `.to(device)`, `.float()`, `.view(...)`) or used in arithmetic
     (`torch.randn(3, 4, requires_grad=True) * 0.01`).
 
-    Why it breaks training: the tensor with `requires_grad=True` is the leaf; the moved,
+    Why it happens: the tensor with `requires_grad=True` is the leaf; the moved,
     cast or scaled copy is an intermediate result of an operation on it. `backward()`
     fills `.grad` only on leaves, so the variable the code keeps has `.grad == None`:
     a manual update `w -= lr * w.grad` fails, `torch.optim` refuses it ("can't optimize a

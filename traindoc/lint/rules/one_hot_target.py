@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
 
 
@@ -23,7 +23,7 @@ def check(m):
     or any one-hot given to nll_loss (they fail or compute the wrong thing), warning for a
     float one-hot given to cross_entropy.
 
-    Why it breaks training: these losses take class indices. An integer (N, C) one-hot is
+    Why it happens: these losses take class indices. An integer (N, C) one-hot is
     read as N x C class indices and fails with a shape error; nll_loss has no
     probability-target mode at all. Since PyTorch 1.10 cross_entropy accepts float
     (N, C) targets as class probabilities, so a float one-hot gives the same loss, but

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 import re
 
-from ..patterns import call_name, is_module_class, may_be, text
+from ..flow import is_module_class
 from ..registry import Hit, lint_rule
+from ..source import call_name, may_be, text
 
 
 @lint_rule(
@@ -30,7 +31,7 @@ def check(m):
     `requires_grad_()`). Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change.
 
-    Why it breaks training: an optimizer holds the parameter tensors it was given. A layer
+    Why it happens: an optimizer holds the parameter tensors it was given. A layer
     assigned later has new parameters the optimizer never sees, so they keep their random
     initialisation: a fine-tuning run with a replaced head trains only the frozen-looking
     body or nothing at all, and the loss barely moves (cause `params-not-updated`). Unfrozen
@@ -69,21 +70,27 @@ def check(m):
         nodes = bodies.get(id(scope))
         if nodes is None:
             nodes = bodies[id(scope)] = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.Call, ast.For))]
-        end = call.end_lineno or call.lineno
-        later = [n for n in nodes if n.lineno > end]
-        rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
-                   (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
-        for n in later:
-            if any(r > n.lineno for r in rebuilt):
-                continue
-            if not filtered and isinstance(n, ast.Assign) and _adds_layer(m, n, owner):
-                yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
-                             f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
-                             "build the optimizer after the model is complete")
-            elif filtered and _unfreezes(n, owner):
-                yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
-                             "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
-                             "rebuild the optimizer or add_param_group")
+        yield from _late_changes(m, call, owner, filtered, nodes)
+
+
+def _late_changes(m, call: ast.Call, owner: str, filtered: bool, nodes: list):
+    """Hits for the statements of ``nodes`` after the optimizer ``call`` that add a layer to
+    ``owner`` or unfreeze parameters, unless an optimizer is built (or a group added) later."""
+    end = call.end_lineno or call.lineno
+    later = [n for n in nodes if n.lineno > end]
+    rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
+               (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
+    for n in later:
+        if any(r > n.lineno for r in rebuilt):
+            continue
+        if not filtered and isinstance(n, ast.Assign) and _adds_layer(m, n, owner):
+            yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
+                         f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
+                         "build the optimizer after the model is complete")
+        elif filtered and _unfreezes(n, owner):
+            yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
+                         "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
+                         "rebuild the optimizer or add_param_group")
 
 
 _OPT_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "LBFGS",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import calls_index, segment, text
+from ..flow import calls_index
 from ..registry import Hit, lint_rule
+from ..source import segment, text
 
 
 @lint_rule(
@@ -23,7 +24,7 @@ def check(m):
     never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
     `float(loss)` are fine.
 
-    Why it breaks training: `loss` carries its autograd history (`grad_fn`). Adding it to
+    Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
     a tensor builds a new graph node that references the step's graph, so the total holds
     on to the history of every step of the epoch: memory grows step after step (the
     PyTorch FAQ's first example), and printing or averaging the total at the end walks a
@@ -62,31 +63,37 @@ def check(m):
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        found = []
-        for n in ast.walk(loop):
-            t = type(n)
-            if t is ast.AugAssign and type(n.op) is ast.Add:
-                v = _loss_name(n.value, names)
-                if v:
-                    found.append((n, text(n.target), v, "+="))
-            elif t is ast.Assign and len(n.targets) == 1 and isinstance(n.value, ast.BinOp) \
-                    and type(n.value.op) is ast.Add and text(n.targets[0]):
-                tgt = text(n.targets[0])
-                sides = (n.value.left, n.value.right)
-                if any(text(s) == tgt for s in sides):
-                    other = sides[1] if text(sides[0]) == tgt else sides[0]
-                    v = _loss_name(other, names)
-                    if v:
-                        found.append((n, tgt, v, "+"))
-            elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                    and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
-                found.append((n, text(n.func.value), n.args[0].id, "append"))
-        for node, tgt, v, how in found:
+        for node, tgt, v, how in _accumulations(loop, names):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             what = {"append": f"`{tgt}.append({v})`", "+=": f"`{tgt} += {v}`"}.get(how, f"`{tgt} = {tgt} + {v}`")
             yield Hit(node, f"{what} accumulates the loss tensor that backward() just used: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
+
+
+def _accumulations(loop: ast.AST, names: set[str]) -> list[tuple]:
+    """``(node, total, loss name, "+=" | "+" | "append")`` for each statement of ``loop`` that
+    adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``, ``t.append(loss)``."""
+    found = []
+    for n in ast.walk(loop):
+        t = type(n)
+        if t is ast.AugAssign and type(n.op) is ast.Add:
+            v = _loss_name(n.value, names)
+            if v:
+                found.append((n, text(n.target), v, "+="))
+        elif t is ast.Assign and len(n.targets) == 1 and isinstance(n.value, ast.BinOp) \
+                and type(n.value.op) is ast.Add and text(n.targets[0]):
+            tgt = text(n.targets[0])
+            sides = (n.value.left, n.value.right)
+            if any(text(s) == tgt for s in sides):
+                other = sides[1] if text(sides[0]) == tgt else sides[0]
+                v = _loss_name(other, names)
+                if v:
+                    found.append((n, tgt, v, "+"))
+        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
+            found.append((n, text(n.func.value), n.args[0].id, "append"))
+    return found
 
 
 def _backwarded(call: ast.Call) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import is_scaler, text
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_scaler
 
 
 @lint_rule(
@@ -19,7 +20,7 @@ def check(m):
     """What it detects: `scaler.step(optimizer)` on a GradScaler (by class, or a name
     containing "scaler") in a file where no `.update()` is called on that scaler.
 
-    Why it breaks training: `update()` adjusts the loss scale (down after an overflow,
+    Why it happens: `update()` adjusts the loss scale (down after an overflow,
     up after a run of good steps) and resets the scaler's per-iteration state. Without
     it the second `scaler.step` raises "step() has already been called since the last
     update()" in current PyTorch; in older versions, or with a custom loop that catches

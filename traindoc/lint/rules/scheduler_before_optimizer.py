@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import eval_context, is_sched_step, is_step, ordered_events
+from ..flow import ordered_events
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..training import is_sched_step, is_step
 
 
 @lint_rule(
@@ -24,7 +26,7 @@ def check(m):
     sit in the loop itself (not in a function it calls), and loops in test or
     evaluation functions are not checked.
 
-    Why it breaks training: since PyTorch 1.1 `scheduler.step()` belongs after
+    Why it happens: since PyTorch 1.1 `scheduler.step()` belongs after
     `optimizer.step()`. Called first, it advances the schedule before any update: the
     initial learning rate (the warmup's first value, or the first epoch of a step
     schedule) is never used, the whole schedule is shifted by one step, and a warmup that

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, eval_context, loss_call
+from ..grad_mode import eval_context
+from ..ops import loss_call
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(
@@ -21,7 +23,7 @@ def check(m):
     loss computed under `torch.no_grad()` or in a test/eval function is only reported,
     so its gradient does not matter).
 
-    Why it breaks training: in float32 sigmoid(x) rounds to exactly 1.0 for x > 17 and
+    Why it happens: in float32 sigmoid(x) rounds to exactly 1.0 for x > 17 and
     underflows towards 0 for x < -88, so log(p) or log(1 - p) inside the loss is -inf.
     BCELoss clamps the log at -100 to avoid inf, which makes the loss finite but the
     gradient exactly zero: a confidently wrong sample stops teaching the model (cause

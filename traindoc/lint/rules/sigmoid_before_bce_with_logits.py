@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, loss_of
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(
@@ -20,7 +21,7 @@ def check(m):
     same-file model whose `forward` returns a sigmoid (through names and `self.`
     attributes).
 
-    Why it breaks training: the loss applies a sigmoid to its input. A second sigmoid
+    Why it happens: the loss applies a sigmoid to its input. A second sigmoid
     squashes probabilities in [0, 1] into [0.5, 0.73]: a perfect positive prediction
     still costs about 0.31 and a perfect negative about 0.69, the gradient is at most a
     quarter of what it should be, and the decision threshold moves from 0.5 to

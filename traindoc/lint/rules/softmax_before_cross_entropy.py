@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..patterns import describe, loss_call
+from ..ops import loss_call
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 
 @lint_rule(
@@ -20,7 +21,7 @@ def check(m):
     an `nn.Softmax` module, the last layer of an `nn.Sequential`, or the return value of
     the model's `forward` (a class in the same file), through names and `self.` attributes.
 
-    Why it breaks training: cross-entropy applies log_softmax to its input. A softmax
+    Why it happens: cross-entropy applies log_softmax to its input. A softmax
     before it squashes the logits into [0, 1], so the second softmax sees nearly equal
     values: the loss can never go below log(C) - 1 + ... (about 1.46 for 10 classes even
     with perfect predictions) and its gradients shrink by a factor up to C, so training

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be
 
 _NAMES = frozenset({"softmax", "log_softmax"})
 
@@ -66,7 +66,7 @@ def check(m):
     prove a 2-D tensor). A softmax over dim 0 used another way (attention weights over a
     sequence-first axis, one sample's 1-D logits passed to `nll_loss`) is not flagged.
 
-    Why it breaks training: on a (batch, classes) tensor, dim 0 normalises each class over
+    Why it happens: on a (batch, classes) tensor, dim 0 normalises each class over
     the samples of the batch: a sample's "log-probabilities" then depend on the other
     samples and do not sum to 1 over its classes, so the loss rewards making one sample's
     logit large relative to the others in its batch rather than the right class relative

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import names as N
-from ..patterns import keyword, may_be
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be
 
 _NAMES = frozenset({"Softmax", "LogSoftmax", "Softmin", "softmax", "log_softmax", "softmin"})
 
@@ -21,7 +21,7 @@ def check(m):
     `dim`, and `F.softmax(x)`, `F.log_softmax(x)`, `F.softmin(x)` called with the input
     only (any import spelling). Calls that pass `**kwargs` are not flagged.
 
-    Why it breaks training: with `dim=None` PyTorch guesses (and warns that the implicit
+    Why it happens: with `dim=None` PyTorch guesses (and warns that the implicit
     choice is deprecated): dim 0 for 0-, 1- and 3-D inputs, dim 1 otherwise. For a
     (batch, classes) input that happens to be right; for a (batch, seq, classes) input
     the softmax normalises over the batch, so each sample's "probabilities" depend on the

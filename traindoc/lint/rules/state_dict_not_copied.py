@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import call_name, ordered_events, text, train_event
+from ..flow import ordered_events
 from ..registry import Hit, lint_rule
+from ..source import call_name, text
+from ..training import train_event
 
 
 @lint_rule(
@@ -22,7 +24,7 @@ def check(m):
     attribute that is later given to `load_state_dict(...)` in the same function (the
     "restore the best model" pattern).
 
-    Why it breaks training: `state_dict()` returns references to the live parameter
+    Why it happens: `state_dict()` returns references to the live parameter
     tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
     so restoring them at the end restores the last weights, not the best: early stopping
     and model selection silently return the final, possibly overfitted, model (cause

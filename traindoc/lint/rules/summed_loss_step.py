@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import eval_context
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 
 
@@ -27,7 +27,7 @@ def check(m):
     divide by a running estimate of the gradient's scale, so a constant factor on the
     loss barely changes their step; they are not flagged.
 
-    Why it breaks training: SGD's update is lr x gradient. A summed loss's gradient
+    Why it happens: SGD's update is lr x gradient. A summed loss's gradient
     is the sum over the batch (and over tokens or pixels), so it grows linearly with the
     batch size and the sequence length: the effective learning rate is lr x N. A learning
     rate tuned for one batch size diverges at a larger one, and variable-length batches

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import text
+from ..bindings import Param
 from ..registry import Hit, lint_rule
-from ..scope import Param
+from ..source import text
 
 _OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "
                  "reshape permute transpose flatten clamp clip abs type pin_memory".split())
@@ -32,7 +32,7 @@ def check(m):
     place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
     move in place) are not flagged.
 
-    Why it breaks training: tensor methods return a new tensor and leave the original
+    Why it happens: tensor methods return a new tensor and leave the original
     unchanged. `x.to(device)` alone does nothing, so the batch stays on the CPU (a device
     mismatch error, or, with a CPU model, silently slow training), `x.float()` leaves
     the dtype as it was, and `y.squeeze()` leaves the (N, 1) shape that then broadcasts

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import keyword, may_be, text
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be, text
 
 
 @lint_rule(
@@ -27,7 +27,7 @@ def check(m):
     finding matters for code that must also run on older versions, or that loads files
     from elsewhere (downloads, shared checkpoints).
 
-    Why it breaks training: `torch.load` uses pickle. With `weights_only=False` (the
+    Why it happens: `torch.load` uses pickle. With `weights_only=False` (the
     default before 2.6) a checkpoint can run any code when it is loaded: a downloaded or
     shared file is a program, not data. Being explicit also keeps the behaviour from
     changing under the code when torch is upgraded: a checkpoint that pickled a custom

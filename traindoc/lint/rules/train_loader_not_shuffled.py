@@ -6,8 +6,9 @@ import ast
 import re
 
 from .. import names as N
-from ..patterns import eval_context, keyword, may_be, text
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..source import keyword, may_be, text
 
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
 _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
@@ -31,7 +32,7 @@ def check(m):
     flagged. Severity info: ordered training data is sometimes deliberate (curricula,
     time series), but usually an oversight.
 
-    Why it breaks training: without shuffling every epoch presents the samples in the
+    Why it happens: without shuffling every epoch presents the samples in the
     same order, often grouped by class or by source (a folder per class): consecutive
     batches are highly correlated, the gradient swings from one class to the next, the
     loss curve shows a saw-tooth pattern per epoch, and the model ends biased towards the

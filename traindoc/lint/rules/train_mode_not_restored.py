@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import call_name, ordered_events, text, train_event
+from ..bindings import Param
+from ..flow import ordered_events
 from ..registry import Hit, lint_rule
-from ..scope import Param
+from ..source import call_name, text
+from ..training import train_event
 
 
 @lint_rule(
@@ -32,7 +34,7 @@ def check(m):
     in another file is not seen, so such a loop is never flagged. The finding points at the
     `eval()` call.
 
-    Why it breaks training: after the first validation every later epoch trains in eval
+    Why it happens: after the first validation every later epoch trains in eval
     mode: dropout is off (the model overfits faster than the run before it), and BatchNorm
     normalises with its frozen running statistics instead of the batch's and stops
     updating them, which slows or destabilises training and makes the validation metrics

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import describe, divisor, eval_context, op_of, single_def
+from ..flow import single_def
+from ..grad_mode import eval_context
+from ..ops import divisor, op_of
 from ..registry import Hit, lint_rule
+from ..source import describe
 
 # kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
 # from variable names, which is what keeps this rule quiet on ordinary arithmetic).
@@ -67,7 +70,7 @@ def check(m):
     a whole parameter (`emb.weight.data[rows].std()`, no `dim`): thousands of initialised
     weights, not a batch statistic.
 
-    Why it breaks training: these values are zero in ordinary data, not only in bugs: a
+    Why it happens: these values are zero in ordinary data, not only in bugs: a
     batch whose mask selects no token, a constant feature, a padded all-zero row, a
     probability that rounds to 1. log(0) = -inf, x/0 = inf, 0/0 = NaN, and the derivative
     of sqrt at 0 is infinite (so even a finite forward value gives NaN gradients). One such
@@ -102,6 +105,11 @@ def check(m):
             hit = _hit(m, op, site.node.left, site.node, site.ctx)
             if hit is not None:
                 yield hit
+    yield from _pow_calls(m)
+
+
+def _pow_calls(m):
+    """The hits of ``x.pow(e)`` / ``torch.pow(x, e)`` with a negative or fractional ``e``."""
     for site in m.w.calls:
         call = site.node
         f = call.func

@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
-from ..patterns import eval_context, is_backward, short, text
+from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..source import short, text
+from ..training import is_backward
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
 _SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss")
@@ -32,7 +34,7 @@ def check(m):
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
     `sample`) are not flagged.
 
-    Why it breaks training: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
+    Why it happens: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
     (cause `fp16-underflow`): with small losses or deep nets most of them do, and the
     weights stop moving; values above 65504 become inf (cause `fp16-overflow`). A
     GradScaler multiplies the loss by a large factor before backward, so gradients sit in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import op_of
+from ..ops import op_of
 from ..registry import Hit, lint_rule
 
 
@@ -22,7 +22,7 @@ def check(m):
     `torch.log(1 + torch.exp(x))`. A shifted argument (`x - x.max(...)`, a
     log-probability, a clamp from above, `-x.abs()`) is not flagged.
 
-    Why it breaks training: float32 exp overflows to inf for arguments above 88.7
+    Why it happens: float32 exp overflows to inf for arguments above 88.7
     (float16: 11.1). The log of inf is inf, the loss is inf, and the gradient
     exp(x) / sum(exp(x)) is inf / inf = NaN (cause `unstable-op`). The library functions
     subtract the maximum first and are exact for any finite input.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import divisor, op_of
+from ..ops import divisor, op_of
 from ..registry import Hit, lint_rule
 
 
@@ -22,7 +22,7 @@ def check(m):
     A shifted argument (`x - x.max(...)`, `x - x.amax(...)`, `x - logsumexp`, a clamp from
     above, a log-probability) is not flagged.
 
-    Why it breaks training: float32 exp overflows to inf above x = 88.7 (float16: 11.1).
+    Why it happens: float32 exp overflows to inf above x = 88.7 (float16: 11.1).
     A single large score (a long sequence whose pooled query grows with its length, a
     large learning rate step) makes exp return inf, inf / inf is NaN, and the NaN reaches
     the loss and every weight (cause `unstable-op`). The fused softmax subtracts the row

@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import re
 
-from ..patterns import decorated_no_grad, enclosing_no_grad, is_backward, is_step, text
+from ..grad_mode import decorated_no_grad, enclosing_no_grad
 from ..registry import Hit, lint_rule
+from ..source import text
+from ..training import is_backward, is_step
 
 # Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -41,7 +43,7 @@ def check(m):
     dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
     torchvision/timm/pretrained model), where eval mode changes nothing.
 
-    Why it breaks training: in train mode dropout stays on (validation metrics are noisy
+    Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
     with validation batches, so the weights the next training steps and the final
     checkpoint use are tuned to data they never trained on; the validation loss can look
@@ -66,28 +68,17 @@ def check(m):
     """
     index = None
     for site in m.w.loops:
-        loop = site.node
-        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        it = _validation_iterable(m, site)
+        if it is None:
             continue
-        fn = site.ctx.func
-        fname = getattr(fn, "name", "") or ""
-        if fname.startswith("test_"):
-            continue  # a pytest test: it checks the model, it does not validate a run
-        it = text(loop.iter) or _literal_words(loop.iter)
-        if not (_words(it) & _LOOP_WORDS or _words(fname) & _FUNC_WORDS):
-            continue
-        if not _runs_model(m, loop) or _trains(m, loop):
-            continue
+        loop, fn = site.node, site.ctx.func
         if index is None:
             index = _index(m)  # one pass over the file's calls, only for a file with a validation loop
         evals, no_grads, callers = index
         chain = [fn, *callers.get(id(fn), ())] if fn is not None else [None]
         has_eval = any(id(f) in evals for f in chain)
-        has_nograd = (
-            enclosing_no_grad(m, site.ctx.withs)
-            or any(id(f) in no_grads for f in chain)
-            or _body_no_grad(m, loop)
-        )
+        has_nograd = (enclosing_no_grad(m, site.ctx.withs) or any(id(f) in no_grads for f in chain)
+                      or _body_no_grad(m, loop))
         if not has_eval and not any(w in m.source for w in _MODE_MATTERS):
             has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
         missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
@@ -99,6 +90,23 @@ def check(m):
         if not has_nograd:
             why.append("autograd keeps every activation (memory, time)")
         yield Hit(loop, f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
+
+
+def _validation_iterable(m, site) -> str | None:
+    """The text of what a validation loop iterates ('' when it has no text), or None for a
+    loop that does not validate a model (named for training, a pytest test, or it trains)."""
+    loop = site.node
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None
+    fname = getattr(site.ctx.func, "name", "") or ""
+    if fname.startswith("test_"):
+        return None  # a pytest test: it checks the model, it does not validate a run
+    it = text(loop.iter) or _literal_words(loop.iter)
+    if not (_words(it) & _LOOP_WORDS or _words(fname) & _FUNC_WORDS):
+        return None
+    if not _runs_model(m, loop) or _trains(m, loop):
+        return None
+    return it
 
 
 def _words(s: str) -> set[str]:

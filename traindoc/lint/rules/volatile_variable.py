@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..patterns import keyword
 from ..registry import Hit, lint_rule
+from ..source import keyword
 
 
 @lint_rule(
@@ -19,7 +19,7 @@ def check(m):
     """What it detects: `torch.autograd.Variable(..., volatile=True)` (any import
     spelling).
 
-    Why it breaks training: `volatile` was the pre-0.4 way to disable autograd for
+    Why it happens: `volatile` was the pre-0.4 way to disable autograd for
     inference. Since 0.4 it is ignored (with a warning that is easy to miss), so code
     written for it builds the full autograd graph during evaluation: about twice the
     memory and a slower loop, and an accumulated evaluation loss keeps every batch's

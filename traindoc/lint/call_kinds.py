@@ -1,0 +1,119 @@
+"""What a call returns, as a kind (see :mod:`traindoc.lint.kinds`): the library functions
+and tensor methods that make a softmax, a norm, a count, ..., and the calls of modules,
+classes and functions of the same file."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from . import names as N
+from .shift import shifted
+
+if TYPE_CHECKING:  # kinds imports this module: the type alone, no import cycle at run time
+    from .kinds import Module
+
+
+def call_kind(m: Module, call: ast.Call) -> Any:
+    """The kind ``call`` returns, by what it calls (:meth:`Module.callee`)."""
+    c = m.callee(call)
+    if c[0] == "fn":
+        q = c[1]
+        return fn_kind(m, q, call, lambda: m.first_arg(call))
+    if c[0] == "meth":
+        name, recv = c[1], c[2]
+        tq = "torch.Tensor." + name
+        if name in ("softmax", "log_softmax", "sigmoid", "exp", "sum", "nansum", "mean", "norm", "var", "std",
+                    "count_nonzero", "square", "pow", "bincount"):
+            return fn_kind(m, _METHOD_AS_FN.get(name, tq), call, lambda: recv)
+        rk = m.kind(recv)
+        if isinstance(rk, tuple) and rk[0] in ("local", "inst", "seq") and name in _MODULE_SELF:
+            return rk  # nn.Module.to/cuda/half/train return the module itself
+        if name in N.M_MASK:
+            return "mask"
+        if name in N.M_PRESERVE and isinstance(rk, str):
+            return "mask" if rk == "mask" and name in ("float", "long", "int", "to", "half", "double", "bool") else rk
+        return None
+    if c[0] == "obj":
+        k = c[1]
+        if k[0] == "inst":
+            return N.MODULE_OUT.get(k[1])
+        if k[0] == "seq":
+            return k[1]
+        if k[0] == "class":
+            return ("local", k[1])
+        if k[0] == "func":
+            return m.returns_kind(k[1])
+        if k[0] == "local":
+            fwd = m.method(k[1], "forward")
+            return m.returns_kind(fwd) if fwd is not None else None
+    return None
+
+
+def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
+    """The kind the library function ``q`` returns; ``arg()`` gives the tensor it works on
+    (a thunk: most functions never need it, and resolving it costs a kind query)."""
+    if q in N.SOFTMAX:
+        return "softmax"
+    if q in N.LOG_SOFTMAX:
+        return "log_softmax"
+    if q in N.SIGMOID:
+        return "sigmoid"
+    if q in N.EXP:
+        return "exp0" if shifted(m, arg()) else "exp"
+    if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
+        x = arg()
+        a = m.kind(x)
+        mean = q in N.MEAN or q.endswith("mean")
+        if not mean and a not in ("mask", "sq"):
+            # (exp(s) * mask).sum(): the masked sum of exponentials is still a softmax denominator
+            if m.has_kind(x, ("exp",)):
+                return "sumexp"
+            if m.has_kind(x, ("exp0",)):
+                return "sumexp0"
+        if a == "mask" and not mean:
+            return "count"
+        if a == "sq":
+            return "sumsq"
+        return None
+    if q in N.NORM or q == "torch.Tensor.norm":
+        return "norm"
+    if q in N.VAR or q == "torch.Tensor.var":
+        return "variance" if q != "torch.var_mean" else None
+    if q in N.STD or q == "torch.Tensor.std":
+        return "std"
+    if q in N.COUNT or q in ("torch.Tensor.count_nonzero", "torch.Tensor.bincount"):
+        return "count"
+    if q in N.SQUARE or q == "torch.Tensor.square":
+        return "sq"
+    if q in N.POW or q == "torch.Tensor.pow":
+        exps = call.args[1:] if q in N.POW else call.args[:1]
+        return "sq" if exps and isinstance(exps[0], ast.Constant) and exps[0].value == 2 else None
+    if q in _WRAPPERS:
+        return m.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
+    if q == "torch.nn.Sequential":
+        layers = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if layers and len(layers) == len(call.args):
+            last = m.kind(layers[-1])
+            if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
+                return ("seq", N.MODULE_OUT[last[1]])
+        return ("inst", q)
+    last = q.rsplit(".", 1)[-1]
+    if last[:1].isupper():
+        return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
+    return None
+
+
+_MODULE_SELF = frozenset("to cuda cpu half float double bfloat16 train eval requires_grad_ type".split())
+_WRAPPERS = frozenset({
+    "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+    "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
+    "torch.compile",
+})
+
+_METHOD_AS_FN = {
+    "softmax": "torch.softmax",
+    "log_softmax": "torch.log_softmax",
+    "sigmoid": "torch.sigmoid",
+    "exp": "torch.exp",
+}
