@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import act_stat, finding, focus_rank, param_modules
 from ..util import fmt
-from ._stats import act_stat, finding, focus_rank, param_modules
 
 
 @rule("bad-init", needs=("loss",))

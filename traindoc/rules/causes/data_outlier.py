@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import calm_jump, early_update, features, finding, lr_growth
 from ..util import fmt, trailing_robust_z
-from ._stats import calm_jump, early_update, features, finding, lr_growth
 
 
 @rule("data-outlier", needs=("loss",))

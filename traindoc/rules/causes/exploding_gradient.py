@@ -7,9 +7,8 @@ import math
 import numpy as np
 
 from .. import rule
-from ..util import fmt
-from ..util import trailing_robust_z
-from ._stats import calm_jump, features, finding, module_order, onset, focus_rank
+from ..evidence import calm_jump, features, finding, focus_rank, lr_growth, module_order, onset
+from ..util import fmt, trailing_robust_z
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
 
@@ -85,7 +84,6 @@ def exploding_gradient(run):
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
     from .lr_too_high import high_for
-    from ._stats import lr_growth
 
     if high_for(f, run) or lr_growth(run, upto=f.first_bad) >= 5:
         c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)

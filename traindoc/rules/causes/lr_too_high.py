@@ -5,15 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import (act_stat, calm_jump, carried_grads, early_update, features, finding, focus_rank, lr_growth,
+                        onset, param_modules)
 from ..util import fmt, gross_divergence
-from ._stats import act_stat, calm_jump, early_update, features, finding, focus_rank, lr_growth, onset
 from .loss_reduction import sum_evidence
 
 
 def input_scale(run, before=None) -> float:
     """max |x| of the first parametrised layer's output at the first sampled step."""
-    from ._stats import param_modules
-
     mods = param_modules(run)
     am = act_stat(run, "absmax", before=before)
     for m, _ in mods:
@@ -225,9 +224,8 @@ def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple
 
 
 def _stale_grads(run) -> bool:
-    from .missing_zero_grad import _measured
-
-    return bool(_measured(run))
+    measured = carried_grads(run)
+    return measured is not None and bool(measured[0])
 
 
 def worse_than_uniform(run, f) -> tuple[float, float, int] | None:

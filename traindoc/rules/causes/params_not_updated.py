@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import features, finding, focus_rank, sampled
+from ..evidence import features, finding, focus_rank, sampled
 
 
 def _counts(run) -> tuple[int, int, int]:
