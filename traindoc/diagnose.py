@@ -96,9 +96,9 @@ def settle(causes: list[Finding], replayed: list[Finding]) -> list[Finding]:
             if f.name in names:
                 continue
             c = (f.confidence or 0.5) * 0.5
-            f = Finding(f.name, ERROR if c >= 0.5 else "warning", f.message, location=f.location,
-                        evidence=f.evidence + [{"replay": "did not confirm this cause"}], fix=f.fix,
-                        confirm=f.confirm, confidence=c)
+            f = Finding.from_confidence(f.name, c, f.message, location=f.location,
+                                        evidence=f.evidence + [{"replay": "did not confirm this cause"}], fix=f.fix,
+                                        confirm=f.confirm)
         out.append(f)
     return out
 
@@ -111,16 +111,16 @@ def last_domino(run: Run, f: Finding) -> Finding:
     rank above it."""
     if f.name != "unstable-op":
         return f
-    from .rules.causes._stats import features
     from .rules.causes.nonfinite import calm_onset
+    from .rules.evidence import features
 
     feats = features(run)
     if feats.first_bad is None or calm_onset(feats) or f.location.get("step") not in (feats.first_bad, None):
         return f
     c = (f.confidence or 0.5) * 0.5
-    return Finding(f.name, ERROR if c >= 0.5 else "warning", f.message, location=f.location,
-                   evidence=f.evidence + [{"series": "loss", "note": "grew for steps before this op overflowed"}],
-                   fix=f.fix, confirm=f.confirm, confidence=c)
+    return Finding.from_confidence(f.name, c, f.message, location=f.location,
+                                   evidence=f.evidence + [{"series": "loss", "note": "grew for steps before this op overflowed"}],
+                                   fix=f.fix, confirm=f.confirm)
 
 
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:

@@ -19,6 +19,14 @@ SEVERITIES = (ERROR, WARNING, INFO)
 _RANK = {ERROR: 0, WARNING: 1, INFO: 2}
 
 
+def severity_of(confidence: float) -> str:
+    """The severity of a cause of this confidence: error from 0.5 up. Confidences are
+    calibrated (the share of benchmark runs where a finding that strong named the right
+    cause), so 0.5 is where the finding is more often right than wrong and worth failing
+    a CI gate for; below it the cause is a lead to check, a warning."""
+    return ERROR if confidence >= 0.5 else WARNING
+
+
 def jsonable(value: Any) -> Any:
     """Make ``value`` JSON-safe: non-finite floats become the strings "nan"/"inf"/"-inf"."""
     if isinstance(value, float):
@@ -58,6 +66,12 @@ class Finding:
         entry(self.name)  # raises for a name outside the taxonomy
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity must be one of {SEVERITIES}, not {self.severity!r}")
+
+    @classmethod
+    def from_confidence(cls, name: str, confidence: float, message: str, **fields: Any) -> Finding:
+        """A finding whose severity follows its confidence (:func:`severity_of`); ``fields``
+        are the other fields (location, evidence, fix, confirm)."""
+        return cls(name, severity_of(confidence), message, confidence=confidence, **fields)
 
     @property
     def code(self) -> str:

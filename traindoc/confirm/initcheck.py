@@ -37,7 +37,7 @@ GRAD_RATIO = 1e3
 
 
 def read(folder: Path) -> dict[str, Any]:
-    from ..rules.causes._stats import param_modules
+    from ..rules.evidence import param_modules
     from ..store.reader import open_run
 
     run = open_run(folder)

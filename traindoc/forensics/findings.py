@@ -150,11 +150,11 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         if samples:
             msg += f", on sample(s) {samples[:8]}"
         msg += f"; inputs {ins}"
-        out.append(Finding(kind, ERROR if conf >= 0.5 else WARNING, msg,
-                           location={"step": step, "module": c.get("module"), "op": c["short"],
-                                     "phase": c["phase"], "samples": samples,
-                                     **({"node": c["node"]} if c.get("node") else {})},
-                           evidence=ev, fix=fix, confirm=confirm, confidence=conf))
+        out.append(Finding.from_confidence(kind, conf, msg,
+                                           location={"step": step, "module": c.get("module"), "op": c["short"],
+                                                     "phase": c["phase"], "samples": samples,
+                                                     **({"node": c["node"]} if c.get("node") else {})},
+                                           evidence=ev, fix=fix, confirm=confirm))
     # the data side: what is extreme about the samples that make the step fail
     nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
     if (c and kind == "nonfinite-input") or nonfin:

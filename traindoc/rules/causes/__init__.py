@@ -2,6 +2,6 @@
 
 They follow the order experience teaches (data and labels, then the loss, the learning
 rate, init and normalisation, gradients, mixed precision) and share the run's features
-(:mod:`._stats`). Each returns at most one finding with a confidence; the ranker in
+(:mod:`traindoc.rules.evidence`). Each returns at most one finding with a confidence; the ranker in
 ``traindoc.diagnose`` orders them.
 """

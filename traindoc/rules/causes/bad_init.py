@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...findings import Finding
 from .. import rule
+from ..evidence import act_stat, finding, focus_rank, param_modules
 from ..util import fmt
-from ._stats import act_stat, finding, focus_rank, param_modules
 
 
 @rule("bad-init", needs=("loss",))
@@ -33,17 +34,27 @@ def bad_init(run):
     """
     zero = zero_stuck(run)
     if zero:
-        return [finding(
-            "bad-init", 0.9,
-            f"{len(zero)} parameter tensor(s) start at exactly 0 and never change ({', '.join(zero[:3])}): an all-zero "
-            "init makes every unit of a layer compute the same thing, and behind a ReLU or a product the gradient "
-            "is 0 too, so they never leave it",
-            location={"param": zero[0]},
-            evidence=[{"series": f"param_norm/{p}", "value": 0.0} for p in zero[:3]],
-            fix="initialise weights randomly (nn.init.kaiming_normal_ / xavier_uniform_, or the layers' defaults); "
-                "only biases may start at 0",
-            confirm="print each weight's norm before training: a weight matrix at exactly 0 cannot break its symmetry",
-        )]
+        return [_zero_init(zero)]
+    return _scale_with_depth(run)
+
+
+def _zero_init(zero: list[str]) -> Finding:
+    return finding(
+        "bad-init", 0.9,
+        f"{len(zero)} parameter tensor(s) start at exactly 0 and never change ({', '.join(zero[:3])}): an all-zero "
+        "init makes every unit of a layer compute the same thing, and behind a ReLU or a product the gradient "
+        "is 0 too, so they never leave it",
+        location={"param": zero[0]},
+        evidence=[{"series": f"param_norm/{p}", "value": 0.0} for p in zero[:3]],
+        fix="initialise weights randomly (nn.init.kaiming_normal_ / xavier_uniform_, or the layers' defaults); "
+            "only biases may start at 0",
+        confirm="print each weight's norm before training: a weight matrix at exactly 0 cannot break its symmetry",
+    )
+
+
+def _scale_with_depth(run) -> list[Finding]:
+    """The output std at the first sampled step, from the first weight layer to the last
+    hidden one, when it changes by more than 30x."""
     if not run.matching("act/", focus_rank(run)):
         return []
     sd = act_stat(run, "std")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import rule
+from ..evidence import features, finding
 from ..util import fmt
-from ._stats import features, finding
 from .nonfinite import born_in_backward, calm_onset, confident_before, half_model
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
+from ...findings import Finding
 from .. import rule
+from ..evidence import calm_jump, early_update, features, finding, lr_growth
 from ..util import fmt, trailing_robust_z
-from ._stats import calm_jump, early_update, features, finding, lr_growth
 
 
 @rule("data-outlier", needs=("loss",))
@@ -29,37 +29,9 @@ def data_outlier(run):
     at P99.9), fix the unit, and keep the data check in CI.
     """
     f = features(run)
-    v, st = f.loss, f.loss_steps
-    best = None
-    if len(v) >= 20:
-        z, med, _ = trailing_robust_z(v, 50, 10)
-        prev = np.concatenate([[np.inf], v[:-1]])
-        big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend
-        if big.any():
-            i = int(np.argmax(np.where(big, z, -np.inf)))
-            j = calm_jump(f, run)
-            best = (i, float(z[i]), j is not None)
-            if j is None and (early_update(run) > 0.3 or lr_growth(run, upto=int(st[i])) > 3):
-                best = None  # a run already thrown around by its learning rate
-    if best is not None:
-        i, zi, calm = best
-        step = int(st[i])
-        idx = run.batch_indices(step)
-        loc = {"step": step}
-        if idx is not None:
-            loc["samples"] = [int(k) for k in idx[:64]]
-        # a single spike that the run does not shrug off is the classic outlier batch
-        c = 0.75 if calm else 0.45
-        return [finding(
-            "data-outlier", c,
-            f"the loss jumped to {fmt(float(v[i]))} at step {step}, {fmt(zi)} robust deviations above the recent "
-            "median, from a calm run: a batch with an extreme sample is the first suspect",
-            location=loc,
-            evidence=[{"series": "loss", "step": step, "value": float(v[i]), "robust_z": round(zi, 1)}],
-            fix="find the extreme sample among the step's indices; cap/clip the feature or the sequence length "
-                "(P99.9) or fix its unit; keep traindoc data check in CI",
-            confirm=f"look at the samples of step {step} (traindoc data check reports value and length outliers)",
-        )]
+    spike = _spike(run, f)
+    if spike is not None:
+        return [_spike_finding(run, f, *spike)]
     from .nonfinite import calm_onset, half_model
 
     if f.first_bad is not None and calm_onset(f) and not half_model(f):
@@ -73,3 +45,43 @@ def data_outlier(run):
             confirm=f"compare the samples of step {f.first_bad} with the data's P99.9 (traindoc data check)",
         )]
     return []
+
+
+def _spike(run, f) -> tuple[int, float, bool] | None:
+    """The loss's largest one-step jump out of its recent distribution: (index into
+    ``f.loss``, its robust z, whether the run was calm before it), or None, also when the
+    learning rate was already throwing the run around."""
+    v, st = f.loss, f.loss_steps
+    if len(v) < 20:
+        return None
+    z, med, _ = trailing_robust_z(v, 50, 10)
+    prev = np.concatenate([[np.inf], v[:-1]])
+    big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend
+    if not big.any():
+        return None
+    i = int(np.argmax(np.where(big, z, -np.inf)))
+    j = calm_jump(f, run)
+    if j is None and (early_update(run) > 0.3 or lr_growth(run, upto=int(st[i])) > 3):
+        return None  # a run already thrown around by its learning rate
+    return i, float(z[i]), j is not None
+
+
+def _spike_finding(run, f, i: int, zi: float, calm: bool) -> Finding:
+    v = f.loss
+    step = int(f.loss_steps[i])
+    idx = run.batch_indices(step)
+    loc = {"step": step}
+    if idx is not None:
+        loc["samples"] = [int(k) for k in idx[:64]]
+    # a single spike that the run does not shrug off is the classic outlier batch
+    c = 0.75 if calm else 0.45
+    return finding(
+        "data-outlier", c,
+        f"the loss jumped to {fmt(float(v[i]))} at step {step}, {fmt(zi)} robust deviations above the recent "
+        "median, from a calm run: a batch with an extreme sample is the first suspect",
+        location=loc,
+        evidence=[{"series": "loss", "step": step, "value": float(v[i]), "robust_z": round(zi, 1)}],
+        fix="find the extreme sample among the step's indices; cap/clip the feature or the sequence length "
+            "(P99.9) or fix its unit; keep traindoc data check in CI",
+        confirm=f"look at the samples of step {step} (traindoc data check reports value and length outliers)",
+    )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import rule
+from ..evidence import finding, raw_inputs
 from ..util import fmt
-from ._stats import finding, raw_inputs
 
 
 @rule("data-unnormalized", needs=("loss", "act/"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import finding, focus_rank
 from ..util import fmt
-from ._stats import finding, focus_rank
 
 
 @rule("dataloader-bottleneck", needs=("time/step", "time/data"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import below_raw_inputs, act_stat, early_update, features, finding
+from ..evidence import below_raw_inputs, act_stat, early_update, features, finding
 
 
 @rule("dead-relu", needs=("act/",))

@@ -7,9 +7,8 @@ import math
 import numpy as np
 
 from .. import rule
-from ..util import fmt
-from ..util import trailing_robust_z
-from ._stats import calm_jump, features, finding, module_order, onset, focus_rank
+from ..evidence import calm_jump, features, finding, focus_rank, lr_growth, module_order, onset
+from ..util import fmt, trailing_robust_z
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
 
@@ -44,55 +43,16 @@ def exploding_gradient(run):
     if len(g) < 10 or not math.isfinite(f.grad_med) or f.grad_med <= 0:
         return []
     clipped = run.has("grad_norm_preclip", focus_rank(run))
-    # spikes against the trailing median (a gradient that decays from large initial values
-    # as the loss falls is not an explosion); z in log space so that the scale cancels
-    lg = np.log10(np.maximum(g, 1e-30))
-    z, med, _ = trailing_robust_z(lg, 50, 10)
-    up = (lg - np.nan_to_num(med, nan=np.inf)) > np.log10(30)
-    # ... and above the scale of the first gradients (a converged run's tiny, noisy
-    # gradients jump by orders of magnitude without anything exploding)
-    early = float(np.median(g[:10]))
-    spikes = int(np.sum(up & (z > 6) & (g > 2 * early)))
-    o = onset(f)
-    grow = o.get("grad_growth", 1.0)
+    spikes = _spikes(g)
     order = module_order(run)
     recurrent = any(c.startswith(_RECURRENT) for _, c in order)
     deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
-    s = 0.0
-    if spikes >= 2:
-        s = 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1)) + 0.05 * min(spikes, 10)
-    if f.first_bad is not None and grow >= 100:
-        s = max(s, 1.0)
-    g_late = float(np.median(g[len(g) // 4:]))
-    g0 = float(g[0])
-    loss = run.series("loss", focus_rank(run)).values
-    loss = loss[np.isfinite(loss)]
-    l_fall = (float(loss[0]) / max(float(np.median(loss[len(loss) // 4:])), 1e-30)) if len(loss) >= 10 else 1.0
-    if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10:
-        # the very first gradient is 1000x what the run later sees while the loss hardly
-        # fell: it exploded at init (gradients that shrink with a falling loss converge;
-        # a regression driven to zero loss has 1e5x smaller gradients at the end)
-        s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
+    s = _strength(run, f, spikes)
     if s == 0.0:
         return []
     c = min(0.9, 0.45 * s * (1.3 if recurrent or deep else 1.0)) * (0.5 if clipped else 1.0)
-    from .lr_too_high import input_scale
-
-    if input_scale(run, before=f.first_bad) > 100:
-        c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
-    from .loss_reduction import sum_evidence
-
-    if sum_evidence(run, f):
-        c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
-    from .lr_too_high import high_for
-    from ._stats import lr_growth
-
-    if high_for(f, run) or lr_growth(run, upto=f.first_bad) >= 5:
-        c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
-    if calm_jump(f, run) is not None:
-        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
     return [finding(
-        "exploding-gradient", min(c, 0.9),
+        "exploding-gradient", min(_explained_elsewhere(run, f, c), 0.9),
         f"the gradient norm jumps by orders of magnitude: max {fmt(f.grad_max)} against a median of {fmt(f.grad_med)}"
         + (f", {fmt(float(g[0]))} at the first step" if g[0] > 100 * f.grad_med else "")
         + f" ({spikes} step(s) above 30x the trailing median)" + (" in a recurrent net" if recurrent else "")
@@ -104,3 +64,54 @@ def exploding_gradient(run):
             "for RNNs use LSTM/GRU and recurrent init with gain <= 1",
         confirm="rerun with clip_grad_norm_ at 1.0: the spikes and the instability go away",
     )]
+
+
+def _spikes(g: np.ndarray) -> int:
+    """Steps whose gradient norm is 30x its trailing median (a gradient that decays from
+    large initial values as the loss falls is not an explosion; z in log space so that the
+    scale cancels) and above twice the first gradients (a converged run's tiny, noisy
+    gradients jump by orders of magnitude without anything exploding)."""
+    lg = np.log10(np.maximum(g, 1e-30))
+    z, med, _ = trailing_robust_z(lg, 50, 10)
+    up = (lg - np.nan_to_num(med, nan=np.inf)) > np.log10(30)
+    early = float(np.median(g[:10]))
+    return int(np.sum(up & (z > 6) & (g > 2 * early)))
+
+
+def _strength(run, f, spikes: int) -> float:
+    """The evidence, 1.0 at the threshold, 0.0 when none: recurring spikes, a norm that grew
+    100x before the loss went non-finite, or a first gradient that exploded at init."""
+    g = f.grad
+    s = 0.0
+    if spikes >= 2:
+        s = 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1)) + 0.05 * min(spikes, 10)
+    if f.first_bad is not None and onset(f).get("grad_growth", 1.0) >= 100:
+        s = max(s, 1.0)
+    g_late = float(np.median(g[len(g) // 4:]))
+    g0 = float(g[0])
+    loss = run.series("loss", focus_rank(run)).values
+    loss = loss[np.isfinite(loss)]
+    l_fall = (float(loss[0]) / max(float(np.median(loss[len(loss) // 4:])), 1e-30)) if len(loss) >= 10 else 1.0
+    if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10:
+        # the very first gradient is 1000x what the run later sees while the loss hardly
+        # fell: it exploded at init (gradients that shrink with a falling loss converge;
+        # a regression driven to zero loss has 1e5x smaller gradients at the end)
+        s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
+    return s
+
+
+def _explained_elsewhere(run, f, c: float) -> float:
+    """The confidence ``c`` lowered for each cause whose own evidence explains large
+    gradients first: the inputs, a summed loss, the learning rate, one extreme batch."""
+    from .loss_reduction import sum_evidence
+    from .lr_too_high import high_for, input_scale
+
+    if input_scale(run, before=f.first_bad) > 100:
+        c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
+    if sum_evidence(run, f):
+        c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
+    if high_for(f, run) or lr_growth(run, upto=f.first_bad) >= 5:
+        c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
+    if calm_jump(f, run) is not None:
+        c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
+    return c

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import act_stat, features, finding, module_order, sampled
+from ..evidence import act_stat, features, finding, module_order, sampled
 
 
 def inf_from_finite(run) -> tuple[str, int, float] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import features, finding, sampled
+from ..evidence import features, finding, sampled
 
 
 @rule("fp16-underflow", needs=("loss", "grad_norm/"))

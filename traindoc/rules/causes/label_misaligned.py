@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from .. import rule
+from ..evidence import early_update, features, finding, last_module_class
 from ..util import fmt
-from ._stats import early_update, features, finding, last_module_class
 
 
 def chance_level(f) -> tuple[float, str] | None:

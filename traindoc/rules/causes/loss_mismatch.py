@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from .. import rule
+from ..evidence import features, finding, last_module_class, focus_rank
 from ..util import fmt
-from ._stats import features, finding, last_module_class, focus_rank
 
 
 @rule("loss-mismatch", needs=("loss",))

@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from .. import rule
+from ..evidence import Features, features, finding, focus_rank
 from ..util import fmt
-from ._stats import Features, features, finding
 
 
 def sum_evidence(run, f: Features) -> dict | None:
@@ -99,8 +99,6 @@ ADAPTIVE = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "A
 def _accumulated(run) -> tuple[float, float, int] | None:
     """(micro-batches per step, backpropagated / loss-function value, a step) when the run
     accumulated gradients over >= 2 backwards per step without dividing the loss."""
-    from ._stats import focus_rank
-
     rank = focus_rank(run)
     if not (run.has("accum/backwards", rank) and run.has("accum/scale", rank)):
         return None

@@ -5,15 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import (act_stat, calm_jump, carried_grads, early_update, features, finding, focus_rank, lr_growth,
+                        onset, param_modules)
 from ..util import fmt, gross_divergence
-from ._stats import act_stat, calm_jump, early_update, features, finding, focus_rank, lr_growth, onset
 from .loss_reduction import sum_evidence
 
 
 def input_scale(run, before=None) -> float:
     """max |x| of the first parametrised layer's output at the first sampled step."""
-    from ._stats import param_modules
-
     mods = param_modules(run)
     am = act_stat(run, "absmax", before=before)
     for m, _ in mods:
@@ -68,32 +67,9 @@ def lr_too_high(run):
     ur = f.update_ratio
     s, evid = _branches(run, f)
     early = next((e["first_steps_max"] for e in evid if "first_steps_max" in e), None)
-    worse = worse_than_uniform(run, f) if s == 0.0 and f.first_bad is None else None
-    if worse is not None:
-        frac, lnc, classes = worse
-        # a property of the loss, not a fitted level: a C-class cross-entropy above ln C is
-        # worse than guessing uniformly, which no optimiser that takes sane steps returns to
-        # once below it; hand-written updates (no update sizes) are read the same way
-        s = 1.3
-        evid.append({"series": "loss", "windows_above_uniform": f"{frac:.0%}", "uniform": fmt(lnc),
-                     "classes": classes})
-    gross = gross_divergence(run, focus_rank(run)) if s == 0.0 and f.first_bad is None and len(f.loss) < 50 else None
-    if gross is not None and np.isfinite(ur) and ur > 0.03:
-        # too few steps for a trend (full-batch LBFGS, 15 steps), but the loss ended three
-        # decades above its best while each step moved the weights by >3 % of their norm
-        s = 1.4
-        evid.append({"series": gross["series"], "best": fmt(gross["best"]), "last": fmt(gross["last"])})
-    else:
-        gross = None
-    grow = lr_growth(run, upto=f.first_bad)
-    only_schedule = False
-    if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
-        # the schedule raised the learning rate and the run went wrong after it; alone this
-        # is weak evidence (every warmup raises it): a NaN out of a calm loss after warmup
-        # (nanoGPT with a hand-written softmax) is not the learning rate's doing
-        only_schedule = s == 0.0
-        s = max(s, 1.6 if s > 0 or high_for(f, run) else 0.8)
-        evid.append({"series": "lr", "growth": fmt(grow), "note": "the learning rate rose during the run"})
+    s, worse = _uniform_evidence(run, f, s, evid)
+    s, gross = _gross_evidence(run, f, s, evid)
+    s, grow, only_schedule = _schedule_evidence(run, f, s, evid)
     if s == 0.0:
         return []
     if np.isfinite(ur):
@@ -112,6 +88,50 @@ def lr_too_high(run):
              "lower the learning rate 3-10x (and add warmup); clip gradients while you look for the stable range"),
         confirm="run an LR range test, or rerun with lr/10: if the loss then falls steadily, the learning rate was the cause",
     )]
+
+
+def _uniform_evidence(run, f, s: float, evid: list) -> tuple[float, tuple | None]:
+    """Without direct evidence: the strength once a cross-entropy worse than a uniform
+    guess is counted (its entry added to ``evid``), and that reading (worse_than_uniform)."""
+    worse = worse_than_uniform(run, f) if s == 0.0 and f.first_bad is None else None
+    if worse is not None:
+        frac, lnc, classes = worse
+        # a property of the loss, not a fitted level: a C-class cross-entropy above ln C is
+        # worse than guessing uniformly, which no optimiser that takes sane steps returns to
+        # once below it; hand-written updates (no update sizes) are read the same way
+        s = 1.3
+        evid.append({"series": "loss", "windows_above_uniform": f"{frac:.0%}", "uniform": fmt(lnc),
+                     "classes": classes})
+    return s, worse
+
+
+def _gross_evidence(run, f, s: float, evid: list) -> tuple[float, dict | None]:
+    """Without other evidence, on a run too short for a trend: the strength once a gross
+    divergence at large update ratios is counted (its entry added to ``evid``), and it."""
+    ur = f.update_ratio
+    gross = gross_divergence(run, focus_rank(run)) if s == 0.0 and f.first_bad is None and len(f.loss) < 50 else None
+    if gross is None or not (np.isfinite(ur) and ur > 0.03):
+        return s, None
+    # too few steps for a trend (full-batch LBFGS, 15 steps), but the loss ended three
+    # decades above its best while each step moved the weights by >3 % of their norm
+    evid.append({"series": gross["series"], "best": fmt(gross["best"]), "last": fmt(gross["last"])})
+    return 1.4, gross
+
+
+def _schedule_evidence(run, f, s: float, evid: list) -> tuple[float, float, bool]:
+    """The strength once a schedule that raised the learning rate 5x before the run went
+    wrong is counted (its entry added to ``evid``), the LR growth, and whether the schedule
+    is the only evidence."""
+    grow = lr_growth(run, upto=f.first_bad)
+    only_schedule = False
+    if np.isfinite(grow) and grow >= 5 and (f.first_bad is not None or f.rel_drop0 < 0.3 or s > 0):
+        # the schedule raised the learning rate and the run went wrong after it; alone this
+        # is weak evidence (every warmup raises it): a NaN out of a calm loss after warmup
+        # (nanoGPT with a hand-written softmax) is not the learning rate's doing
+        only_schedule = s == 0.0
+        s = max(s, 1.6 if s > 0 or high_for(f, run) else 0.8)
+        evid.append({"series": "lr", "growth": fmt(grow), "note": "the learning rate rose during the run"})
+    return s, grow, only_schedule
 
 
 def _branches(run, f) -> tuple[float, list]:
@@ -225,9 +245,8 @@ def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple
 
 
 def _stale_grads(run) -> bool:
-    from .missing_zero_grad import _measured
-
-    return bool(_measured(run))
+    measured = carried_grads(run)
+    return measured is not None and bool(measured[0])
 
 
 def worse_than_uniform(run, f) -> tuple[float, float, int] | None:

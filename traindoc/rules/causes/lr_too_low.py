@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from .. import rule
+from ..evidence import features, finding
 from ..util import fmt
-from ._stats import features, finding
 
 _ADAPTIVE = ("Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta")
 

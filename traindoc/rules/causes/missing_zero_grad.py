@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import carried_grads, features, finding, focus_rank
 from ..util import fmt
-from ._stats import features, finding, focus_rank
 
 
 @rule("missing-zero-grad", needs=("grad_norm",))
@@ -61,28 +61,20 @@ def missing_zero_grad(run):
 
 def _measured(run) -> list | None:
     """The direct measurement, when recorded: [finding], [] (ruled out) or None (not measured)."""
-    rank = focus_rank(run)
-    if not (run.has("grad_carried", rank) and run.has("grad_carried_ref", rank)):
-        return None
-    c, r = run.series("grad_carried", rank), run.series("grad_carried_ref", rank)
-    ref = dict(zip(c.steps.tolist(), r.values.tolist())) if len(r.steps) == len(c.steps) else {}
-    pairs = [(int(t), float(x), ref.get(int(t), float("nan"))) for t, x in zip(c.steps, c.values)]
-    pairs = [(t, x, y) for t, x, y in pairs if np.isfinite(x) and np.isfinite(y) and y > 0]
-    if len(pairs) < 2:
-        return None
-    stale = [(t, x, y) for t, x, y in pairs if x > 0.05 * y]
-    if len(stale) < max(2, 0.6 * len(pairs)):
-        return []  # .grad was empty when backward began: the gradients are cleared
+    measured = carried_grads(run)
+    if measured is None or not measured[0]:
+        return None if measured is None else []
+    stale, sampled_steps = measured
     t, x, y = stale[len(stale) // 2]
     return [finding(
         "missing-zero-grad", 0.92,
-        f"on {len(stale)} of {len(pairs)} sampled steps .grad still held the previous step's gradient when "
+        f"on {len(stale)} of {sampled_steps} sampled steps .grad still held the previous step's gradient when "
         f"backward() began (step {t}: norm {fmt(x)} before, {fmt(y)} after): nothing clears the gradients "
         "between steps, so each step applies the sum of all the gradients so far",
         location={"step": t},
         evidence=[{"series": "grad_carried", "step": t, "value": fmt(x)},
                   {"series": "grad_carried_ref", "step": t, "value": fmt(y)},
-                  {"sampled_steps_with_stale_grad": len(stale), "sampled_steps": len(pairs)}],
+                  {"sampled_steps_with_stale_grad": len(stale), "sampled_steps": sampled_steps}],
         fix="call optimizer.zero_grad(set_to_none=True) once per step, before backward()",
         confirm="print p.grad.norm() just before backward(): it must be 0 (or p.grad None) at every step",
     )]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._stats import Features, onset
+from ..evidence import Features, onset
 
 
 def calm_onset(f: Features) -> bool:

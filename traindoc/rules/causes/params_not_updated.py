@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ._stats import features, finding, focus_rank, sampled
+from ..evidence import features, finding, focus_rank, sampled
 
 
 def _counts(run) -> tuple[int, int, int]:
@@ -46,6 +46,29 @@ def params_not_updated(run):
     remove the detach; unfreeze what should train.
     """
     f = features(run)
+    reasons, share = _unreached(run)
+    frozen, moved = _never_updated(run)
+    if moved and frozen:
+        share = max(share, len(frozen) / moved)
+        reasons.append({"series": "update_ratio/*", "never_updated": frozen[:8]})
+    if not reasons or share < 0.1:
+        return []
+    c, zero_init = _confidence(run, f, reasons, share, frozen)
+    if zero_init:
+        reasons.append(zero_init)
+    return [finding(
+        "params-not-updated", c, _message(share, reasons),
+        location={"param": frozen[0]} if frozen else {},
+        evidence=reasons,
+        fix="build the optimizer from model.parameters() once the model is final; remove .detach()/.data on the "
+            "path to the loss; unfreeze what should train",
+        confirm="after loss.backward(), list the parameters whose .grad is None; compare weights before/after 10 steps",
+    )]
+
+
+def _unreached(run) -> tuple[list[dict], float]:
+    """(evidence, share of the parameters) of trainable parameters no optimizer holds and
+    of optimizer tensors no gradient reaches."""
     trainable, in_opt, n_tensors = _counts(run)
     reasons, share = [], 0.0
     if trainable and in_opt and in_opt < 0.9 * trainable:
@@ -65,42 +88,40 @@ def params_not_updated(run):
         if with_grad < n_tensors:
             share = max(share, 1 - with_grad / n_tensors)
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
+    return reasons, share
+
+
+def _never_updated(run) -> tuple[list[str], int]:
+    """(the parameters whose update is exactly 0 on every sampled step after the first,
+    the number of parameters with recorded updates)."""
     ur = sampled(run, "update_ratio/")
-    frozen = [p for p, s in ur.items() if len(s.values) >= 2 and np.all(s.values[1:] == 0)]
-    # A bias whose gradient is exactly 0 is harmless when something downstream cancels it (a
-    # difference of two embeddings, a norm that subtracts the mean): the layer still learns.
-    only_biases = bool(frozen) and all(p.endswith("bias") for p in frozen)
-    if ur and frozen:
-        share = max(share, len(frozen) / len(ur))
-        reasons.append({"series": "update_ratio/*", "never_updated": frozen[:8]})
-    if not reasons or share < 0.1:
-        return []
-    stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
-    c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
-    if only_biases and len(reasons) == 1:
-        c = min(c, 0.3)  # only biases: a difference or a normalisation downstream cancels them
+    return [p for p, s in ur.items() if len(s.values) >= 2 and np.all(s.values[1:] == 0)], len(ur)
+
+
+def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) -> tuple[float, dict | None]:
+    """The confidence, and the evidence of a zero init when that, not the graph or the
+    optimizer, is why the parameters do not move (bad-init then names it)."""
     from .bad_init import zero_stuck
 
+    stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
+    c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
+    # A bias whose gradient is exactly 0 is harmless when something downstream cancels it (a
+    # difference of two embeddings, a norm that subtracts the mean): the layer still learns.
+    if frozen and all(p.endswith("bias") for p in frozen) and len(reasons) == 1:
+        c = min(c, 0.3)
     zeros = set(zero_stuck(run))
     if frozen and zeros and set(frozen) <= zeros and len(reasons) == 1:
-        # they do not move because they are all 0 (a zero init), not because the graph or
-        # the optimizer misses them: bad-init names it
-        c = min(c, 0.45)
-        reasons.append({"param_norm": "exactly 0 on every sampled step", "params": sorted(zeros)[:4]})
-    return [finding(
-        "params-not-updated", c,
-        f"{share:.0%} of the trainable parameters never change: " + "; ".join(
-            "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
-            else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
-            if "tensors_with_gradient" in r and "steps" not in r else
-            "no optimizer tensor got a gradient on any of {steps} sampled steps".format(**r)
-            if "steps" in r else
-            f"their values are exactly 0 throughout ({', '.join(r['params'][:3])}): a zero init, see bad-init"
-            if "param_norm" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
-            for r in reasons),
-        location={"param": frozen[0]} if frozen else {},
-        evidence=reasons,
-        fix="build the optimizer from model.parameters() once the model is final; remove .detach()/.data on the "
-            "path to the loss; unfreeze what should train",
-        confirm="after loss.backward(), list the parameters whose .grad is None; compare weights before/after 10 steps",
-    )]
+        return min(c, 0.45), {"param_norm": "exactly 0 on every sampled step", "params": sorted(zeros)[:4]}
+    return c, None
+
+
+def _message(share: float, reasons: list[dict]) -> str:
+    return f"{share:.0%} of the trainable parameters never change: " + "; ".join(
+        "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
+        else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
+        if "tensors_with_gradient" in r and "steps" not in r else
+        "no optimizer tensor got a gradient on any of {steps} sampled steps".format(**r)
+        if "steps" in r else
+        f"their values are exactly 0 throughout ({', '.join(r['params'][:3])}): a zero init, see bad-init"
+        if "param_norm" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
+        for r in reasons)

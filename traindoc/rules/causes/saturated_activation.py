@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import rule
-from ._stats import below_raw_inputs, act_stat, features, finding, module_order
+from ..evidence import below_raw_inputs, act_stat, features, finding, module_order
 
 
 @rule("saturated-activation", needs=("act/",))

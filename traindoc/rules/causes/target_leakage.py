@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..evidence import finding
 from ..util import fmt
-from ._stats import finding
 
 
 @rule("target-leakage", needs=("loss", "meta:target-in-input"))

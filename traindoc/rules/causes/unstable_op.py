@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import rule
+from ..evidence import features, finding, focus_rank
 from ..util import fmt
-from ._stats import features, finding, focus_rank
 from .nonfinite import born_in_backward, calm_onset, confident_before, half_model
 
 

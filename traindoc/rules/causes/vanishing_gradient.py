@@ -7,8 +7,8 @@ import re
 import numpy as np
 
 from .. import rule
+from ..evidence import below_raw_inputs, features, finding, module_order, sampled, weight_params
 from ..util import fmt
-from ._stats import below_raw_inputs, features, finding, module_order, sampled, weight_params
 
 _QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.weight$")
 

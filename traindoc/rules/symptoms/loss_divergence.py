@@ -44,46 +44,58 @@ def loss_divergence(run) -> list[Finding]:
         # a logged point every >= 5 steps is already an average over its interval (the HF
         # Trainer, Lightning's metrics.csv): 10 of them show a trend that 50 raw steps do
         sparse = n >= 2 and float(np.median(np.diff(steps))) >= 5
-        if n < (MIN_POINTS_SPARSE if sparse else MIN_STEPS):
-            g = gross_divergence(run, rank)
-            if g is not None:  # too short for a trend, but three decades up needs none
-                out.append(Finding(
-                    "loss-divergence", "error",
-                    f"{g['series']} blew up from {fmt(g['best'])} at step {g['best_step']} to {fmt(g['last'])} at "
-                    f"step {g['last_step']} ({fmt(g['last'] / g['best'])}x; it started at {fmt(g['first'])})",
-                    location={"step": g["best_step"], "rank": rank},
-                    evidence=[{"series": g["series"], "step": g["best_step"], "value": g["best"], "what": "lowest"},
-                              {"series": g["series"], "step": g["last_step"], "value": g["last"], "what": "last"}],
-                    confirm="rerun from a checkpoint before the low point with half the learning rate",
-                    confidence=0.9))
-            continue
-        view, raw_log = log_view(vals)
-        w = smooth_window(n)
-        sm = trailing_median(view, w)[w - 1 :]
-        best = int(np.argmin(sm))
-        ratio = float(np.exp(sm[-1] - sm[best]))
-        if ratio < RATIO_MIN or best >= len(sm) - w:
-            continue
-        best_i, end_i = best + w - 1, n - 1
-        first = float(np.median(vals[:w]))
-        last = float(np.median(vals[-w:]))
-        low = float(np.median(vals[max(0, best_i - w + 1) : best_i + 1]))
-        above = last > first
-        msg = (f"loss trended upward from {fmt(low)} at step {int(steps[best_i])} to {fmt(last)} at step "
-               f"{int(steps[end_i])} (running median, {fmt(ratio)}x)"
-               + ("; it ends above where it started" if above else ""))
-        out.append(Finding(
-            "loss-divergence", "error" if above else "warning", msg,
-            location={"step": int(steps[best_i]), "rank": rank},
-            evidence=[{"series": "loss", "step": int(steps[best_i]), "value": low, "what": "running-median low"},
-                      {"series": "loss", "step": int(steps[end_i]), "value": last, "what": "running median at the end"},
-                      {"series": "loss", "step": int(steps[0]), "value": first, "what": "running median at the start"}]
-            + _lr_evidence(run, rank, int(steps[best_i]), int(steps[end_i])),
-            confirm="rerun from a checkpoint before the low point with half the learning rate",
-            confidence=round(min(1.0, np.log2(ratio) / 5.0), 2) if raw_log else 0.5,
-        ))
+        short = n < (MIN_POINTS_SPARSE if sparse else MIN_STEPS)
+        found = _blow_up(run, rank) if short else _trend(run, rank, steps, vals)
+        if found is not None:
+            out.append(found)
     return out
 
+
+def _blow_up(run, rank: int) -> Finding | None:
+    """A run too short for a trend whose loss still went three decades up (that needs none)."""
+    g = gross_divergence(run, rank)
+    if g is None:
+        return None
+    return Finding(
+        "loss-divergence", "error",
+        f"{g['series']} blew up from {fmt(g['best'])} at step {g['best_step']} to {fmt(g['last'])} at "
+        f"step {g['last_step']} ({fmt(g['last'] / g['best'])}x; it started at {fmt(g['first'])})",
+        location={"step": g["best_step"], "rank": rank},
+        evidence=[{"series": g["series"], "step": g["best_step"], "value": g["best"], "what": "lowest"},
+                  {"series": g["series"], "step": g["last_step"], "value": g["last"], "what": "last"}],
+        confirm="rerun from a checkpoint before the low point with half the learning rate",
+        confidence=0.9)
+
+
+def _trend(run, rank: int, steps: np.ndarray, vals: np.ndarray) -> Finding | None:
+    """The running median ending RATIO_MIN above its low point, reached at least a window
+    before the end; an error when it also ends above where it started."""
+    n = len(vals)
+    view, raw_log = log_view(vals)
+    w = smooth_window(n)
+    sm = trailing_median(view, w)[w - 1 :]
+    best = int(np.argmin(sm))
+    ratio = float(np.exp(sm[-1] - sm[best]))
+    if ratio < RATIO_MIN or best >= len(sm) - w:
+        return None
+    best_i, end_i = best + w - 1, n - 1
+    first = float(np.median(vals[:w]))
+    last = float(np.median(vals[-w:]))
+    low = float(np.median(vals[max(0, best_i - w + 1) : best_i + 1]))
+    above = last > first
+    msg = (f"loss trended upward from {fmt(low)} at step {int(steps[best_i])} to {fmt(last)} at step "
+           f"{int(steps[end_i])} (running median, {fmt(ratio)}x)"
+           + ("; it ends above where it started" if above else ""))
+    return Finding(
+        "loss-divergence", "error" if above else "warning", msg,
+        location={"step": int(steps[best_i]), "rank": rank},
+        evidence=[{"series": "loss", "step": int(steps[best_i]), "value": low, "what": "running-median low"},
+                  {"series": "loss", "step": int(steps[end_i]), "value": last, "what": "running median at the end"},
+                  {"series": "loss", "step": int(steps[0]), "value": first, "what": "running median at the start"}]
+        + _lr_evidence(run, rank, int(steps[best_i]), int(steps[end_i])),
+        confirm="rerun from a checkpoint before the low point with half the learning rate",
+        confidence=round(min(1.0, np.log2(ratio) / 5.0), 2) if raw_log else 0.5,
+    )
 
 def _lr_evidence(run, rank: int, a: int, b: int) -> list[dict]:
     """How the (first group's) learning rate moved over the divergence: it often explains it."""

@@ -42,42 +42,50 @@ def loss_nonfinite(run) -> list[Finding]:
         if hidden is not None:
             out.append(hidden)
             continue
-        skipped = run.series("scaler/skipped", rank)
-        skipped_steps = set(skipped.steps[skipped.values > 0].tolist()) if not skipped.empty else set()
-        bad = ~np.isfinite(s.values)
-        if not bad.any():
-            continue
-        bad_steps = s.steps[bad]
-        real = [int(x) for x in bad_steps if int(x) not in skipped_steps]
-        first = int(bad_steps[0])
-        val = float(s.values[bad][0])
-        n_after = int(np.sum(s.steps >= first))
-        recovered = bool(np.isfinite(s.values[-1]))
-        if not real:
-            sev = "warning"
-            msg = (f"loss was non-finite at {len(bad_steps)} step(s) from step {first}; the GradScaler "
-                   f"skipped those steps")
-        else:
-            first = real[0]
-            sev = "error" if not recovered or len(real) > 1 else "warning"
-            msg = (f"loss became {'NaN' if val != val else val} at step {first}"
-                   + (f" on rank {rank}" if len(run.ranks) > 1 else "")
-                   + ((", the last recorded step" if n_after == 1 else
-                       f" and stayed non-finite for the remaining {n_after - 1} step(s)") if not recovered else
-                      f"; {len(real)} non-finite step(s) in all"))
-        idx = run.batch_indices(first, rank)
-        evidence = [{"series": "loss", "step": first, "value": val},
-                    {"series": "loss", "steps_nonfinite": len(bad_steps)}]
-        if idx is not None:
-            evidence.append({"batch": f"{len(idx)} dataset indices recorded for step {first}",
-                             "first": idx[:8].tolist()})
-        out.append(Finding(
-            "loss-nonfinite", sev, msg,
-            location={"step": first, "rank": rank},
-            evidence=evidence,
-            confirm=f"traindoc diagnose {run.folder} (and the replay of step {first} when a bundle exists)",
-        ))
+        found = _recorded(run, rank, s)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _recorded(run, rank: int, s) -> Finding | None:
+    """The first non-finite recorded loss of ``rank``; a warning when the GradScaler
+    skipped every such step or the run recovered after a single one."""
+    skipped = run.series("scaler/skipped", rank)
+    skipped_steps = set(skipped.steps[skipped.values > 0].tolist()) if not skipped.empty else set()
+    bad = ~np.isfinite(s.values)
+    if not bad.any():
+        return None
+    bad_steps = s.steps[bad]
+    real = [int(x) for x in bad_steps if int(x) not in skipped_steps]
+    first = int(bad_steps[0])
+    val = float(s.values[bad][0])
+    n_after = int(np.sum(s.steps >= first))
+    recovered = bool(np.isfinite(s.values[-1]))
+    if not real:
+        sev = "warning"
+        msg = (f"loss was non-finite at {len(bad_steps)} step(s) from step {first}; the GradScaler "
+               f"skipped those steps")
+    else:
+        first = real[0]
+        sev = "error" if not recovered or len(real) > 1 else "warning"
+        msg = (f"loss became {'NaN' if val != val else val} at step {first}"
+               + (f" on rank {rank}" if len(run.ranks) > 1 else "")
+               + ((", the last recorded step" if n_after == 1 else
+                   f" and stayed non-finite for the remaining {n_after - 1} step(s)") if not recovered else
+                  f"; {len(real)} non-finite step(s) in all"))
+    idx = run.batch_indices(first, rank)
+    evidence = [{"series": "loss", "step": first, "value": val},
+                {"series": "loss", "steps_nonfinite": len(bad_steps)}]
+    if idx is not None:
+        evidence.append({"batch": f"{len(idx)} dataset indices recorded for step {first}",
+                         "first": idx[:8].tolist()})
+    return Finding(
+        "loss-nonfinite", sev, msg,
+        location={"step": first, "rank": rank},
+        evidence=evidence,
+        confirm=f"traindoc diagnose {run.folder} (and the replay of step {first} when a bundle exists)",
+    )
 
 
 def _guarded(run, rank: int, guarded) -> Finding:

@@ -1,0 +1,48 @@
+"""Whether the inputs reach the model far off unit scale: a cause (data-unnormalized)
+whose symptoms other rules see downstream, so it is decided once, here."""
+
+from __future__ import annotations
+
+import math
+
+from .model import param_modules
+from .run_features import cached, features
+from .series import act_stat
+
+
+def raw_inputs(run) -> tuple[str, float, float, float] | None:
+    """Inputs far off unit scale, read from the first layer's output at the first sampled
+    step (before any update): (first module, its |x|max, its std, a confidence), or None.
+    |x|max above 100 or std above 20 where default-initialised layers give ~1, while deeper
+    layers do not keep growing (a scale that grows with depth is the initialisation).
+    Shared by data-unnormalized and the rules whose symptom such inputs produce downstream
+    (saturated activations, dead ReLUs, vanishing gradients): the cause comes first."""
+    return cached(run, "raw", _raw_inputs)
+
+
+def _raw_inputs(run) -> tuple[str, float, float, float] | None:
+    f = features(run)
+    mods = param_modules(run)
+    am = act_stat(run, "absmax", before=f.first_bad)
+    sd = act_stat(run, "std", before=f.first_bad)
+    first = next((m for m, c in mods if m in am and not c.startswith("Embedding")), None)
+    if first is None:
+        return None
+    a0, s0 = float(am[first][0]), float(sd[first][0]) if first in sd else float("nan")
+    if not (a0 > 100 or (math.isfinite(s0) and s0 > 20)):
+        return None
+    later = [float(am[m][0]) for m, _ in mods if m in am and m != first]
+    if later and max(later) / a0 > 3:
+        return None  # the scale grows with depth: initialisation, not the inputs
+    strength = max(a0 / 100, (s0 / 20) if math.isfinite(s0) else 0)
+    return first, a0, s0, min(0.9, 0.55 + 0.1 * math.log10(max(strength, 1)))
+
+
+def below_raw_inputs(run, c: float) -> tuple[float, str]:
+    """A downstream symptom's confidence kept under data-unnormalized's when the inputs are
+    raw (see raw_inputs), and the words that say so (empty when they are not)."""
+    raw = raw_inputs(run)
+    if raw is None:
+        return c, ""
+    return min(c, raw[3] - 0.05), (f"; the inputs reach the first layer ({raw[0]}) at |x|max {raw[1]:.3g}: "
+                                    "unnormalised inputs are the likelier cause of this")

@@ -1,0 +1,63 @@
+"""The recorded model's structure (``model/*`` metadata): which modules there are, in
+which order, and which of them own the parameters the rules speak of."""
+
+from __future__ import annotations
+
+# parameter-free layers: param_modules skips them (they have no weights to blame)
+_NO_PARAMS = ("ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "Identity",
+              "Flatten", "MaxPool", "AvgPool", "AdaptiveAvgPool", "LeakyReLU", "ELU", "Hardtanh", "Hardsigmoid")
+
+
+def module_order(run) -> list[tuple[str, str]]:
+    """(module name, class) of every module of every recorded model, in definition
+    order (the order ``named_modules`` gave), which is the forward order for the usual
+    Sequential/ModuleList models."""
+    out = []
+    for key, m in run.meta.items():
+        if key.startswith("model/") and isinstance(m, dict):
+            for row in m.get("modules", []):
+                out.append((str(row[0]), str(row[1])))
+    return out
+
+
+def _param_module(pname: str) -> str:
+    return pname.rsplit(".", 1)[0] if "." in pname else ""
+
+
+def weight_params(names: list[str], order: list[tuple[str, str]]) -> list[str]:
+    """The weight matrices (not biases, not norms) among ``names`` in forward order."""
+    pos = {n: i for i, (n, _) in enumerate(order)}
+    cls = dict(order)
+    keep = []
+    for p in names:
+        mod = _param_module(p)
+        leaf = p.rsplit(".", 1)[-1]
+        if "bias" in leaf or "norm" in cls.get(mod, "").lower() or cls.get(mod, "").startswith("BatchNorm"):
+            continue
+        if "weight" in leaf or leaf in ("pos",):
+            keep.append(p)
+    return sorted(keep, key=lambda p: (pos.get(_param_module(p), 10**6), p))
+
+
+def param_modules(run) -> list[tuple[str, str]]:
+    """(module, class) of the modules that own parameters, in forward order: Linear,
+    Conv, Embedding, RNN... (containers and parameter-free activations dropped)."""
+    mods = module_order(run)
+    names = [m for m, _ in mods]
+    out = []
+    for m, c in mods:
+        if c.startswith(_NO_PARAMS):
+            continue
+        is_parent = any(n.startswith(m + ".") for n in names) if m else True
+        if not is_parent:
+            out.append((m, c))
+    return out
+
+
+def last_module_class(run) -> str:
+    """The class of the last leaf module of the (first) model: Softmax/Sigmoid there
+    means the model outputs probabilities, not logits."""
+    mods = module_order(run)
+    names = [m for m, _ in mods]
+    leaves = [(m, c) for m, c in mods if not any(n.startswith(m + ".") for n in names if m) and m]
+    return leaves[-1][1] if leaves else ""
