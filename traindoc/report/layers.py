@@ -12,7 +12,8 @@ from ..store.reader import Run, Series
 from .downsample import bucket_max, spread, step_edges
 from .figures import PALETTE, nonfinite_steps, sampled_steps
 from .order import module_classes, module_order, sort_modules, sort_params
-from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, figure, fmt, label, log_floor
+from ..numfmt import fmt
+from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, figure, label, log_floor
 
 TICK_LABELS_MAX = 80       # rows/columns beyond this: labels only on hover
 TICK_LABEL_CHARS = 40      # longer names are shortened on the axis, full on hover

@@ -8,7 +8,7 @@ import torch
 
 from ..judge import fixes
 from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
-from ..summary import fmt
+from ...numfmt import fmt
 
 LEARNS = 0.75  # a baseline whose loss fell by a quarter or more in the window is learning
 

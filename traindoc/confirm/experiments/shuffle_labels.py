@@ -8,7 +8,7 @@ import torch
 
 from ..judge import unusable
 from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
-from ..summary import fmt
+from ...numfmt import fmt
 
 
 @experiment
