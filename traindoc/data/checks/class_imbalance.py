@@ -20,7 +20,7 @@ What it detects:
     ends, as ids numbered by frequency rank are) read as one; map them to strings to
     have them checked.
 
-Why it breaks training:
+Why it happens:
     Take positives at share p = r / (1 + r) and ``BCEWithLogitsLoss`` without
     ``pos_weight``. The per-example gradient on the logit is sigmoid(z) - y.
     At initialisation (z ~ 0) every example pulls with 0.5, so the positives carry only
