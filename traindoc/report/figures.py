@@ -10,8 +10,8 @@ import re
 import numpy as np
 
 from ..diagnose import Diagnosis
-from ..store.reader import Run, Series
 from ..numfmt import fmt
+from ..store.reader import Run, Series
 from .downsample import bucket_mean, minmax_indices, step_edges
 from .plotkit import (LINE_POINTS, SEVERITY_COLOR, Plot, figure, label, log_floor, mark,
                       overlay_axis, scale_buttons, thin, wants_log, wrap)
