@@ -6,7 +6,7 @@ import pytest
 
 from conftest import run_cli
 from traindoc.errors import UserError
-from traindoc.fileio import atomic_write
+from traindoc.fileio import atomic_path, atomic_write
 
 
 def test_atomic_write_replaces_a_file_and_refuses_special_ones(tmp_path):
@@ -24,6 +24,20 @@ def test_atomic_write_replaces_a_file_and_refuses_special_ones(tmp_path):
     assert p.read_text() == "two" and fifo.is_fifo() and link.is_symlink()
     with pytest.raises(UserError, match="not a regular file"):
         atomic_write("/dev/null", "x")
+
+
+def test_atomic_path_renames_on_success_and_removes_the_temporary_on_failure(tmp_path):
+    p = tmp_path / "h.parquet"
+    with atomic_path(p) as tmp:
+        assert os.path.dirname(tmp) == str(tmp_path) and not p.exists()
+        with open(tmp, "w") as fh:
+            fh.write("one")
+    assert p.read_text() == "one"
+    with pytest.raises(RuntimeError), atomic_path(p) as tmp:
+        with open(tmp, "w") as fh:
+            fh.write("half")
+        raise RuntimeError("killed")
+    assert p.read_text() == "one" and [x.name for x in tmp_path.iterdir()] == ["h.parquet"]
 
 
 def test_report_refuses_a_fifo_and_a_link_in_one_line(tmp_path):

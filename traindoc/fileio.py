@@ -12,6 +12,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import UserError
@@ -33,14 +34,19 @@ def check_target(path: str | os.PathLike) -> Path:
     return p
 
 
-def atomic_write(path: str | os.PathLike, data: str | bytes, mode: int = 0o644) -> Path:
-    """Write ``data`` to ``path`` atomically and durably (see the module docstring)."""
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, mode: int = 0o644) -> Iterator[str]:
+    """A temporary path in ``path``'s folder for a writer that wants a file name (pyarrow's
+    ``write_table``); when the block ends without an exception the file is synced and
+    renamed over ``path`` (see the module docstring), otherwise deleted. The sync costs
+    one ``fsync`` per file: milliseconds on a local disk, paid so that a crash never
+    leaves a renamed but empty file."""
     out = check_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
+        yield tmp
+        with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, out)
@@ -54,4 +60,10 @@ def atomic_write(path: str | os.PathLike, data: str | bytes, mode: int = 0o644) 
             os.fsync(dfd)
         finally:
             os.close(dfd)
-    return out
+
+
+def atomic_write(path: str | os.PathLike, data: str | bytes, mode: int = 0o644) -> Path:
+    """Write ``data`` to ``path`` atomically and durably (see the module docstring)."""
+    with atomic_path(path, mode) as tmp, open(tmp, "wb") as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+    return Path(path)

@@ -197,16 +197,17 @@ def _owned_root(path: str, ids: tuple[int, int]) -> str | None:
     return best
 
 
-def _namespace(scratch: str) -> list[str]:
-    """Enter the namespace; returns the trees that are writable (overlays, scratch)."""
-    uid, gid = os.getuid(), os.getgid()
+def _enter_user_namespace(uid: int, gid: int) -> None:
+    """A new user and mount namespace where this process keeps its own uid and gid."""
     _check(_c().unshare(_CLONE_NEWUSER | _CLONE_NEWNS), "unshare(user, mount namespace)")
     for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(text)
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE, None)  # nothing done here propagates out
-    mounts = _mounts()
-    flags_of = {p: fl for p, fl in mounts}
+
+
+def _overlay_targets(mounts: list[tuple[str, int]], uid: int, gid: int) -> set[str]:
+    """The trees to overlay: every mount and top-level folder outside ``_KEEP``."""
     targets = {p for p, _ in mounts if p != "/" and not _under(p, _KEEP)}
     for e in os.scandir("/"):
         if e.is_dir(follow_symlinks=False) and not _under(e.path, _KEEP):
@@ -222,23 +223,24 @@ def _namespace(scratch: str) -> list[str]:
             top = _owned_root(p, (uid, gid))
             if top and top != "/" and not any(_under(top, (t,)) for t in targets):
                 targets = {t for t in targets if not _under(t, (top,))} | {top}
-    # handles on the original trees and the scratch folder before anything covers them
-    fds = {}
-    for p in targets:
-        try:
-            fds[p] = os.open(p, os.O_PATH | os.O_CLOEXEC)
-        except OSError:
-            pass
-    sfd = os.open(scratch, os.O_PATH | os.O_CLOEXEC)
-    # A fresh tmpfs on /dev/shm holds the upper layers (an upper layer inside a tree it
-    # covers is refused as overlapping; /dev is never overlaid) and is the script's shared
-    # memory (DataLoader workers): private, gone when the sandbox ends.
+    return targets
+
+
+def _upper_tmpfs() -> int:
+    """A fresh tmpfs on /dev/shm holds the upper layers (an upper layer inside a tree it
+    covers is refused as overlapping; /dev is never overlaid) and is the script's shared
+    memory (DataLoader workers): private, gone when the sandbox ends. Returns a handle on
+    the folder of the upper layers."""
     size = max(256 << 20, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
     _mount("traindoc-sandbox", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={size},mode=1777")
     up = "/dev/shm/.traindoc-sandbox"
     os.mkdir(up, 0o700)
-    ufd = os.open(up, os.O_PATH | os.O_CLOEXEC)
-    writable = [scratch, "/dev/shm"]
+    return os.open(up, os.O_PATH | os.O_CLOEXEC)
+
+
+def _overlay(fds: dict[str, int], ufd: int, flags_of: dict[str, int], writable: list[str]) -> None:
+    """Overlay each tree (``fds``: handles on the originals, closed here) with an upper
+    layer under ``ufd``, appending it to ``writable``; a tree not writable is read-only."""
     for i, p in enumerate(sorted(fds)):
         # The kernel refuses to overlay (or bind) a tree that holds mounts inherited from the
         # parent namespace ("locked"), so an overlaid tree hides no mount below it; the
@@ -259,6 +261,26 @@ def _namespace(scratch: str) -> list[str]:
         if p not in writable and p in flags_of:
             _mount(None, p, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | flags_of[p], None)
         os.close(fd)
+
+
+def _namespace(scratch: str) -> list[str]:
+    """Enter the namespace; returns the trees that are writable (overlays, scratch)."""
+    uid, gid = os.getuid(), os.getgid()
+    _enter_user_namespace(uid, gid)
+    mounts = _mounts()
+    flags_of = {p: fl for p, fl in mounts}
+    targets = _overlay_targets(mounts, uid, gid)
+    # handles on the original trees and the scratch folder before anything covers them
+    fds = {}
+    for p in targets:
+        try:
+            fds[p] = os.open(p, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            pass
+    sfd = os.open(scratch, os.O_PATH | os.O_CLOEXEC)
+    ufd = _upper_tmpfs()
+    writable = [scratch, "/dev/shm"]
+    _overlay(fds, ufd, flags_of, writable)
     # the scratch folder, the real one, on top of whatever covers its path now (before the
     # root turns read-only: a bind mount takes its source mount's flags)
     _mount(f"/proc/self/fd/{sfd}", scratch, None, _MS_BIND, None)

@@ -76,5 +76,5 @@ def test_every_check_is_documented_for_explain():
     assert set(d) == set(load_all()) == set(NAMES)
     for name, text in d.items():
         assert name in TAXONOMY
-        for section in ("What it detects:", "Why it breaks training:", "How to confirm:", "How to fix:"):
+        for section in ("What it detects:", "Why it happens:", "How to confirm:", "How to fix:"):
             assert section in text, (name, section)

@@ -99,8 +99,17 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
                 f = out[i]
                 out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence + [ev],
                                  fix=f.fix, confirm=f.confirm, confidence=f.confidence)
-    # a cause an experiment confirmed outranks every cause none did (a rule's 95 % is a
-    # guess from the series; a removed symptom is a measured effect)
+    _outrank(out, results)
+    symptoms = list(symptoms)
+    slow = _slow_learning(data, results)
+    if slow and not any(s.name == "slow-learning" for s in symptoms):
+        symptoms.append(slow)
+    return out, symptoms
+
+
+def _outrank(out: list[Finding], results: list[dict[str, Any]]) -> None:
+    """A cause an experiment confirmed (and none refuted) outranks, in place, every cause
+    none did: a rule's 95 % is a guess from the series, a removed symptom a measured effect."""
     refuted = {r["cause"] for r in results if r.get("verdict") == "refuted"}
     confirmed = {r["cause"] for r in results if r.get("verdict") == "confirmed"
                  and (r["cause"], r.get("experiment")) not in DAMPERS} - refuted
@@ -109,11 +118,6 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
         if f.name in confirmed and (f.confidence or 0.0) <= top_other:
             out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence, fix=f.fix,
                              confirm=f.confirm, confidence=min(0.995, top_other + 0.01))
-    symptoms = list(symptoms)
-    slow = _slow_learning(data, results)
-    if slow and not any(s.name == "slow-learning" for s in symptoms):
-        symptoms.append(slow)
-    return out, symptoms
 
 
 def _slow_learning(data: dict[str, Any], results: list[dict[str, Any]]) -> Finding | None:

@@ -28,7 +28,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-
 from ..errors import UserError
 
 HIGH, LOW = 10.0, 0.01
@@ -70,7 +69,7 @@ def read(folder: Path) -> dict[str, Any]:
 
 def run(script: str, args: list[str], *, module: bool = False, seconds: float = 300.0,
         no_sandbox: bool = False) -> dict[str, Any]:
-    from .run import _child, sandbox_mode
+    from .reexec import reexecute, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
@@ -78,8 +77,8 @@ def run(script: str, args: list[str], *, module: bool = False, seconds: float = 
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
     tmp = Path(tempfile.mkdtemp(prefix="traindoc-init-"))
     try:
-        s = _child("init", None, cmd, {}, 1, seconds, mode, os.cpu_count() or 1, None, keep=tmp / "run",
-                   sample_every=1)
+        s = reexecute("init", None, cmd, {}, 1, seconds, mode, os.cpu_count() or 1, None, keep=tmp / "run",
+                       sample_every=1)
         if not (tmp / "run").is_dir() or s.steps < 1:
             raise UserError(f"the script reached no training step ({s.error or s.status})")
         res = read(tmp / "run")

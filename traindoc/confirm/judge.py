@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 
+from ..numfmt import fmt
 from .registry import CONFIRMED, INCONCLUSIVE, REFUTED, Verdict
-from .summary import Summary, fmt
+from .summary import Summary
 
 DECISIVE = 0.5  # var.end / base.end at or below this: the change fixed it
 NO_EFFECT = 0.9  # at or above this: the change did nothing for it

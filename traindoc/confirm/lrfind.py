@@ -91,8 +91,8 @@ def suggest(lrs: list[float], losses: list[float]) -> LrFind:
 
 def run(script: str, args: list[str], *, module: bool = False, steps: int = 100, start: float = 1e-7,
         end: float = 10.0, seconds: float = 300.0, no_sandbox: bool = False) -> LrFind:
+    from .reexec import reexecute, sandbox_mode
     from .registry import Variant
-    from .run import _child, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
@@ -101,7 +101,7 @@ def run(script: str, args: list[str], *, module: bool = False, steps: int = 100,
     mode = sandbox_mode(no_sandbox, "the sweep runs your script, whose checkpoints would then overwrite yours")
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
     v = Variant("lr-range-test", tuple(sorted({"start": start, "end": end, "steps": steps}.items())))
-    s = _child("lr-range-test", v, cmd, {}, steps + 1, seconds, mode, os.cpu_count() or 1, None)
+    s = reexecute("lr-range-test", v, cmd, {}, steps + 1, seconds, mode, os.cpu_count() or 1, None)
     sweep = s.notes.get("sweep") or []
     if not sweep:
         raise UserError(f"the script reached no optimizer step under the sweep ({s.error or s.status})")

@@ -27,8 +27,8 @@ CHECKS = (
 
 def run(script: str, args: list[str], *, module: bool = False, steps: int = 200, seconds: float = 300.0,
         no_sandbox: bool = False) -> dict[str, Any]:
+    from .reexec import reexecute, sandbox_mode
     from .registry import REFUTED, Variant, load_all
-    from .run import _child, sandbox_mode
 
     if not module and not Path(script).is_file():
         raise UserError(f"{script}: no such script")
@@ -36,7 +36,7 @@ def run(script: str, args: list[str], *, module: bool = False, steps: int = 200,
         raise UserError("overfit needs --steps of at least 10")
     mode = sandbox_mode(no_sandbox, "this runs your script, whose checkpoints would then overwrite yours")
     cmd = {"script": script, "module": module, "args": args, "cwd": os.getcwd()}
-    s = _child("overfit", Variant("overfit-batch"), cmd, {}, steps, seconds, mode, os.cpu_count() or 1, None)
+    s = reexecute("overfit", Variant("overfit-batch"), cmd, {}, steps, seconds, mode, os.cpu_count() or 1, None)
     v = load_all()["overfit-batch"].judge("loss-mismatch", s, s, {})
     fits = v.verdict == REFUTED
     return {"fits": fits if v.effect is not None else None, "verdict": v.text, "steps": s.steps,

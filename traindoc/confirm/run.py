@@ -15,10 +15,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,8 +24,9 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import UserError
-from .registry import CONFIRMED, INCONCLUSIVE, NOT_RUN, REFUTED, Variant, load_all
-from .summary import Summary, read_run
+from .reexec import reexecute, sandbox_mode
+from .registry import CONFIRMED, INCONCLUSIVE, NOT_RUN, REFUTED, Variant, Verdict, load_all
+from .summary import Summary
 
 FILE = "confirm.json"
 
@@ -242,73 +239,6 @@ def _why_none(cause: str) -> str:
                           "by hand")
 
 
-def sandbox_mode(no_sandbox: bool, risk: str) -> str | None:
-    """The sandbox every re-execution enters (None: none, accepted by --no-sandbox or
-    TRAINDOC_ALLOW_UNSANDBOXED=1); one line and exit 2 otherwise, saying ``risk``."""
-    from .. import sandbox
-
-    mode, why = (None, "turned off with --no-sandbox") if no_sandbox else sandbox.available()
-    if mode is None and not no_sandbox and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        raise UserError(f"no operating-system sandbox on this machine ({why}); {risk}. Pass --no-sandbox to run "
-                        f"anyway")
-    return mode
-
-
-def _env(scratch: Path, mode: str | None, threads: int) -> dict[str, str]:
-    from ..forensics.isolate import _env as replay_env
-
-    env = replay_env(scratch, mode or "off")
-    env.pop("TRAINDOC_REPLAYING", None)
-    env["TRAINDOC_REPLAY"] = "0"
-    for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        env[k] = str(threads)
-    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    return env
-
-
-def _child(key: str, variant: Variant | None, cmd: dict[str, Any], ctx: dict[str, Any], steps: int,
-           seconds: float, mode: str | None, threads: int, world: Any, keep: Path | None = None,
-           sample_every: int = 1_000_000) -> Summary:
-    """One re-execution in a sandboxed child; ``keep``: copy its run folder there."""
-    from .. import sandbox
-
-    scratch = Path(tempfile.mkdtemp(prefix="traindoc-confirm-"))
-    try:
-        out = scratch / "out"
-        out.mkdir()
-        spec = {"out": str(out), "cwd": cmd["cwd"], "script": cmd["script"], "module": bool(cmd.get("module")),
-                "args": list(cmd.get("args") or []), "steps": steps, "seconds": seconds, "threads": threads,
-                "experiment": variant.experiment if variant else None,
-                "params": dict(variant.params) if variant else {}, "ctx": ctx, "sample_every": sample_every}
-        (out / "spec.json").write_text(json.dumps(spec))
-        args = ["-m", "traindoc.confirm.child", str(out / "spec.json")]
-        argv = sandbox.command(mode, str(scratch), args) if mode else [sys.executable, *args]
-        env = _env(scratch, mode, threads)
-        if isinstance(world, int) and world > 1:
-            from ..forensics.isolate import _single_process
-
-            _single_process(env)
-        try:
-            r = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=seconds * 2 + 60)
-            tail = (r.stderr or "").strip().splitlines()[-1:] if r.returncode else []
-            err = tail[0] if tail else None
-        except subprocess.TimeoutExpired:
-            err = f"killed after {seconds * 2 + 60:.0f} s"
-        res: dict[str, Any] = {}
-        if (out / "result.json").is_file():
-            try:
-                res = json.loads((out / "result.json").read_text())
-            except ValueError:
-                res = {}
-        err = res.get("error") or err
-        if keep is not None and (out / "run").is_dir():
-            shutil.copytree(out / "run", keep)
-        return read_run(out / "run", notes=res.get("notes"), error=err)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
 def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECONDS, jobs: int | None = None,
             only: set[str] | None = None, no_sandbox: bool = False, yes: bool = False, allow_changed: bool = False,
             on_done: Callable[[str, Summary], None] | None = None, on_plan: Callable[[list[str]], None] | None = None,
@@ -320,11 +250,10 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
 
     if not isinstance(run, Run):
         run = open_run(run)
-    if only:
-        unknown = only - set(load_all())
-        if unknown:
-            raise UserError(f"--only {','.join(sorted(unknown))}: no such experiment (see `traindoc explain "
-                            f"--list`, section Experiments)")
+    unknown = (only or set()) - set(load_all())
+    if unknown:
+        raise UserError(f"--only {','.join(sorted(unknown))}: no such experiment (see `traindoc explain "
+                        f"--list`, section Experiments)")
     cmd = script_of(run)
     check(run.folder, {"command": cmd, "origin": run.meta.get("origin")}, yes=yes, allow_changed=allow_changed)
     d = diagnose(run, experiments=False)
@@ -351,7 +280,7 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
     def one(item: tuple[str, Variant | None]) -> tuple[str, Summary]:
         key, v = item
         own = int(dict(v.params).get("steps", 0)) + 1 if v is not None else 0  # a sweep has its own length
-        s = _child(key, v, cmd, ctx, max(k, own), seconds, mode, threads, world)
+        s = reexecute(key, v, cmd, ctx, max(k, own), seconds, mode, threads, world)
         if on_done:
             on_done("baseline" if v is None else v.label, s)
         return key, s
@@ -359,28 +288,36 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
     with ThreadPoolExecutor(max_workers=jobs) as ex:
         conf.runs = dict(ex.map(one, variants.items()))
     conf.seconds = time.perf_counter() - t0
-    base = conf.runs["baseline"]
-    exps = load_all()
-    for cause, v in tests:
-        exp = exps[v.experiment]
-        var = conf.runs[v.key]
-        try:
-            verdict = exp.judge(cause, base, var, dict(v.params))
-        except Exception as exc:  # noqa: BLE001 - one broken judge must not hide the others
-            from .registry import Verdict
-
-            verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
-        conf.results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+    conf.results = _judge(tests, conf.runs)
     conf.results = _merge(conf.results)
     _controls(conf.results)
     if write:
-        from ..fileio import atomic_write
-
-        from ..findings import jsonable
-
-        # non-finite numbers (a sweep's NaN loss) as the strings "nan"/"inf", as in every JSON of traindoc
-        atomic_write(Path(run.folder) / FILE, json.dumps(jsonable(conf.to_dict()), indent=1, allow_nan=False).encode())
+        _write(Path(run.folder) / FILE, conf)
     return conf
+
+
+def _judge(tests: list[tuple[str, Variant]], runs: dict[str, Summary]) -> list[Result]:
+    """Each (cause, variant)'s verdict: its experiment's judge of the variant's run against
+    the baseline's."""
+    base = runs["baseline"]
+    exps = load_all()
+    results = []
+    for cause, v in tests:
+        exp, var = exps[v.experiment], runs[v.key]
+        try:
+            verdict = exp.judge(cause, base, var, dict(v.params))
+        except Exception as exc:  # noqa: BLE001 - one broken judge must not hide the others
+            verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
+        results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+    return results
+
+
+def _write(path: Path, conf: Confirmation) -> None:
+    from ..fileio import atomic_write
+    from ..findings import jsonable
+
+    # non-finite numbers (a sweep's NaN loss) as the strings "nan"/"inf", as in every JSON of traindoc
+    atomic_write(path, json.dumps(jsonable(conf.to_dict()), indent=1, allow_nan=False).encode())
 
 
 def load(folder: Path | str | None) -> dict[str, Any] | None:

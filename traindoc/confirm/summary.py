@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from ..numfmt import fmt
+
 
 @dataclass
 class Summary:
@@ -52,12 +54,6 @@ class Summary:
         if self.first_bad is not None:
             return f"non-finite at step {self.first_bad} (loss {fmt(self.start)} at the start)"
         return f"loss {fmt(self.start)} -> {fmt(self.end)} in {self.steps} steps"
-
-
-def fmt(x: float) -> str:
-    if not math.isfinite(x):
-        return str(x)
-    return f"{x:.3g}"
 
 
 def summarize(losses: np.ndarray, status: str = "finished", notes: dict[str, Any] | None = None) -> Summary:

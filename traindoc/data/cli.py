@@ -15,7 +15,8 @@ def _cmd_check(a: argparse.Namespace) -> int:
 
     require()
     from . import config as cfgmod
-    from .engine import EXECUTORS, check, tune_allocator
+    from .engine import check
+    from .executors import EXECUTORS, tune_allocator
     from .render import github, json_doc, print_summary
 
     if a.executor not in EXECUTORS:

@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import UserError
-from ..fileio import atomic_write
+from ..fileio import atomic_path, atomic_write
 from ..findings import Finding, worst_severity
 from .config import Config
 from .exact import ExactResult, exact_checks
+from .executors import map_units
 from .profile import DatasetProfile
 from .scan import ScanOptions, scan_unit
 from .sources import Unit, resolve
 
 VAL_BASE = 1 << 20  # unit ids of the validation split (row ids stay distinct from training)
-EXECUTORS = ("process", "serial", "dask", "ray")
 
 
 def default_cache_dir() -> str:
@@ -62,71 +62,6 @@ def _task(args: tuple) -> tuple[int, bytes, object, float]:
     return uid, prof, hashes, time.perf_counter() - t
 
 
-_TUNED = []
-
-
-def tune_allocator() -> None:
-    """Keep freed memory for reuse in a process that only scans (the pool's workers, the
-    CLI): Arrow's buffers from the system allocator instead of mimalloc, which hands freed
-    pages back to the OS at once, and glibc's malloc neither mmaps nor trims the 1-10 MB
-    arrays a batch makes. Every batch otherwise faults its temporaries in afresh: measured
-    at a third of a worker's CPU time, most of it system time. Not done in a user's
-    process (``check_data`` in the training script): the settings are process-wide."""
-    if _TUNED:
-        return
-    _TUNED.append(True)
-    try:
-        import pyarrow as pa
-
-        pa.set_memory_pool(pa.system_memory_pool())
-    except Exception:  # noqa: BLE001 - an optimisation only
-        pass
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL("libc.so.6")
-            if not libc.mallopt(-3, 256 << 20):  # M_MMAP_THRESHOLD: blocks below 256 MB from the heap
-                libc.mallopt(-3, 32 << 20)  # where glibc caps it (HEAP_MAX_SIZE / 2)
-            libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GB of freed heap
-        except (OSError, AttributeError):  # not glibc (musl): the defaults stay
-            pass
-
-
-def _map(tasks: list[tuple], executor: str, workers: int | None, done: Callable[[tuple], None]) -> None:
-    """Run ``_task`` over ``tasks``; ``done`` gets each result as it arrives."""
-    if not tasks:
-        return
-    workers = workers or os.cpu_count() or 1
-    if executor == "serial" or (executor == "process" and (workers == 1 or len(tasks) == 1)):
-        for t in tasks:
-            done(_task(t))
-    elif executor == "process":
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        # fork: workers inherit the imported modules (no second 1-3 s import of pyarrow
-        # and torch); the parent has no DuckDB connection or thread pool open yet.
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        torch = sys.modules.get("torch")
-        if ctx is not None and torch is not None and torch.cuda.is_initialized():
-            ctx = mp.get_context("spawn")  # a forked child of a CUDA process must not touch CUDA; be safe
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
-                                 initializer=tune_allocator) as pool:
-            for fut in as_completed([pool.submit(_task, t) for t in tasks]):
-                done(fut.result())
-    elif executor == "dask":
-        from .executors import dask_map
-
-        dask_map(_task, tasks, done)
-    elif executor == "ray":
-        from .executors import ray_map
-
-        ray_map(_task, tasks, done)
-    else:
-        raise UserError(f"unknown executor {executor!r}; one of {', '.join(EXECUTORS)}")
-
-
 def _scan(splits: list[tuple[list[Unit], int]], opts: ScanOptions, executor: str, workers: int | None,
           cache: str | None, work: str, progress: Callable[[int], None] | None,
           stats: dict) -> list[tuple[DatasetProfile, list[str], list[str]]]:
@@ -146,16 +81,11 @@ def _scan(splits: list[tuple[list[Unit], int]], opts: ScanOptions, executor: str
             home = cache or work
             prof_path, hash_path = os.path.join(home, key + ".json"), os.path.join(home, key + ".hashes.parquet")
             if cache and os.path.exists(prof_path) and (not opts.hashes or os.path.exists(hash_path)):
-                try:
-                    with open(prof_path, "rb") as fh:
-                        parts[uid] = DatasetProfile.from_bytes(fh.read())
-                except Exception as exc:  # noqa: BLE001 - a damaged entry is a miss: scan the unit again
-                    _cache_note(cache, f"entry {key} unreadable ({type(exc).__name__}), scanned again")
+                prof = _read_cached(cache, key, prof_path, hash_path)
+                if prof is None:  # a damaged entry is a miss: scan the unit again
                     tasks.append((uid, u, opts, None if remote else os.path.join(work, key + ".hashes.parquet")))
                     continue
-                for p in (prof_path, hash_path):  # used: keep it past the next prune
-                    with contextlib.suppress(OSError):
-                        os.utime(p)
+                parts[uid] = prof
                 hash_files[uid] = hash_path
                 stats["cached_units"] = stats.get("cached_units", 0) + 1
                 if progress:
@@ -172,8 +102,9 @@ def _scan(splits: list[tuple[list[Unit], int]], opts: ScanOptions, executor: str
             import pyarrow.parquet as pq
 
             path = os.path.join(home, key + ".hashes.parquet")
-            pq.write_table(pa.ipc.open_stream(hashes).read_all(), path, compression="none",
-                           use_dictionary=False)
+            with atomic_path(path) as tmp:
+                pq.write_table(pa.ipc.open_stream(hashes).read_all(), tmp, compression="none",
+                               use_dictionary=False)
             hashes = path
         if hashes:
             hash_files[uid] = hashes
@@ -187,16 +118,35 @@ def _scan(splits: list[tuple[list[Unit], int]], opts: ScanOptions, executor: str
         if progress:
             progress(parts[uid].rows)
 
-    _map(tasks, executor, workers, done)
-    out = []
-    for units, base in splits:
-        ids = range(base, base + len(units))
-        merged = DatasetProfile(label_column=opts.label)
-        for uid in ids:  # unit order: "first rows" and row ids are deterministic
-            if uid in parts:
-                merged.merge(parts[uid])
-        out.append((merged, [hash_files[u] for u in ids if u in hash_files], [keys[u] for u in ids]))
-    return out
+    map_units(_task, tasks, executor, workers, done)
+    return [_merge_split(range(base, base + len(units)), parts, hash_files, keys, opts.label)
+            for units, base in splits]
+
+
+def _read_cached(cache: str, key: str, prof_path: str, hash_path: str) -> DatasetProfile | None:
+    """A unit's cached profile, its entry touched (used: kept past the next prune); None
+    when the entry is unreadable (noted in the cache's log)."""
+    try:
+        with open(prof_path, "rb") as fh:
+            prof = DatasetProfile.from_bytes(fh.read())
+    except Exception as exc:  # noqa: BLE001 - a damaged entry of any kind is a miss
+        _cache_note(cache, f"entry {key} unreadable ({type(exc).__name__}), scanned again")
+        return None
+    for p in (prof_path, hash_path):
+        with contextlib.suppress(OSError):
+            os.utime(p)
+    return prof
+
+
+def _merge_split(ids: range, parts: dict[int, DatasetProfile], hash_files: dict[int, str], keys: dict[int, str],
+                 label: str | None) -> tuple[DatasetProfile, list[str], list[str]]:
+    """One split's profile merged in unit order ("first rows" and row ids are
+    deterministic), its hash files and its unit keys."""
+    merged = DatasetProfile(label_column=label)
+    for uid in ids:
+        if uid in parts:
+            merged.merge(parts[uid])
+    return merged, [hash_files[u] for u in ids if u in hash_files], [keys[u] for u in ids]
 
 
 def check(paths: list[str], val: list[str] | None = None, *, config: Config | None = None,

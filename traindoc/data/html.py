@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .render import column_rows, fmt
+from .render import cell, column_rows
 
 BINS = 40
 
@@ -77,7 +77,7 @@ def page(report) -> str:
     heads = ("column", "type", "nulls", "NaN/Inf", "min", "p50", "p99_9", "max", "mean", "std", "findings")
     parts.append("<h2>Columns</h2><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
     for d in column_rows(report):
-        cells = [d["column"], d["type"], fmt(d["nulls"]), fmt(d.get("nonfinite")), *(fmt(d.get(k)) for k in heads[4:10]),
+        cells = [d["column"], d["type"], cell(d["nulls"]), cell(d.get("nonfinite")), *(cell(d.get(k)) for k in heads[4:10]),
                  ", ".join(d["findings"])]
         parts.append("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in cells) + "</tr>")
     parts.append("</table><h2>Distributions</h2>")
@@ -90,7 +90,7 @@ def page(report) -> str:
             if hst:
                 counts, tails, lo, hi = hst
                 note = f" ({tails[0]:,} below P0.1, {tails[1]:,} above P99.9 in red)" if any(tails) else ""
-                parts.append(f"<div class='h'><b>{e(name)}</b>{e(note)}<br>{_svg(counts, (fmt(lo), fmt(hi)), tails)}</div>")
+                parts.append(f"<div class='h'><b>{e(name)}</b>{e(note)}<br>{_svg(counts, (cell(lo), cell(hi)), tails)}</div>")
     return "".join(parts)
 
 

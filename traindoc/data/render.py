@@ -16,7 +16,9 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _BARS = " ▁▂▃▄▅▆▇█"
 
 
-def fmt(x: Any) -> str:
+def cell(x: Any) -> str:
+    """A cell of the column table: blank for None, integers (and integral floats under
+    1e9) with thousands separators, other floats to 4 significant digits."""
     if x is None:
         return ""
     if isinstance(x, float):
@@ -101,9 +103,9 @@ def print_summary(c: Console, report, source: str = "") -> None:
         shown = [d for d in rows if id(d) in keep]
     for d in shown:
         bad = d.get("nonfinite") or 0
-        t.add_row(esc(d["column"]), esc(d["type"]), fmt(d["nulls"]) if d["nulls"] else "",
-                  f"[red]{fmt(bad)}[/]" if bad else "", fmt(d.get("min")), fmt(d.get("p50")),
-                  fmt(d.get("p99_9")), fmt(d.get("max")), fmt(d.get("mean")), fmt(d.get("std")),
+        t.add_row(esc(d["column"]), esc(d["type"]), cell(d["nulls"]) if d["nulls"] else "",
+                  f"[red]{cell(bad)}[/]" if bad else "", cell(d.get("min")), cell(d.get("p50")),
+                  cell(d.get("p99_9")), cell(d.get("max")), cell(d.get("mean")), cell(d.get("std")),
                   esc(", ".join(d["findings"])))
     c.print(t)
     if len(shown) < len(rows):

@@ -7,13 +7,13 @@ Ray, Spark's ``mapInArrow``) runs it and the merge gives the same answer.
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..fileio import atomic_path
 from .hashing import row_hashes, value_hash
 from .profile import K, DatasetProfile, LabelProfile, ListProfile, NumericProfile, OtherProfile, pack
 from .sources import BATCH_ROWS, Unit, read_unit
@@ -145,10 +145,10 @@ def scan_unit(unit_id: int, unit: Unit, opts: ScanOptions, hash_path: str | None
         if hash_path is not None:
             import pyarrow.parquet as pq
 
-            tmp = f"{hash_path}.{os.getpid()}.tmp"
-            # hashes neither compress nor dictionary-encode (trying to halves the write)
-            pq.write_table(table, tmp, compression="none", use_dictionary=False)
-            os.replace(tmp, hash_path)  # atomic: a killed scan never leaves half a file
+            # atomic: a killed scan never leaves half a file; hashes neither compress nor
+            # dictionary-encode (trying to halves the write)
+            with atomic_path(hash_path) as tmp:
+                pq.write_table(table, tmp, compression="none", use_dictionary=False)
             hashes = hash_path
         else:
             sink = io.BytesIO()

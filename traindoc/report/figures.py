@@ -10,9 +10,10 @@ import re
 import numpy as np
 
 from ..diagnose import Diagnosis
+from ..numfmt import fmt
 from ..store.reader import Run, Series
 from .downsample import bucket_mean, minmax_indices, step_edges
-from .plotkit import (LINE_POINTS, SEVERITY_COLOR, Plot, figure, fmt, label, log_floor, mark,
+from .plotkit import (LINE_POINTS, SEVERITY_COLOR, Plot, figure, label, log_floor, mark,
                       overlay_axis, scale_buttons, thin, wants_log, wrap)
 
 PALETTE = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..diagnose import Diagnosis
+from ..numfmt import fmt
 from ..store.reader import Run, Series
 from .downsample import bucket_max, spread, step_edges
 from .figures import PALETTE, nonfinite_steps, sampled_steps
 from .order import module_classes, module_order, sort_modules, sort_params
-from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, figure, fmt, label, log_floor
+from .plotkit import HEAT_COLUMNS, SEVERITY_COLOR, Plot, figure, label, log_floor
 
 TICK_LABELS_MAX = 80       # rows/columns beyond this: labels only on hover
 TICK_LABEL_CHARS = 40      # longer names are shortened on the axis, full on hover
@@ -154,11 +155,7 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
     from plotly.colors import sample_colorscale
 
     p = Plot("activations", "Activation statistics by depth (sampled steps)")
-    acts: dict[str, dict[str, Series]] = {}
-    for key, s in run.matching("act/", rank).items():
-        mod, _, stat = key.rpartition("/")
-        if mod and stat in ACT_STATS and not s.empty:
-            acts.setdefault(stat, {})[mod] = s
+    acts = _activation_series(run, rank)
     if not acts:
         p.note = "No activation statistics were recorded (series `act/*`, measured at sampled steps on leaf modules)."
         return p
@@ -184,27 +181,7 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
                 legendgroup=f"s{st}",
                 hovertemplate="%{x}<br>step " + str(st) + "<br>" + stat + " = %{y:.4g}<extra></extra>",
             ))
-
-    def axis(stat: str) -> dict:
-        title, log = ACT_STATS[stat]
-        vals = np.concatenate([s.values for s in acts[stat].values()])
-        use_log = log and bool(np.isfinite(vals).any()) and bool(np.all(vals[np.isfinite(vals)] > 0))
-        return {"yaxis.type": "log" if use_log else "linear", "yaxis.title.text": title}
-
-    n = len(shown)
-    buttons = [dict(label=stat, method="update",
-                    args=[{"visible": [k == i for k in range(len(stats)) for _ in range(n)]}, axis(stat)])
-               for i, stat in enumerate(stats)]
-    first = axis(stats[0])
-    fig.update_layout(
-        yaxis=dict(type=first["yaxis.type"], title=dict(text=first["yaxis.title.text"])),
-        xaxis=dict(title="module, input to output", categoryorder="array", categoryarray=labels,
-                   tickangle=-35 if len(labels) > 6 else 0, **category_ticks(names, 28)),
-        legend=dict(orientation="v", x=1.01, y=1, yanchor="top", xanchor="left", font=dict(size=11)),
-        updatemenus=[dict(type="dropdown", x=0, xanchor="left", y=1.02, yanchor="bottom", buttons=buttons,
-                          showactive=True, font=dict(size=11))],
-        margin=dict(t=50, b=120 if len(labels) > 6 else 50, r=110),
-    )
+    _activation_layout(fig, acts, stats, len(shown), names, labels)
     p.caption.append(f"{len(modules)} leaf modules; {len(shown)} of the {len(steps)} sampled steps drawn "
                      f"({', '.join(map(str, shown))}), dark = early, yellow = late. Choose the statistic in the menu "
                      f"({', '.join(stats)}).")
@@ -215,6 +192,43 @@ def activation_plot(run: Run, d: Diagnosis, rank: int) -> Plot:
                          f"the last sampled step, {must[0]}, is drawn.")
     p.fig = fig
     return p
+
+
+def _activation_series(run: Run, rank: int) -> dict[str, dict[str, Series]]:
+    """statistic -> module -> its series, of the recorded ``act/<module>/<statistic>``."""
+    acts: dict[str, dict[str, Series]] = {}
+    for key, s in run.matching("act/", rank).items():
+        mod, _, stat = key.rpartition("/")
+        if mod and stat in ACT_STATS and not s.empty:
+            acts.setdefault(stat, {})[mod] = s
+    return acts
+
+
+def _activation_axis(stat: str, per: dict[str, Series]) -> dict:
+    """The y axis of one statistic: log when it is logarithmic and every finite value > 0."""
+    title, log = ACT_STATS[stat]
+    vals = np.concatenate([s.values for s in per.values()])
+    use_log = log and bool(np.isfinite(vals).any()) and bool(np.all(vals[np.isfinite(vals)] > 0))
+    return {"yaxis.type": "log" if use_log else "linear", "yaxis.title.text": title}
+
+
+def _activation_layout(fig, acts: dict[str, dict[str, Series]], stats: list[str], n: int, names: list[str],
+                       labels: list[str]) -> None:
+    """The statistic menu (each choice shows its ``n`` step traces), the axes and the legend."""
+    buttons = [dict(label=stat, method="update",
+                    args=[{"visible": [k == i for k in range(len(stats)) for _ in range(n)]},
+                          _activation_axis(stat, acts[stat])])
+               for i, stat in enumerate(stats)]
+    first = _activation_axis(stats[0], acts[stats[0]])
+    fig.update_layout(
+        yaxis=dict(type=first["yaxis.type"], title=dict(text=first["yaxis.title.text"])),
+        xaxis=dict(title="module, input to output", categoryorder="array", categoryarray=labels,
+                   tickangle=-35 if len(labels) > 6 else 0, **category_ticks(names, 28)),
+        legend=dict(orientation="v", x=1.01, y=1, yanchor="top", xanchor="left", font=dict(size=11)),
+        updatemenus=[dict(type="dropdown", x=0, xanchor="left", y=1.02, yanchor="bottom", buttons=buttons,
+                          showactive=True, font=dict(size=11))],
+        margin=dict(t=50, b=120 if len(labels) > 6 else 50, r=110),
+    )
 
 
 def sampling_summary(run: Run, rank: int) -> str:

@@ -125,13 +125,6 @@ def wrap(text: Any, width: int = 90) -> str:
     return "<br>".join(label(line) for line in textwrap.wrap(str(text), width) or [""])
 
 
-def fmt(v: float) -> str:
-    if not np.isfinite(v):
-        return "nan" if v != v else ("inf" if v > 0 else "-inf")
-    a = abs(v)
-    return f"{v:.3g}" if a != 0 and (a < 1e-3 or a >= 1e5) else f"{v:.4g}"
-
-
 LEGEND_PER_ROW = 6     # entries of a horizontal legend per row at the page's width
 
 

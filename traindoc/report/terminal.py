@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..findings import ERROR, INFO, WARNING, Finding
-from ..rules.util import fmt
+from ..numfmt import fmt
 
 _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 _INDENT = 5

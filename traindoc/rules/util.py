@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..numfmt import fmt  # noqa: F401 - re-exported: the rules import it from here
+
 MAD_TO_SIGMA = 1.4826
 
 
@@ -36,17 +38,6 @@ def trailing_robust_z(x: np.ndarray, window: int, min_history: int) -> tuple[np.
         zz = (x - m) / mad
     z[ok] = np.nan_to_num(zz[ok], nan=0.0, posinf=1e9, neginf=-1e9)
     return z, med, sig
-
-
-def fmt(v: float) -> str:
-    if v != v:
-        return "nan"
-    if v in (float("inf"), float("-inf")):
-        return str(v)
-    a = abs(v)
-    if a != 0 and (a < 1e-3 or a >= 1e5):
-        return f"{v:.3g}"
-    return f"{v:.4g}"
 
 
 def trailing_median(x: np.ndarray, window: int) -> np.ndarray:

@@ -11,6 +11,24 @@ from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, ex
 DIVERGE = 4.0  # the sweep stops once the smoothed loss exceeds this multiple of its minimum
 
 
+def _record_unscaled(hooks) -> dict[int, float]:
+    """id(scaled loss) -> the loss before ``GradScaler.scale`` multiplied it (the sweep
+    records the script's loss, not the scaled one)."""
+    from torch.amp.grad_scaler import GradScaler
+
+    unscaled: dict[int, float] = {}
+    orig_scale = GradScaler.scale
+
+    def scale(self_s, outputs):
+        out = orig_scale(self_s, outputs)
+        if isinstance(outputs, torch.Tensor) and isinstance(out, torch.Tensor):
+            unscaled[id(out)] = float(outputs.detach().float().sum())
+        return out
+
+    hooks._set(GradScaler, "scale", scale)
+    return unscaled
+
+
 @experiment
 class LrRangeTest(Experiment):
     """What it changes: the learning rate of every param group is set, step by step, to a
@@ -59,19 +77,7 @@ class LrRangeTest(Experiment):
         hooks.values["sweep"] = sweep
         state = {"t": 0, "ratios": None, "loss": 0.0, "seen": False, "best": math.inf, "ema": None,
                  "saved": {}}
-        unscaled: dict[int, float] = {}
-
-        from torch.amp.grad_scaler import GradScaler
-
-        orig_scale = GradScaler.scale
-
-        def scale(self_s, outputs):
-            out = orig_scale(self_s, outputs)
-            if isinstance(outputs, torch.Tensor) and isinstance(out, torch.Tensor):
-                unscaled[id(out)] = float(outputs.detach().float().sum())
-            return out
-
-        hooks._set(GradScaler, "scale", scale)
+        unscaled = _record_unscaled(hooks)
 
         def lr_at(t: int) -> float:
             return start * (end / start) ** (t / max(1, n - 1))

@@ -6,9 +6,9 @@ from typing import Any
 
 import torch
 
+from ...numfmt import fmt
 from ..judge import fixes
 from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
-from ..summary import fmt
 
 LEARNS = 0.75  # a baseline whose loss fell by a quarter or more in the window is learning
 

@@ -6,10 +6,10 @@ import math
 
 import torch
 
+from ...numfmt import fmt
 from ..hooks import map_tensors
 from ..judge import unusable
 from ..registry import INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
-from ..summary import fmt
 
 FITS = 0.25  # end / start at or below: the program can fit one batch
 FAILS = 0.6  # at or above: it cannot

@@ -6,9 +6,9 @@ import math
 
 import torch
 
+from ...numfmt import fmt
 from ..judge import unusable
 from ..registry import CONFIRMED, INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
-from ..summary import fmt
 
 
 @experiment

@@ -20,7 +20,7 @@ What it detects:
     ends, as ids numbered by frequency rank are) read as one; map them to strings to
     have them checked.
 
-Why it breaks training:
+Why it happens:
     Take positives at share p = r / (1 + r) and ``BCEWithLogitsLoss`` without
     ``pos_weight``. The per-example gradient on the logit is sigmoid(z) - y.
     At initialisation (z ~ 0) every example pulls with 0.5, so the positives carry only
@@ -101,6 +101,41 @@ def not_classes(counts: dict, float_dtype: bool) -> str | None:
     return None
 
 
+def _single_class(name: str, top, total: int, evidence: dict) -> Finding:
+    return Finding(
+        name="class-imbalance", severity="warning",
+        message=f"label `{name}` has a single class ({top!r}) in all {num(total)} rows: there is nothing to tell apart",
+        location={"column": name}, evidence=[evidence],
+        fix="check the split or the filter that produced this data (the other classes were dropped); "
+            "a one-class problem is anomaly detection, not classification",
+        confirm=f"df['{name}'].value_counts()",
+    )
+
+
+def _binary(low, top, pw: float, share: float, against: float, no_min: float, evidence: dict) -> tuple[str, str]:
+    """Two classes: the message's tail and the fix (``pos_weight`` = negatives / positives,
+    added to ``evidence``)."""
+    evidence["pos_weight"] = round(pw, 4)
+    tail = (f", and without pos_weight a BCE model predicts {low!r} at the 0.5 threshold only where the "
+            f"features make it {against:.3g}x likelier than {top!r}; {no_min:.0%} of 32-row batches hold no {low!r}")
+    pos_note = "" if str(low) in ("1", "True", "1.0") else f" (with {low!r} as the positive class)"
+    fix = (f"`BCEWithLogitsLoss(pos_weight=torch.tensor({pw:.4g}))` (negatives / positives){pos_note}, "
+           "or a `WeightedRandomSampler` (weight 1 / class count); or keep the loss and tune the "
+           f"threshold on validation (near the base rate {share:.3g}, not 0.5); focal loss if easy "
+           "negatives dominate; report PR-AUC / recall at fixed precision, not accuracy")
+    return tail, fix
+
+
+def _multiclass(k: int, ordered: list, total: int, evidence: dict) -> tuple[str, str]:
+    """More classes: the message's tail and the fix (the rarest classes' loss weights,
+    added to ``evidence``)."""
+    evidence["weights"] = {str(c): round(total / (k * v), 4) for c, v in ordered[-5:]}
+    fix = (f"`CrossEntropyLoss(weight=...)` with weight n / ({k} * count) per class, or a "
+           "`WeightedRandomSampler` (weight 1 / class count); focal loss, or per-class thresholds / "
+           "logit adjustment (subtract log prior) at prediction; report per-class recall / macro-F1, not accuracy")
+    return f"; {k} classes", fix
+
+
 @check("class-imbalance")
 def class_imbalance(ctx: Context) -> list[Finding]:
     lab = ctx.profile.label
@@ -120,14 +155,7 @@ def class_imbalance(ctx: Context) -> list[Finding]:
     k = len(counts)
     evidence = {"column": name, "counts": {str(c): v for c, v in ordered[:20]}, "classes": k}
     if k == 1:
-        return [Finding(
-            name="class-imbalance", severity="warning",
-            message=f"label `{name}` has a single class ({top!r}) in all {num(total)} rows: there is nothing to tell apart",
-            location={"column": name}, evidence=[evidence],
-            fix="check the split or the filter that produced this data (the other classes were dropped); "
-                "a one-class problem is anomaly detection, not classification",
-            confirm=f"df['{name}'].value_counts()",
-        )]
+        return [_single_class(name, top, total, evidence)]
     ratio = nlow / ntop
     warn = ctx.cfg.get("min_class_ratio", name)
     if ratio >= max(warn, ctx.cfg.get("info_class_ratio", name)):
@@ -144,23 +172,10 @@ def class_imbalance(ctx: Context) -> list[Finding]:
     msg = (f"label `{name}`: class {low!r} is {share:.2%} of rows ({num(nlow)} of {num(total)}), "
            f"{ratio_text} against class {top!r}; always predicting {top!r} is {ntop / total:.2%} accurate")
     if k == 2:
-        pw = ntop / nlow
-        evidence["pos_weight"] = round(pw, 4)
-        msg += (f", and without pos_weight a BCE model predicts {low!r} at the 0.5 threshold only where the "
-                f"features make it {against:.3g}x likelier than {top!r}; {no_min:.0%} of 32-row batches hold no {low!r}")
-        w = f"{pw:.4g}"
-        pos_note = "" if str(low) in ("1", "True", "1.0") else f" (with {low!r} as the positive class)"
-        fix = (f"`BCEWithLogitsLoss(pos_weight=torch.tensor({w}))` (negatives / positives){pos_note}, "
-               "or a `WeightedRandomSampler` (weight 1 / class count); or keep the loss and tune the "
-               f"threshold on validation (near the base rate {share:.3g}, not 0.5); focal loss if easy "
-               "negatives dominate; report PR-AUC / recall at fixed precision, not accuracy")
+        tail, fix = _binary(low, top, ntop / nlow, share, against, no_min, evidence)
     else:
-        msg += f"; {k} classes"
-        fix = (f"`CrossEntropyLoss(weight=...)` with weight n / ({k} * count) per class, or a "
-               "`WeightedRandomSampler` (weight 1 / class count); focal loss, or per-class thresholds / "
-               "logit adjustment (subtract log prior) at prediction; report per-class recall / macro-F1, not accuracy")
-    if k > 2:  # the rarest classes' loss weights
-        evidence["weights"] = {str(c): round(total / (k * v), 4) for c, v in ordered[-5:]}
+        tail, fix = _multiclass(k, ordered, total, evidence)
+    msg += tail
     return [Finding(
         name="class-imbalance", severity=sev, message=msg,
         location={"column": name}, evidence=[evidence], fix=fix,

@@ -4,7 +4,7 @@ What it detects:
     Numeric columns whose finite values all equal one value (and hold no NaN/Inf), and
     columns of any type that are null in every row. The label is left to class-imbalance.
 
-Why it breaks training:
+Why it happens:
     A constant carries no information; after standardisation it divides by a zero std
     (NaN), and it usually means a broken join or a feature that was never filled.
 

@@ -5,7 +5,7 @@ What it detects:
     row hashes grouped in DuckDB (NaN equals NaN, -0.0 equals 0.0; excluded columns such
     as ids are ignored). A warning above ``duplicate_fraction`` (1 %), info below.
 
-Why it breaks training:
+Why it happens:
     Duplicates weigh some samples several times, bias the model towards them and, when
     they straddle the train/validation split, inflate the validation score.
 

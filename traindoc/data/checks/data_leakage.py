@@ -5,7 +5,7 @@ What it detects:
     excluded ones) equal a training row, exactly, by a semi-join of 128-bit row hashes
     in DuckDB; reports the count and pairs of (validation row, training row).
 
-Why it breaks training:
+Why it happens:
     The validation score measures memorisation of the leaked rows, not generalisation:
     early stopping, model selection and hyper-parameter search all optimise the wrong
     thing, and the model disappoints in production.

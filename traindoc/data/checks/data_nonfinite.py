@@ -8,7 +8,7 @@ What it detects:
     A column whose nulls the loader handles (imputes, masks) is exempted with
     ``allow_null = true`` under ``[tool.traindoc.data.columns.NAME]`` (or globally).
 
-Why it breaks training:
+Why it happens:
     One NaN in a batch makes that batch's loss NaN; the gradient is NaN, the optimizer
     writes NaN into every weight it touches and the run never recovers. Inf does the same
     through inf - inf or 0 * inf. A null is the same NaN one conversion later.

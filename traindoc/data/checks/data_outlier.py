@@ -19,7 +19,7 @@ Severity:
     ``outlier_error_k`` (a value that many spreads past the fence is an error), per column
     or globally, or raise the severity of ``data-outlier``.
 
-Why it breaks training:
+Why it happens:
     One 5 000-long sequence where P99.9 is 900 makes attention logits large enough that a
     hand-written softmax overflows (exp -> inf, inf / inf = NaN), and blows up memory and
     step time. One feature value of 1e30 dominates a batch's gradient, which throws the

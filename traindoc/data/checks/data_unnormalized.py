@@ -8,7 +8,7 @@ What it detects:
     and features whose scale exceeds ``max_std`` (100) or whose |median| exceeds
     ``max_mean_over_std`` (10) scales.
 
-Why it breaks training:
+Why it happens:
     Gradient-based training sees the loss surface through the feature scales: one feature
     in the 1e5 range makes its weights' gradients 1e5 times larger than the others', so a
     learning rate small enough for it is too small for the rest (slow or no convergence),

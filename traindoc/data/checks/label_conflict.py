@@ -4,7 +4,7 @@ What it detects:
     Groups of rows equal in every feature (128-bit row hashes, exact grouping in DuckDB)
     whose label takes more than one value. Needs ``--label``.
 
-Why it breaks training:
+Why it happens:
     No function can fit both targets; the loss has a floor above zero, the model learns
     the average, and noisy labels on duplicated inputs are a common sign of a labelling
     or join bug (a label from the wrong timestamp, a missing feature).
