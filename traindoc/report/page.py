@@ -50,8 +50,7 @@ details { margin-top: 6px; } summary { cursor: pointer; color: var(--info); font
 footer { color: var(--mut); font-size: 12px; margin-top: 40px; }
 """
 
-# "Why it breaks training" is the lint rules' name for "Why it happens"
-_SECTION = re.compile(r"^(What it detects|Why it happens|Why it breaks training|How to confirm|Example|How to fix):\s*")
+_SECTION = re.compile(r"^(What it detects|Why it happens|How to confirm|Example|How to fix):\s*")
 _CODE = re.compile(r"``(.+?)``|`([^`]+)`")
 
 

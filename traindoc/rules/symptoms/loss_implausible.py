@@ -17,7 +17,7 @@ def loss_implausible(run):
     the loss's target is one of the model's inputs (found by exact comparison during the
     first steps, see `target-leakage`): a loss too good to be true.
 
-    Why it matters: a model that can read the answer off its input reaches a near-zero
+    Why it happens: a model that can read the answer off its input reaches a near-zero
     training loss that no honest model of the task could, and learns nothing usable at
     inference time, when the answer is not among its inputs.
 
