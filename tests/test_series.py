@@ -62,3 +62,38 @@ def test_a_monitored_run_writes_only_schema_series(tmp_path):
     assert {"loss", "loss/ce", "loss/eval", "loss/eval1", "grad_norm", "grad_norm_preclip"} <= set(names)
     unknown = [n for n in names if lookup(n) is None]
     assert not unknown, unknown
+
+
+def _read_names():
+    """Every literal series name the deciding and presenting code reads: the arguments of
+    ``.series(...)`` / ``.has(...)`` and the series of a rule's ``needs=``."""
+    import ast
+
+    out = []
+    for sub in ("rules", "importers", "report", "confirm", "diagnose.py", "findings.py"):
+        base = ROOT / "traindoc" / sub
+        for path in ([base] if base.is_file() else sorted(base.rglob("*.py"))):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call):
+                    continue
+                args = []
+                if isinstance(node.func, ast.Attribute) and node.func.attr in ("series", "has") and node.args:
+                    args = [node.args[0]]
+                for kw in node.keywords:
+                    if kw.arg == "needs" and isinstance(kw.value, (ast.Tuple, ast.List)):
+                        args += kw.value.elts
+                for a in args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str) and ":" not in a.value:
+                        out.append((f"{path.relative_to(ROOT)}:{a.lineno}", a.value))
+    return out
+
+
+def test_every_series_the_rules_read_is_in_the_schema():
+    # a name read but never written (a typo, a series renamed in the monitor only) would
+    # make its rule silently "cannot tell"; prefixes ("act/", "grad_norm/") must start one
+    names = _read_names()
+    assert len(names) > 50
+    prefixes = {s.name.split("{")[0] for s in SCHEMA if "{" in s.name}
+    bad = [(where, n) for where, n in names
+           if lookup(n) is None and not (n.endswith("/") and any(p.startswith(n) for p in prefixes))]
+    assert not bad, bad
