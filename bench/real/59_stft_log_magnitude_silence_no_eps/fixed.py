@@ -89,6 +89,7 @@ criterion = STFTMagnitudeLoss()
 opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 
 step = 0
+losses = []
 for epoch in range(args.epochs):
     perm = torch.randperm(len(noisy_all))
     for i in range(0, len(perm), 16):
@@ -99,6 +100,7 @@ for epoch in range(args.epochs):
         loss.backward()
         opt.step()
         step += 1
+        losses.append(loss.item())
         if step % 10 == 0:
             print(f"epoch {epoch} step {step} loss {loss.item():.4f}")
 
@@ -106,3 +108,4 @@ with torch.no_grad():
     err = F.mse_loss(model(noisy_all), clean_all).item()
     base = F.mse_loss(noisy_all, clean_all).item()
 print(f"final waveform mse {err:.6f} (noisy input {base:.6f})")
+print(f"final_loss={sum(losses[-10:]) / 10:.6g} acc={max(0.0, 1 - err / base) if err == err else 0.0:.4f}")
