@@ -28,6 +28,7 @@ from typing import Any, Callable
 from ..errors import UserError
 from .bisect import find_bad_samples
 from .bundle import Bundle
+from .locate import NonfiniteReport
 from .replay import Result, Test, run_plan, write_json
 from .samples import profile
 
@@ -75,7 +76,7 @@ def make_plan(b: Bundle) -> Callable:
         mb, r, failed = first
         out["micro_batch"] = mb
         out["reproduced"] = failed
-        out["location"] = r.report.to_dict() if r.report is not None else None
+        out["location"] = NonfiniteReport.of(r.report).to_dict() if r.report is not None else None
         out["batch_size"] = r.batch_size
         if not failed or not r.batch_size:
             return out
@@ -97,9 +98,10 @@ def make_plan(b: Bundle) -> Callable:
         good = [i for i in range(r.batch_size) if i not in found.bad][:3]
         for pos in found.bad[:3] + good:
             rs, fs = run(Test("sample", [pos], mb))
+            culprit = NonfiniteReport.of(rs.report).culprit if rs.report is not None else None
             per.append({"position": pos, "bad": pos in found.bad, "fails": fs,
                         "loss": rs.losses[0] if rs.losses else None, "grad_norm": rs.grad_norm,
-                        "op": (rs.report.culprit.op if rs.report is not None and rs.report.culprit else None)})
+                        "op": culprit.op if culprit else None})
         out["per_sample"] = per
         if any(p["fails"] for p in per if not p["bad"]):
             # a sample judged good fails on its own: the group tests did not measure what the

@@ -11,7 +11,7 @@ re-executes the script (same argv and working directory) in *replay mode*:
   and parameter names), so every test starts from the state before the bad step;
 - the script's own code computes the forward and the loss, and calls ``backward`` (its
   autocast, hand-written losses and preprocessing included); a ``TorchDispatchMode``
-  (:class:`~traindoc.forensics.locate.Instrument`) watches every op from the batch hand-over
+  (:class:`~traindoc.forensics.watch.Instrument`) watches every op from the batch hand-over
   to the end of ``backward``; after ``backward`` the loss and gradients are zeroed so the
   script's own "stop on NaN" checks let the loop go on to the next test;
 - the tests come from a plan that runs in a helper thread: the whole batch, group testing
@@ -53,7 +53,7 @@ from ..findings import jsonable
 from .bisect import batch_size_of, slice_batch
 from .bundle import Bundle, groups_of, restore_rng
 from .isolate import script_file
-from .locate import Instrument
+from .watch import Instrument
 
 MAX_SCRIPT_RUNS = 30
 
@@ -89,7 +89,7 @@ class Result:
     losses: list[float] = field(default_factory=list)
     grad_norm: float | None = None
     grads_finite: bool | None = None
-    report: Any = None  # NonfiniteReport
+    report: Any = None  # Detections (traindoc.forensics.watch) of an instrumented test
     batch_size: int | None = None
 
     @property
@@ -97,7 +97,7 @@ class Result:
         if any(not math.isfinite(x) for x in self.losses) or self.grads_finite is False:
             return True
         if not self.losses and self.report is not None:  # no backward: judge by the ops
-            return self.report.kind is not None and self.report.result_finite is not True
+            return self.report.found and self.report.result_finite is not True
         return False
 
 
@@ -242,7 +242,7 @@ class Driver:
         if self.instrument is not None:
             self.instrument.stop()
             fin = all(math.isfinite(x) for x in self.result.losses) if self.result.losses else None
-            self.result.report = self.instrument.report(fin)
+            self.result.report = self.instrument.detections(fin)
             self.instrument = None
         self.test = None
         self.plan.results.put(self.result)
