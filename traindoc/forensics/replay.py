@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import os
 import queue
@@ -49,7 +48,6 @@ from typing import Any, Callable
 import torch
 
 from ..errors import UserError
-from ..findings import jsonable
 from .bisect import batch_size_of, slice_batch
 from .bundle import Bundle, groups_of, restore_rng
 from .isolate import script_file
@@ -563,9 +561,3 @@ def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
     out = r.stderr + r.stdout  # stderr first: the line saying what is re-run, and in which sandbox
     return out + ("" if r.returncode in (0, 1) else f"traindoc: replay exited {r.returncode}\n") + \
         f"(replay took {time.perf_counter() - t0:.1f} s)\n"
-
-
-def write_json(path: Path, data: Any) -> None:
-    from ..fileio import atomic_write
-
-    atomic_write(path, json.dumps(jsonable(data), indent=1))
