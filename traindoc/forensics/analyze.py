@@ -31,7 +31,8 @@ from ..findings import jsonable
 from .bisect import find_bad_samples
 from .bundle import Bundle
 from .locate import NonfiniteReport
-from .replay import Result, Test, run_plan
+from .plan import Result, Test
+from .replay import run_plan
 from .samples import profile
 
 MAX_BAD = 8
