@@ -178,7 +178,7 @@ def test_without_a_sandbox_nothing_runs_unasked(writes_run, monkeypatch):
     r = run_cli("replay", cwd / "run", cwd=cwd)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--no-sandbox" in r.stderr, r.stderr
     assert _snapshot(cwd / "out") == before
-    from traindoc.forensics.replay import replay_subprocess
+    from traindoc.forensics.isolate import replay_subprocess
 
     note = replay_subprocess(next((cwd / "run" / "bundles").iterdir()))
     assert "automatic replay is off" in note and "traindoc replay --no-sandbox" in note

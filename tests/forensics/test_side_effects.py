@@ -7,7 +7,9 @@ import pytest
 import torch
 from torch import nn
 
-from traindoc.forensics.replay import Driver, _no_side_effects, _Stray
+from traindoc.forensics.patches import _no_side_effects
+from traindoc.forensics.plan import _Stray
+from traindoc.forensics.replay import Driver
 from traindoc.forensics.replay import Test as ReplayTest
 
 

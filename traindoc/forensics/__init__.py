@@ -18,7 +18,7 @@ from typing import Any
 _LAZY = {
     "BisectResult": ".bisect", "batch_size_of": ".bisect", "find_bad_samples": ".bisect",
     "max_calls": ".bisect", "slice_batch": ".bisect",
-    "NonfiniteReport": ".locate", "OpEvent": ".locate", "first_nonfinite": ".locate",
+    "NonfiniteReport": ".locate", "OpEvent": ".events", "first_nonfinite": ".locate",
 }
 
 

@@ -20,15 +20,19 @@ Then the profiles of the bad samples (:mod:`.samples`) and the findings
 from __future__ import annotations
 
 import io
+import json
 import os
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import UserError
+from ..findings import jsonable
 from .bisect import find_bad_samples
 from .bundle import Bundle
-from .replay import Result, Test, run_plan, write_json
+from .locate import NonfiniteReport
+from .plan import Result, Test
+from .replay import run_plan
 from .samples import profile
 
 MAX_BAD = 8
@@ -52,72 +56,99 @@ def _brief(t: Test, r: Result, fails: bool) -> dict[str, Any]:
 
 
 def make_plan(b: Bundle) -> Callable:
+    """The tests of the module docstring, as a plan for :func:`.replay.run_plan`."""
     judge = _judge(b.meta.get("trigger") or {})
     n_mb = len(b.groups())  # one test per backward's inputs (see Bundle.groups)
 
     def plan(ask: Callable[[Test], Result], out: dict[str, Any]) -> dict[str, Any]:
-        def run(t: Test) -> tuple[Result, bool]:
-            r = ask(t)
-            f = judge(r)
-            out["tests"].append(_brief(t, r, f))
-            return r, f
-
-        mb, first = 0, None
-        for mb in range(n_mb):
-            r, f = run(Test("batch", None, mb))
-            if first is None or f:
-                first = (mb, r, f)
-            if f:
-                break
+        tests = _Tests(ask, judge, out)
+        first = tests.first_failing(n_mb)
         if first is None:
             out["reproduced"] = False
             return out
         mb, r, failed = first
         out["micro_batch"] = mb
         out["reproduced"] = failed
-        out["location"] = r.report.to_dict() if r.report is not None else None
+        out["location"] = NonfiniteReport.of(r.report).to_dict() if r.report is not None else None
         out["batch_size"] = r.batch_size
         if not failed or not r.batch_size:
             return out
-        cache = {tuple(range(r.batch_size)): True}
-
-        watch_groups = not r.losses  # no backward seen: only the op trace can judge a group
-
-        def fails(group: list[int]) -> bool:
-            key = tuple(group)
-            if key not in cache:
-                cache[key] = run(Test("group", list(group), mb, watch=watch_groups))[1]
-            return cache[key]
-
-        t0, n0 = time.perf_counter(), len(out["tests"])
-        found = find_bad_samples(fails, r.batch_size, max_bad=MAX_BAD)
-        out["bisect"] = {**found.to_dict(), "passes": len(out["tests"]) - n0,
-                         "seconds": time.perf_counter() - t0}
-        per = []
-        good = [i for i in range(r.batch_size) if i not in found.bad][:3]
-        for pos in found.bad[:3] + good:
-            rs, fs = run(Test("sample", [pos], mb))
-            per.append({"position": pos, "bad": pos in found.bad, "fails": fs,
-                        "loss": rs.losses[0] if rs.losses else None, "grad_norm": rs.grad_norm,
-                        "op": (rs.report.culprit.op if rs.report is not None and rs.report.culprit else None)})
-        out["per_sample"] = per
+        found = tests.group_test(mb, r)
+        out["per_sample"] = per = tests.per_sample(mb, r.batch_size, found.bad)
         if any(p["fails"] for p in per if not p["bad"]):
             # a sample judged good fails on its own: the group tests did not measure what the
             # batch's rows do (batch statistics such as BatchNorm's, or values the replay
             # cannot slice with the rows, computed from the script's own indices): name none
             out["bisect"]["consistent"] = False
-        tri: dict[str, Any] = {}
-        if b.meta.get("earlier_step") is not None:
-            tri["earlier_step"] = b.meta["earlier_step"]
-            tri["batch_fails_from_earlier_state"] = run(Test("earlier-state", None, mb, state="earlier"))[1]
-        if b.meta.get("prev_batches"):
-            tri["other_step"] = b.meta.get("prev_step")
-            tri["other_batch_fails_from_this_state"] = run(Test("other-batch", None, 0, source="prev_batch"))[1]
-        tri["verdict"] = _verdict(tri)
-        out["triage"] = tri
+        out["triage"] = tests.triage(b, mb)
         return out
 
     return plan
+
+
+class _Tests:
+    """The plan's tests, each asked of the replay and logged in ``out["tests"]``."""
+
+    def __init__(self, ask: Callable[[Test], Result], judge: Callable[[Result], bool], out: dict[str, Any]) -> None:
+        self.ask, self.judge, self.out = ask, judge, out
+
+    def run(self, t: Test) -> tuple[Result, bool]:
+        r = self.ask(t)
+        f = self.judge(r)
+        self.out["tests"].append(_brief(t, r, f))
+        return r, f
+
+    def first_failing(self, n_mb: int) -> tuple[int, Result, bool] | None:
+        """The first micro-batch that fails (else the first one), instrumented."""
+        first = None
+        for mb in range(n_mb):
+            r, f = self.run(Test("batch", None, mb))
+            if first is None or f:
+                first = (mb, r, f)
+            if f:
+                break
+        return first
+
+    def group_test(self, mb: int, r: Result) -> Any:
+        """The bad samples of micro-batch ``mb`` (``r``: its whole-batch test); fills ``out["bisect"]``."""
+        cache = {tuple(range(r.batch_size)): True}
+        watch_groups = not r.losses  # no backward seen: only the op trace can judge a group
+
+        def fails(group: list[int]) -> bool:
+            key = tuple(group)
+            if key not in cache:
+                cache[key] = self.run(Test("group", list(group), mb, watch=watch_groups))[1]
+            return cache[key]
+
+        t0, n0 = time.perf_counter(), len(self.out["tests"])
+        found = find_bad_samples(fails, r.batch_size, max_bad=MAX_BAD)
+        self.out["bisect"] = {**found.to_dict(), "passes": len(self.out["tests"]) - n0,
+                              "seconds": time.perf_counter() - t0}
+        return found
+
+    def per_sample(self, mb: int, batch_size: int, bad: list[int]) -> list[dict[str, Any]]:
+        """Up to three bad samples alone and, for contrast, up to three good ones."""
+        per = []
+        good = [i for i in range(batch_size) if i not in bad][:3]
+        for pos in bad[:3] + good:
+            rs, fs = self.run(Test("sample", [pos], mb))
+            culprit = NonfiniteReport.of(rs.report).culprit if rs.report is not None else None
+            per.append({"position": pos, "bad": pos in bad, "fails": fs,
+                        "loss": rs.losses[0] if rs.losses else None, "grad_norm": rs.grad_norm,
+                        "op": culprit.op if culprit else None})
+        return per
+
+    def triage(self, b: Bundle, mb: int) -> dict[str, Any]:
+        """PaLM's triage: this batch from the earlier state, the previous batch from this one."""
+        tri: dict[str, Any] = {}
+        if b.meta.get("earlier_step") is not None:
+            tri["earlier_step"] = b.meta["earlier_step"]
+            tri["batch_fails_from_earlier_state"] = self.run(Test("earlier-state", None, mb, state="earlier"))[1]
+        if b.meta.get("prev_batches"):
+            tri["other_step"] = b.meta.get("prev_step")
+            tri["other_batch_fails_from_this_state"] = self.run(Test("other-batch", None, 0, source="prev_batch"))[1]
+        tri["verdict"] = _verdict(tri)
+        return tri
 
 
 def _verdict(t: dict[str, Any]) -> str:
@@ -177,6 +208,12 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
     res["batch_modified_in_place"] = any(e.get("modified_in_place") for e in b.meta.get("batches") or [])
     if write:
         out = Path(out_dir) if out_dir is not None else b.path
-        write_json(out / "forensics.json", res)
+        _write_json(out / "forensics.json", res)
         (out / "replay.log").write_text(log.getvalue())
     return res
+
+
+def _write_json(path: Path, data: Any) -> None:
+    from ..fileio import atomic_write
+
+    atomic_write(path, json.dumps(jsonable(data), indent=1))

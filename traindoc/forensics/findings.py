@@ -1,5 +1,8 @@
 """Forensics results as taxonomy findings, and the loader ``traindoc diagnose`` calls.
 
+``cause_of(detections)``: which cause the op detectors' hits of a replayed step name (the
+measuring code, :mod:`.watch`, names none).
+
 ``build_findings(result, bundle)``: ``unstable-op`` / ``fp16-overflow`` with module and op,
 ``data-nonfinite`` / ``data-outlier`` with ``location.samples`` (dataset indices), each with
 evidence, a fix and a confirm command (the replay). ``load_findings(run_folder)`` reads them
@@ -9,11 +12,16 @@ back from every ``bundles/*/forensics.json`` of a run (plain JSON, nothing execu
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..findings import ERROR, WARNING, Finding
 from .bundle import groups_of
+
+if TYPE_CHECKING:
+    from .events import OpEvent
+    from .watch import Detections
 
 _OP_FIX = {
     "exp": "subtract the row max before exp (x - x.amax(dim, keepdim=True)), or use torch.softmax / "
@@ -79,17 +87,70 @@ def _step_stayed_finite(res: dict[str, Any]) -> bool:
     return all(isinstance(v, (int, float)) and math.isfinite(v) for v in vals)
 
 
+def cause_of(d: Detections) -> tuple[str | None, OpEvent | None]:
+    """The cause the op trace of a replayed step names, and its culprit op: an input holding
+    NaN read before any unstable op -> ``nonfinite-input`` (``nonfinite-state`` for a
+    parameter or buffer); else the first op that made Inf from finite inputs
+    (``fp16-overflow`` when it is finite recomputed in float32, else ``unstable-op``); else
+    the first op that made NaN; else an input holding only +-inf. (None, None): all finite."""
+    if d.outside_nan is not None and (d.first_inf is None or _order(d.outside_nan) <= _order(d.first_inf)):
+        return _outside_kind(d.outside_nan), d.outside_nan
+    if d.first_inf is not None:
+        return ("fp16-overflow" if d.first_inf.fp32_finite else "unstable-op"), d.first_inf
+    if d.first_nan is not None:
+        return ("fp16-overflow" if d.first_nan.fp32_finite else "unstable-op"), d.first_nan
+    if d.outside_inf is not None:
+        return _outside_kind(d.outside_inf), d.outside_inf
+    return None, None
+
+
+def _order(e: OpEvent) -> tuple[int, int]:
+    return (0 if e.phase == "forward" else 1, e.index)
+
+
+def _outside_kind(e: OpEvent) -> str:
+    return "nonfinite-state" if (e.source or "").startswith("parameter") else "nonfinite-input"
+
+
 _LINEAR_OPS = {"addmm", "mm", "bmm", "matmul", "linear", "baddbmm", "addmv", "mv", "convolution",
                "conv2d", "conv1d", "conv3d", "_convolution", "einsum"}
 
 
+@dataclass
+class _Context:
+    """What every finding of one replay shares."""
+
+    step: int | None
+    confirm: str  # the command that re-runs the replay
+    samples: list[int]  # dataset indices of the bad samples
+    common: list[dict[str, Any]]  # evidence of the group testing and the triage
+    profiles: list[dict[str, Any]]  # what is extreme about each bad sample (:mod:`.samples`)
+
+
 def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
-    step = res.get("step")
-    confirm = f"traindoc replay {b.path}"
+    """The findings of one replay: the op that went non-finite, then the data side."""
     loc = res.get("location") or {}
-    c = loc.get("culprit")
-    kind = loc.get("kind")
-    samples = _samples(res, c, b)
+    c, kind = loc.get("culprit"), loc.get("kind")
+    ctx = _Context(step=res.get("step"), confirm=f"traindoc replay {b.path}", samples=_samples(res, c, b),
+                   common=_common_evidence(res), profiles=(res.get("profiles") or {}).get("samples") or [])
+    kind = _data_behind_op(c, kind, ctx.profiles)
+    if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
+        # a spike trigger whose replayed loss and gradients are finite: an Inf made on the way
+        # was absorbed (a -inf mask through softmax) and is not what raised the loss
+        c = None
+    out: list[Finding] = []
+    if c and kind in ("unstable-op", "fp16-overflow"):
+        out.append(_op_finding(c, kind, ctx))
+    nonfin = [p for p in ctx.profiles if "nonfinite" in p["extreme"]]
+    if (c and kind == "nonfinite-input") or nonfin:
+        out.append(_nonfinite_data_finding(nonfin, c, kind == "nonfinite-input", ctx))
+    outl = [p for p in ctx.profiles if {"length", "magnitude"} & set(p["extreme"])]
+    if outl:
+        out.append(_outlier_finding(outl, res, ctx))
+    return out
+
+
+def _common_evidence(res: dict[str, Any]) -> list[dict[str, Any]]:
     bis = res.get("bisect") or {}
     tri = (res.get("triage") or {}).get("verdict")
     common = []
@@ -101,106 +162,120 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
                                  f"{bis.get('passes')} passes, verified alone: {bis.get('verified')}"})
     if tri and tri != "unknown":
         common.append({"triage": tri, **{k: v for k, v in (res.get("triage") or {}).items() if k != "verdict"}})
-    out: list[Finding] = []
-    profiles = (res.get("profiles") or {}).get("samples") or []
+    return common
+
+
+def _data_behind_op(c: dict[str, Any] | None, kind: str | None, profiles: list[dict[str, Any]]) -> str | None:
+    """NaN from an input already holding the Inf the bad samples carry (Inf - Inf in a
+    matmul): the op did what arithmetic says; the cause is the data. (A -inf the model
+    puts there itself, a fully masked softmax row, stays an unstable op: its samples are finite.)"""
     if (c and kind == "unstable-op" and any((i.get("nonfinite") or 0) > 0 for i in c.get("inputs", []))
             and any("nonfinite" in p["extreme"] for p in profiles)):
-        # NaN from an input already holding the Inf the bad samples carry (Inf - Inf in a
-        # matmul): the op did what arithmetic says; the cause is the data. (A -inf the model
-        # puts there itself, a fully masked softmax row, stays an unstable op: its samples
-        # are finite.)
-        kind = "nonfinite-input"
-    if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
-        # a spike trigger whose replayed loss and gradients are finite: an Inf made on the way
-        # was absorbed (a -inf mask through softmax) and is not what raised the loss
-        c = None
-    if c and kind in ("unstable-op", "fp16-overflow"):
-        what = "NaN" if any(o.get("nan") for o in c.get("outputs", [])) else "Inf"
-        ins = "; ".join(_brief(s) for s in c.get("inputs", [])[:3])
-        ev = [{"op": c["op"], "phase": c["phase"], "module": _where(c), "inputs": ins,
-               "outputs": "; ".join(_brief(s) for s in c.get("outputs", [])[:2]), "step": step}]
-        if c.get("code"):
-            ev.append({"code": c["code"]})
-        ev += common
-        if kind == "fp16-overflow":
-            msg = (f"{c['op']} in {_where_t(c)} in the {c['phase']} pass overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
-                   f"(|x| > 65504) at step {step}; the same op is finite in float32")
-            fix = ("keep this op in float32 (torch.autocast(device_type, enabled=False) around it and .float() "
-                   "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
-                   "reach it")
-        else:
-            src = ("from inputs already holding Inf (Inf/Inf, Inf - Inf, 0 * Inf)"
-                   if any((i.get("nonfinite") or 0) > 0 and not i.get("nan") for i in c.get("inputs", []))
-                   and what == "NaN" else "from finite inputs")
-            msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} {src} at step {step}"
-            fwd = _forward_op(c.get("node"))  # backward: the forward op whose gradient failed
-            if fwd:
-                msg += f" (the gradient of {fwd}, {c['node']})"
-            fix = _OP_FIX.get(fwd or c["short"], _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)"))
-            if c["short"] in ("exp", "log", "div"):
-                fix += "; clip gradients so one bad batch cannot wreck the weights"
-        conf = 0.95
-        big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)
-        if kind == "unstable-op" and c["short"] in _LINEAR_OPS and big > 1e15:
-            # a float32 matmul overflows only on inputs of ~1e19: the activations (or weights)
-            # had already run away upstream (init, learning rate, exploding gradients); the
-            # op itself is not the unstable one, so the series' causes should outrank it
-            conf = 0.45
-            msg += f" (its inputs had reached |x| {big:.3g}: the values ran away upstream of this op)"
-        if samples:
-            msg += f", on sample(s) {samples[:8]}"
-        msg += f"; inputs {ins}"
-        out.append(Finding.from_confidence(kind, conf, msg,
-                                           location={"step": step, "module": c.get("module"), "op": c["short"],
-                                                     "phase": c["phase"], "samples": samples,
-                                                     **({"node": c["node"]} if c.get("node") else {})},
-                                           evidence=ev, fix=fix, confirm=confirm))
-    # the data side: what is extreme about the samples that make the step fail
-    nonfin = [p for p in profiles if "nonfinite" in p["extreme"]]
-    if (c and kind == "nonfinite-input") or nonfin:
-        idx = [p["index"] for p in nonfin if p["index"] is not None] or samples
-        rows = [p["position"] for p in nonfin if p["index"] is None]  # a batch built by hand
-        fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
-        who = (f"sample(s) {idx[:8]}" if idx or not rows else
-               f"row(s) {rows[:8]} of the step's batch (built by hand, so no dataset indices)")
-        msg = f"{who} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
-        if c and kind == "nonfinite-input":
-            msg += f"; first read by {c['op']} in {_where_t(c)} at step {step}"
-        out.append(Finding("data-nonfinite", ERROR, msg,
-                           location={"step": step, "samples": idx, **({"batch_rows": rows} if rows else {}),
-                                     "module": (c or {}).get("module"),
-                                     "op": (c or {}).get("short"), "column": fields[0] if fields else None},
-                           evidence=[{"sample": p["index"] if p["index"] is not None else f"row {p['position']}", "fields": [{k: f[k] for k in ("field", "nonfinite", "length")}
-                                                                      for f in p["fields"] if f["nonfinite"]]}
-                                     for p in nonfin] + common,
-                           fix="drop or repair those samples where the data is loaded (find them all with "
-                               "`traindoc data check`), and make that check a pre-merge CI step",
-                           confirm=confirm, confidence=0.95))
-    outl = [p for p in profiles if {"length", "magnitude"} & set(p["extreme"])]
-    if outl:
-        parts, caps = [], []
-        for p in outl:
-            for f in p["fields"]:
-                if "length" in f["extreme"]:
-                    parts.append(f"sample {p['index']} field {f['field']}: length {f['length']} where the median is "
-                                 f"{f['run_p50_length']:.0f} and P99.9 is {f['run_p999_length']:.0f}")
-                    caps.append(f"cap the length of field {f['field']} at the measured P99.9 "
-                                f"({f['run_p999_length']:.0f}): truncate or drop longer samples")
-                if "magnitude" in f["extreme"]:
-                    parts.append(f"sample {p['index']} field {f['field']}: |x| up to {f['absmax']:.4g} where the "
-                                 f"median is {f['run_p50_absmax']:.4g} and P99.9 is {f['run_p999_absmax']:.4g}")
-                    caps.append(f"normalise or clip field {f['field']} (P99.9 of |x| is {f['run_p999_absmax']:.4g})")
-        reproduced = bool(res.get("reproduced")) and bis.get("verified") is not False
-        out.append(Finding("data-outlier", ERROR if reproduced else WARNING,
-                           f"the step-{step} failure follows {len(outl)} outlier sample(s): " + "; ".join(parts[:4]),
-                           location={"step": step, "samples": [p["index"] for p in outl],
-                                     "column": next((f["field"] for p in outl for f in p["fields"] if f["extreme"]), None)},
-                           evidence=[_outlier_ev(p, f, (res.get("profiles") or {}).get("reference"))
-                                     for p in outl for f in p["fields"] if f["extreme"]] + common,
-                           fix="; ".join(dict.fromkeys(caps)) + "; add `traindoc data check` as a pre-merge step so "
-                               "the next outlier is caught before training",
-                           confirm=confirm, confidence=0.9))
-    return out
+        return "nonfinite-input"
+    return kind
+
+
+def _op_finding(c: dict[str, Any], kind: str, ctx: _Context) -> Finding:
+    """``unstable-op`` / ``fp16-overflow``: the op, its module and inputs."""
+    step, samples = ctx.step, ctx.samples
+    ins = "; ".join(_brief(s) for s in c.get("inputs", [])[:3])
+    ev = [{"op": c["op"], "phase": c["phase"], "module": _where(c), "inputs": ins,
+           "outputs": "; ".join(_brief(s) for s in c.get("outputs", [])[:2]), "step": step}]
+    if c.get("code"):
+        ev.append({"code": c["code"]})
+    ev += ctx.common
+    msg, fix = (_fp16_message if kind == "fp16-overflow" else _unstable_message)(c, step)
+    conf = 0.95
+    big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)
+    if kind == "unstable-op" and c["short"] in _LINEAR_OPS and big > 1e15:
+        # a float32 matmul overflows only on inputs of ~1e19: the activations (or weights)
+        # had already run away upstream (init, learning rate, exploding gradients); the
+        # op itself is not the unstable one, so the series' causes should outrank it
+        conf = 0.45
+        msg += f" (its inputs had reached |x| {big:.3g}: the values ran away upstream of this op)"
+    if samples:
+        msg += f", on sample(s) {samples[:8]}"
+    msg += f"; inputs {ins}"
+    return Finding.from_confidence(kind, conf, msg,
+                                   location={"step": step, "module": c.get("module"), "op": c["short"],
+                                             "phase": c["phase"], "samples": samples,
+                                             **({"node": c["node"]} if c.get("node") else {})},
+                                   evidence=ev, fix=fix, confirm=ctx.confirm)
+
+
+def _fp16_message(c: dict[str, Any], step: int | None) -> tuple[str, str]:
+    msg = (f"{c['op']} in {_where_t(c)} in the {c['phase']} pass overflowed {c['inputs'][-1]['dtype'] if c.get('inputs') else 'float16'} "
+           f"(|x| > 65504) at step {step}; the same op is finite in float32")
+    fix = ("keep this op in float32 (torch.autocast(device_type, enabled=False) around it and .float() "
+           "inputs), or train in bfloat16; with float16 keep a GradScaler; normalise the inputs that "
+           "reach it")
+    return msg, fix
+
+
+def _unstable_message(c: dict[str, Any], step: int | None) -> tuple[str, str]:
+    what = "NaN" if any(o.get("nan") for o in c.get("outputs", [])) else "Inf"
+    src = ("from inputs already holding Inf (Inf/Inf, Inf - Inf, 0 * Inf)"
+           if any((i.get("nonfinite") or 0) > 0 and not i.get("nan") for i in c.get("inputs", []))
+           and what == "NaN" else "from finite inputs")
+    msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass made {what} {src} at step {step}"
+    fwd = _forward_op(c.get("node"))  # backward: the forward op whose gradient failed
+    if fwd:
+        msg += f" (the gradient of {fwd}, {c['node']})"
+    fix = _OP_FIX.get(fwd or c["short"], _OP_FIX.get(c["short"], "keep the op's inputs in its safe range (clamp, eps)"))
+    if c["short"] in ("exp", "log", "div"):
+        fix += "; clip gradients so one bad batch cannot wreck the weights"
+    return msg, fix
+
+
+def _nonfinite_data_finding(nonfin: list[dict[str, Any]], c: dict[str, Any] | None, read_first: bool,
+                            ctx: _Context) -> Finding:
+    """``data-nonfinite``: the samples holding NaN/Inf; ``read_first``: the op trace names the
+    data as the cause, and ``c`` is the op that read them first."""
+    step = ctx.step
+    idx = [p["index"] for p in nonfin if p["index"] is not None] or ctx.samples
+    rows = [p["position"] for p in nonfin if p["index"] is None]  # a batch built by hand
+    fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
+    who = (f"sample(s) {idx[:8]}" if idx or not rows else
+           f"row(s) {rows[:8]} of the step's batch (built by hand, so no dataset indices)")
+    msg = f"{who} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
+    if c and read_first:
+        msg += f"; first read by {c['op']} in {_where_t(c)} at step {step}"
+    return Finding("data-nonfinite", ERROR, msg,
+                   location={"step": step, "samples": idx, **({"batch_rows": rows} if rows else {}),
+                             "module": (c or {}).get("module"),
+                             "op": (c or {}).get("short"), "column": fields[0] if fields else None},
+                   evidence=[{"sample": p["index"] if p["index"] is not None else f"row {p['position']}", "fields": [{k: f[k] for k in ("field", "nonfinite", "length")}
+                                                              for f in p["fields"] if f["nonfinite"]]}
+                             for p in nonfin] + ctx.common,
+                   fix="drop or repair those samples where the data is loaded (find them all with "
+                       "`traindoc data check`), and make that check a pre-merge CI step",
+                   confirm=ctx.confirm, confidence=0.95)
+
+
+def _outlier_finding(outl: list[dict[str, Any]], res: dict[str, Any], ctx: _Context) -> Finding:
+    """``data-outlier``: the failure follows samples far longer or larger than the run's P99.9."""
+    parts, caps = [], []
+    for p in outl:
+        for f in p["fields"]:
+            if "length" in f["extreme"]:
+                parts.append(f"sample {p['index']} field {f['field']}: length {f['length']} where the median is "
+                             f"{f['run_p50_length']:.0f} and P99.9 is {f['run_p999_length']:.0f}")
+                caps.append(f"cap the length of field {f['field']} at the measured P99.9 "
+                            f"({f['run_p999_length']:.0f}): truncate or drop longer samples")
+            if "magnitude" in f["extreme"]:
+                parts.append(f"sample {p['index']} field {f['field']}: |x| up to {f['absmax']:.4g} where the "
+                             f"median is {f['run_p50_absmax']:.4g} and P99.9 is {f['run_p999_absmax']:.4g}")
+                caps.append(f"normalise or clip field {f['field']} (P99.9 of |x| is {f['run_p999_absmax']:.4g})")
+    reproduced = bool(res.get("reproduced")) and (res.get("bisect") or {}).get("verified") is not False
+    return Finding("data-outlier", ERROR if reproduced else WARNING,
+                   f"the step-{ctx.step} failure follows {len(outl)} outlier sample(s): " + "; ".join(parts[:4]),
+                   location={"step": ctx.step, "samples": [p["index"] for p in outl],
+                             "column": next((f["field"] for p in outl for f in p["fields"] if f["extreme"]), None)},
+                   evidence=[_outlier_ev(p, f, (res.get("profiles") or {}).get("reference"))
+                             for p in outl for f in p["fields"] if f["extreme"]] + ctx.common,
+                   fix="; ".join(dict.fromkeys(caps)) + "; add `traindoc data check` as a pre-merge step so "
+                       "the next outlier is caught before training",
+                   confirm=ctx.confirm, confidence=0.9)
 
 
 def _outlier_ev(p: dict[str, Any], f: dict[str, Any], ref: str | None) -> dict[str, Any]:

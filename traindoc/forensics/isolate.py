@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -292,3 +293,30 @@ def replay(path: str | Path, *, json_out: bool = False, no_sandbox: bool = False
         return r.returncode, res
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
+    """``traindoc replay BUNDLE`` in a fresh process (what ``traindoc run`` does after a
+    trigger); returns its terminal output. Off, saying why, where no sandbox exists."""
+    from .bundle import Bundle  # torch and numpy: only when a replay runs
+
+    try:
+        if not Bundle(bundle).meta.get("batches"):
+            return (f"traindoc: bundle {bundle}: the step's batch did not come from a DataLoader; "
+                    f"the step cannot be replayed\n")
+    except UserError as exc:
+        return f"traindoc: {exc}\n"
+    mode, why = sandbox.available()
+    if mode is None and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
+        return (f"traindoc: the automatic replay is off: no operating-system sandbox here ({why}).\n"
+                f"  To replay anyway (it re-runs your script, whose writes then reach your files):\n"
+                f"  traindoc replay --no-sandbox {bundle}\n")
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent.parent)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "traindoc", "replay", str(bundle)], capture_output=True,
+                       text=True, timeout=timeout, env=env)
+    out = r.stderr + r.stdout  # stderr first: the line saying what is re-run, and in which sandbox
+    return out + ("" if r.returncode in (0, 1) else f"traindoc: replay exited {r.returncode}\n") + \
+        f"(replay took {time.perf_counter() - t0:.1f} s)\n"

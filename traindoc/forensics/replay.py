@@ -11,7 +11,7 @@ re-executes the script (same argv and working directory) in *replay mode*:
   and parameter names), so every test starts from the state before the bad step;
 - the script's own code computes the forward and the loss, and calls ``backward`` (its
   autocast, hand-written losses and preprocessing included); a ``TorchDispatchMode``
-  (:class:`~traindoc.forensics.locate.Instrument`) watches every op from the batch hand-over
+  (:class:`~traindoc.forensics.watch.Instrument`) watches every op from the batch hand-over
   to the end of ``backward``; after ``backward`` the loss and gradients are zeroed so the
   script's own "stop on NaN" checks let the loop go on to the next test;
 - the tests come from a plan that runs in a helper thread: the whole batch, group testing
@@ -24,7 +24,7 @@ re-executes the script (same argv and working directory) in *replay mode*:
 Side effects: the script runs again up to its training loop, inside the operating-system
 sandbox of :mod:`traindoc.sandbox` (started by :mod:`.isolate`): whatever it writes, deletes
 or truncates outside the replay's scratch folder never reaches the user's files. As a
-second line inside it, optimizer steps and ``torch.save`` are no-ops (:func:`_no_side_effects`).
+second line inside it, optimizer steps and ``torch.save`` are no-ops (:mod:`.patches`).
 The script's output goes to ``replay.log``; results go to ``forensics.json``, both moved into
 the bundle by the unsandboxed parent. ``traindoc diagnose`` reads them.
 """
@@ -33,101 +33,25 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import os
 import queue
 import runpy
-import subprocess
 import sys
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import torch
 
 from ..errors import UserError
-from ..findings import jsonable
 from .bisect import batch_size_of, slice_batch
 from .bundle import Bundle, groups_of, restore_rng
 from .isolate import script_file
-from .locate import Instrument
+from .patches import install
+from .plan import Result, Test, _Done, _NextRun, _Plan, _Stray
+from .watch import Instrument
 
 MAX_SCRIPT_RUNS = 30
-
-
-class _Done(BaseException):
-    """Raised inside the script when every test has run (BaseException: the script's own
-    ``except Exception`` does not swallow it)."""
-
-
-class _NextRun(BaseException):
-    """Behind a prefetching loader (it draws a batch ahead of the one in use) the script
-    runs once per test: the test's batch is served at every draw until its backward, and
-    then this ends the run, so that no batch of the next test is drawn ahead of time."""
-
-
-class _Stray(_Done):
-    """The script reached an optimizer step on data the replay did not serve: stop it before
-    it trains for real (a DataLoader subclass with its own ``__iter__``, batches built by hand)."""
-
-
-@dataclass
-class Test:
-    what: str  # "batch", "group", "sample", "earlier-state", "other-batch"
-    positions: list[int] | None = None  # into micro-batch ``mb``; None: all of it
-    mb: int = 0
-    source: str = "batch"  # "batch" | "prev_batch"
-    state: str = "model"  # "model" | "earlier"
-    watch: bool = True  # run under the op-by-op instrumentation (slower: a sync per op)
-
-
-@dataclass
-class Result:
-    losses: list[float] = field(default_factory=list)
-    grad_norm: float | None = None
-    grads_finite: bool | None = None
-    report: Any = None  # NonfiniteReport
-    batch_size: int | None = None
-
-    @property
-    def fails(self) -> bool:
-        if any(not math.isfinite(x) for x in self.losses) or self.grads_finite is False:
-            return True
-        if not self.losses and self.report is not None:  # no backward: judge by the ops
-            return self.report.kind is not None and self.report.result_finite is not True
-        return False
-
-
-class _Plan(threading.Thread):
-    """Runs ``plan(ask)`` in a thread; ``ask(test)`` blocks until the script has run it."""
-
-    def __init__(self, plan: Callable[[Callable[[Test], Result], dict], Any]) -> None:
-        super().__init__(daemon=True)
-        self.plan = plan
-        self.requests: queue.Queue = queue.Queue(maxsize=1)
-        self.results: queue.Queue = queue.Queue(maxsize=1)
-        self.error: BaseException | None = None
-        self.output: dict[str, Any] = {"tests": []}  # filled in place: a cut-short plan keeps what it found
-
-    def ask(self, test: Test) -> Result:
-        self.requests.put(test)
-        r = self.results.get()
-        if r is None:
-            raise _Done()
-        return r
-
-    def run(self) -> None:
-        try:
-            self.plan(self.ask, self.output)
-        except _Done:
-            pass
-        except BaseException as exc:  # noqa: BLE001 - reported by the driver
-            self.error = exc
-        finally:
-            self.requests.put(None)
 
 
 class Driver:
@@ -160,6 +84,7 @@ class Driver:
         self.extra_draws = 0
         self.plan: _Plan | None = None
         self.undo: list[Callable[[], None]] = []
+        self.scalers: list[Any] = []  # the script's GradScalers, given the bundled scale (see patches)
 
     # ---------------------------------------------------------------- serving tests
     def _pos(self, t: Test, k: int = 0) -> int:
@@ -231,7 +156,7 @@ class Driver:
                     keys = set(self.roots_meta[0]["keys"])
                     sub = {k: v for k, v in sub.items() if k in keys}
                 m.load_state_dict(sub, strict=False)
-        for sc in self._scalers:
+        for sc in self.scalers:
             if self.scales and getattr(sc, "_scale", None) is not None:
                 sc._scale.fill_(self.scales[0])
 
@@ -242,7 +167,7 @@ class Driver:
         if self.instrument is not None:
             self.instrument.stop()
             fin = all(math.isfinite(x) for x in self.result.losses) if self.result.losses else None
-            self.result.report = self.instrument.report(fin)
+            self.result.report = self.instrument.detections(fin)
             self.instrument = None
         self.test = None
         self.plan.results.put(self.result)
@@ -335,61 +260,6 @@ class Driver:
             raise _NextRun()
         return out
 
-    # ---------------------------------------------------------------- patches
-    def install(self) -> None:
-        from torch.amp.grad_scaler import GradScaler
-        from torch.nn.modules.module import register_module_forward_pre_hook
-        from torch.utils.data import DataLoader
-
-        drv = self
-        self._scalers: list[Any] = []
-        orig_iter = DataLoader.__iter__
-
-        def dl_iter(self_dl):
-            if drv.matches(self_dl):
-                drv.loader = self_dl
-                return _FakeIter(drv)
-            return orig_iter(self_dl)
-
-        DataLoader.__iter__ = dl_iter
-        self.undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
-        orig_tb = torch.Tensor.backward
-
-        def tensor_backward(self_t, *a, **k):
-            return drv.on_backward(self_t, orig_tb, *a, **k)
-
-        torch.Tensor.backward = tensor_backward
-        self.undo.append(lambda: setattr(torch.Tensor, "backward", orig_tb))
-        orig_scale = GradScaler.scale
-
-        def scale(self_s, outputs):
-            if self_s not in drv._scalers:
-                drv._scalers.append(self_s)
-                if drv.scales and getattr(self_s, "_scale", None) is not None:
-                    self_s._scale.fill_(drv.scales[0])
-            return orig_scale(self_s, outputs)
-
-        GradScaler.scale = scale
-        self.undo.append(lambda: setattr(GradScaler, "scale", orig_scale))
-        h = register_module_forward_pre_hook(lambda m, a: self.on_forward(m, a))  # may replace the inputs
-        self.undo.append(h.remove)
-        if self.forward_mode:
-            import torch.nn.functional as F
-
-            from ..monitor.patches import LOSS_FUNCTIONS
-
-            for name in LOSS_FUNCTIONS:
-                fn = getattr(F, name, None)
-                if fn is None:
-                    continue
-
-                def wrapped(input, target, *a, _fn=fn, **k):
-                    return drv.on_loss_fn(_fn, input, target, *a, **k)
-
-                setattr(F, name, wrapped)
-                self.undo.append(lambda n=name, f=fn: setattr(F, n, f))
-        self.undo.extend(_no_side_effects(self))
-
     def matches(self, dl: Any) -> bool:
         if not torch.is_grad_enabled() or self.forward_mode:
             return False
@@ -405,60 +275,6 @@ class Driver:
     def remove(self) -> None:
         while self.undo:
             self.undo.pop()()
-
-
-def _no_side_effects(drv: Driver) -> list[Callable[[], None]]:
-    """Replay must not change anything the user keeps: every optimizer the script builds gets
-    a no-op ``step`` (an instance attribute, so it also covers ``GradScaler.step``, LR
-    schedulers and wrappers that call ``opt.step``; AdamW's weight decay would otherwise move
-    the weights even on zeroed gradients), and ``torch.save`` writes nothing (the script's
-    checkpoints keep the real run's content). Other writes of the script (``open(..., "w")``,
-    its own loggers) are not intercepted. Returns the undo callables."""
-    import types
-
-    from torch.optim.optimizer import Optimizer, register_optimizer_step_pre_hook
-
-    def step(opt: Any, closure: Any = None, *a: Any, **k: Any) -> Any:
-        if drv.test is None:
-            raise _Stray()
-        if closure is not None:  # LBFGS-style: the closure computes the loss (one test's backward)
-            with torch.enable_grad():
-                return closure()
-        return None
-
-    orig_init = Optimizer.__init__
-
-    def init(self_o: Any, *a: Any, **k: Any) -> None:
-        orig_init(self_o, *a, **k)
-        self_o.step = types.MethodType(step, self_o)
-
-    def real_step(opt: Any, args: Any, kwargs: Any) -> None:
-        raise _Stray()  # an optimizer that escaped the no-op (built without Optimizer.__init__)
-
-    def save(obj: Any, f: Any, *a: Any, **k: Any) -> None:
-        print(f"traindoc replay: skipped torch.save to {f!r}", file=sys.stderr)
-
-    Optimizer.__init__ = init
-    h = register_optimizer_step_pre_hook(real_step)
-    orig_save, orig_ser_save = torch.save, torch.serialization.save
-    torch.save = torch.serialization.save = save
-    return [lambda: setattr(Optimizer, "__init__", orig_init), h.remove,
-            lambda: setattr(torch, "save", orig_save),
-            lambda: setattr(torch.serialization, "save", orig_ser_save)]
-
-
-class _FakeIter:
-    def __init__(self, drv: Driver) -> None:
-        self.drv = drv
-
-    def __iter__(self) -> "_FakeIter":
-        return self
-
-    def __next__(self) -> Any:
-        return self.drv.next_batch()
-
-    def __len__(self) -> int:
-        return 10**6
 
 
 def _run_script(cmd: dict[str, Any]) -> str:
@@ -502,7 +318,7 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
     drv.plan = _Plan(plan)
     endings: list[str] = []
     old_cwd = os.getcwd()
-    drv.install()
+    install(drv)
     drv.plan.start()
     os.environ["TRAINDOC_REPLAYING"] = "1"  # a traindoc.watch() inside the script stays idle
     try:
@@ -536,36 +352,3 @@ def run_plan(bundle: Bundle, plan: Callable[[Callable[[Test], Result], dict], An
     if drv.plan.error is not None:
         raise drv.plan.error
     return drv.plan.output, drv, endings
-
-
-def replay_subprocess(bundle: str | Path, timeout: float = 900) -> str:
-    """``traindoc replay BUNDLE`` in a fresh process (what ``traindoc run`` does after a
-    trigger); returns its terminal output. Off, saying why, where no sandbox exists."""
-    from .. import sandbox
-
-    try:
-        if not Bundle(bundle).meta.get("batches"):
-            return (f"traindoc: bundle {bundle}: the step's batch did not come from a DataLoader; "
-                    f"the step cannot be replayed\n")
-    except UserError as exc:
-        return f"traindoc: {exc}\n"
-    mode, why = sandbox.available()
-    if mode is None and os.environ.get(sandbox.ENV_ALLOW_NONE) != "1":
-        return (f"traindoc: the automatic replay is off: no operating-system sandbox here ({why}).\n"
-                f"  To replay anyway (it re-runs your script, whose writes then reach your files):\n"
-                f"  traindoc replay --no-sandbox {bundle}\n")
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent.parent)
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "traindoc", "replay", str(bundle)], capture_output=True,
-                       text=True, timeout=timeout, env=env)
-    out = r.stderr + r.stdout  # stderr first: the line saying what is re-run, and in which sandbox
-    return out + ("" if r.returncode in (0, 1) else f"traindoc: replay exited {r.returncode}\n") + \
-        f"(replay took {time.perf_counter() - t0:.1f} s)\n"
-
-
-def write_json(path: Path, data: Any) -> None:
-    from ..fileio import atomic_write
-
-    atomic_write(path, json.dumps(jsonable(data), indent=1))

@@ -281,7 +281,7 @@ class Monitor:
         target = self.capture.worth_replaying() if self.capture.bundles else None
         if target is not None and self._want_replay():
             try:
-                from ..forensics.replay import replay_subprocess
+                from ..forensics.isolate import replay_subprocess
 
                 self.replay_output = replay_subprocess(target)
             except Exception as exc:  # noqa: BLE001 - the run is recorded; replay is extra
