@@ -26,8 +26,10 @@ _MODEL_NAMES = frozenset({"model", "net", "module", "network", "generator", "dis
 def check(m):
     """What it detects: a training script (it calls `backward()`) that runs the forward
     pass in float16, through `torch.autocast("cuda")` / `torch.cuda.amp.autocast()` /
-    `autocast(dtype=torch.float16)` or by converting the model with `model.half()` /
-    `model.to(torch.float16)`, and never creates a `GradScaler` (nor uses apex or DeepSpeed
+    `autocast(dtype=torch.float16)`, by converting the model with `model.half()` /
+    `model.to(torch.float16)` / `model.type(torch.cuda.HalfTensor)` (also after
+    `.to(device)` / `.cuda()` in the same chain), or by making float16 the default
+    (`torch.set_default_dtype(torch.float16)`, `torch.set_default_tensor_type(torch.cuda.HalfTensor)`), and never creates a `GradScaler` (nor uses apex or DeepSpeed
     loss scaling, nor backpropagates through `accelerator.backward` / `fabric.backward`,
     which scale the loss under fp16 mixed precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
     dtype or device the rule cannot read, inference scripts, and autocast in evaluation
@@ -77,16 +79,41 @@ def _fp16(m, call: ast.Call) -> str:
     c = m.callee(call)
     if c[0] == "fn" and c[1] in N.AUTOCAST:
         return _autocast(m, c[1], call)
+    if c[0] == "fn" and c[1] in _DEFAULT_DTYPE and call.args and _is_half(m, call.args[0]):
+        # every float tensor and parameter created from here on is float16
+        return f"`{c[1].rsplit('.', 1)[-1]}({ast.unparse(call.args[0])})` (float16 weights and activations)"
     if c[0] != "meth":
         return ""
-    name, recv = c[1], c[2]
+    name, recv = c[1], _unchain(c[2])
     if name == "half" and not call.args and _is_model(m, recv):
-        return f"`{short(recv)}.half()` (float16 weights and activations)"
-    if name == "to" and _is_model(m, recv):
-        dt = [kw.value for kw in call.keywords if kw.arg == "dtype"] + list(call.args)
-        if any(m.qualname(a) in N.FP16 for a in dt):
-            return f"`{short(recv)}.to(torch.float16)` (float16 weights and activations)"
+        return f"`{short(c[2])}.half()` (float16 weights and activations)"
+    if name in ("to", "type") and _is_model(m, recv):
+        dt = [kw.value for kw in call.keywords if kw.arg in ("dtype", "dst_type")] + list(call.args)
+        if any(_is_half(m, a) for a in dt):
+            return f"`{short(c[2])}.{name}({text(dt[0]) if len(dt) == 1 else 'torch.float16'})` (float16 weights and activations)"
     return ""
+
+
+_DEFAULT_DTYPE = frozenset({"torch.set_default_dtype", "torch.set_default_tensor_type"})
+_HALF_TYPES = frozenset({"HalfTensor", "torch.HalfTensor", "torch.cuda.HalfTensor"})
+
+
+def _is_half(m, e) -> bool:
+    """torch.float16 / torch.half, or a half tensor type (``torch.cuda.HalfTensor``, also as
+    the string ``"torch.cuda.HalfTensor"``)."""
+    if m.qualname(e) in N.FP16:
+        return True
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return e.value in _HALF_TYPES
+    return text(e).rsplit(".", 1)[-1] == "HalfTensor"
+
+
+def _unchain(e):
+    """The module behind ``model.to(device).cuda()``: device moves return the module."""
+    while (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)
+           and e.func.attr in ("to", "cuda", "cpu", "train") and not any(kw.arg == "dtype" for kw in e.keywords)):
+        e = e.func.value
+    return e
 
 
 def _autocast(m, q: str, call: ast.Call) -> str:
