@@ -12,7 +12,7 @@ from traindoc.diagnose import diagnose
 from traindoc.explain import explain
 from traindoc.rules import load_all
 
-from .conftest import healthy_series
+from ..conftest import healthy_series
 
 N = 300
 
@@ -220,7 +220,7 @@ def test_zero_init_that_never_moves_is_bad_init_not_a_missing_optimizer(make_run
 
 
 def test_vanishing_gradient(make_run):
-    from .conftest import MODULES
+    from ..conftest import MODULES
 
     mods = MODULES + [["5", "Linear", 10], ["6", "Linear", 10]]
     params = ["0.weight", "2.weight", "4.weight", "5.weight", "6.weight"]
@@ -397,3 +397,33 @@ def test_a_short_full_batch_run_that_blows_up_is_divergence_and_lr(make_run):
     # the same run without the blow-up: nothing
     d = diagnose(make_run(n=6, loss=loss, eval_loss=ev[:5] + [4e-5], opt="LBFGS", lr=0.8, update=0.07))
     assert not d.causes and "loss-divergence" not in [s.name for s in d.symptoms]
+
+
+def test_loss_reduction_summed_loss(make_run):
+    # 320 targets a step over 10 classes: a summed cross-entropy starts near 320 x ln 10 = 737
+    # and, at an SGD rate tuned for a mean, never settles
+    rng = np.random.default_rng(5)
+    labels = {k: 32 for k in range(10)}
+    summed = 320 * math.log(10) * (0.7 + 0.4 * np.abs(rng.standard_normal(N)))
+    summed[0] = 320 * math.log(10)
+    d = diagnose(make_run(loss=summed, labels=labels, opt="SGD", lr=0.05))
+    found = {c.name: c for c in d.causes}
+    assert "loss-reduction" in found and found["loss-reduction"].severity == "error"
+    assert "summed (not averaged)" in found["loss-reduction"].message
+    # the same task with a mean loss (it starts at ln 10): nothing about the reduction
+    mean = math.log(10) * (0.2 + 0.8 * np.exp(-np.arange(N) / 60)) + 0.01 * rng.standard_normal(N)
+    assert "loss-reduction" not in names(make_run(loss=mean, labels=labels, opt="SGD", lr=0.05))
+
+
+def test_loss_reduction_accumulation_without_dividing(make_run):
+    rng = np.random.default_rng(6)
+    wobbly = 2.0 + 0.8 * np.abs(rng.standard_normal(N))  # never settles
+    d = diagnose(make_run(loss=wobbly, accum=(4, 1.0), opt="SGD", lr=0.05))
+    found = {c.name: c for c in d.causes}
+    assert "loss-reduction" in found and "4 micro-batches" in found["loss-reduction"].message
+    assert found["loss-reduction"].severity == "error"
+    # each micro-batch loss divided by 4 (what is backpropagated is 1/4 of the loss functions' sum)
+    assert "loss-reduction" not in names(make_run(loss=wobbly, accum=(4, 0.25), opt="SGD", lr=0.05))
+    # Adam normalises the gradient's scale: a lead, not an error
+    d = diagnose(make_run(loss=wobbly, accum=(4, 1.0), opt="Adam", lr=1e-3))
+    assert [c.severity for c in d.causes if c.name == "loss-reduction"] == ["warning"]
