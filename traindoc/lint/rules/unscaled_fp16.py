@@ -29,9 +29,11 @@ def check(m):
     `autocast(dtype=torch.float16)`, by converting the model with `model.half()` /
     `model.to(torch.float16)` / `model.type(torch.cuda.HalfTensor)` (also after
     `.to(device)` / `.cuda()` in the same chain), or by making float16 the default
-    (`torch.set_default_dtype(torch.float16)`, `torch.set_default_tensor_type(torch.cuda.HalfTensor)`), and never creates a `GradScaler` (nor uses apex or DeepSpeed
-    loss scaling, nor backpropagates through `accelerator.backward` / `fabric.backward`,
-    which scale the loss under fp16 mixed precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
+    (`torch.set_default_dtype(torch.float16)`,
+    `torch.set_default_tensor_type(torch.cuda.HalfTensor)`), and never creates a
+    `GradScaler` (nor uses apex or DeepSpeed loss scaling, nor backpropagates through
+    `accelerator.backward` / `fabric.backward`, which scale the loss under fp16 mixed
+    precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
     dtype or device the rule cannot read, inference scripts, and autocast in evaluation
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
     `sample`) are not flagged.
@@ -90,7 +92,8 @@ def _fp16(m, call: ast.Call) -> str:
     if name in ("to", "type") and _is_model(m, recv):
         dt = [kw.value for kw in call.keywords if kw.arg in ("dtype", "dst_type")] + list(call.args)
         if any(_is_half(m, a) for a in dt):
-            return f"`{short(c[2])}.{name}({text(dt[0]) if len(dt) == 1 else 'torch.float16'})` (float16 weights and activations)"
+            arg = text(dt[0]) if len(dt) == 1 else "torch.float16"
+            return f"`{short(c[2])}.{name}({arg})` (float16 weights and activations)"
     return ""
 
 
