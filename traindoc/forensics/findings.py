@@ -32,13 +32,12 @@ _OP_FIX = {
                 "(torch.where(row_has_key, softmax, 0)) or fill masked scores with "
                 "torch.finfo(dtype).min instead of -inf",
     "div": "guard the denominator: x / d.clamp_min(eps); a softmax written by hand: use torch.softmax",
-    "sqrt": "clamp the argument: torch.sqrt(x.clamp_min(eps))",
+    "sqrt": "the gradient of sqrt at 0 is infinite (0/0 in the backward): add eps inside, "
+            "torch.sqrt(x + eps), or use torch.linalg.vector_norm / F.normalize",
     "rsqrt": "add eps inside: torch.rsqrt(x + eps)",
     "pow": "clamp the base or the exponent to a safe range",
 }
-_OP_FIX["sqrt"] = ("the gradient of sqrt at 0 is infinite (0/0 in the backward): add eps inside, "
-                   "torch.sqrt(x + eps), or use torch.linalg.vector_norm / F.normalize")
-_OP_FIX["softmax"] = _OP_FIX["_softmax"]
+_OP_FIX["softmax"] = _OP_FIX["_log_softmax"] = _OP_FIX["_softmax"]
 
 
 def _forward_op(node: str | None) -> str | None:
@@ -47,7 +46,6 @@ def _forward_op(node: str | None) -> str | None:
         return None
     name = node.split("Backward")[0]
     return "".join("_" + ch.lower() if ch.isupper() and i else ch.lower() for i, ch in enumerate(name)).lstrip("_")
-_OP_FIX["_log_softmax"] = _OP_FIX["_softmax"]
 
 
 def _where(c: dict[str, Any]) -> str:
