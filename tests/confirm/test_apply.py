@@ -103,3 +103,32 @@ def test_a_confirmed_cause_outranks_an_untested_guess_of_any_confidence():
     data["results"].append(res("lr-too-high", "confirmed", "lr-scale"))
     ranked = rank(apply(causes + [cause("lr-too-high", 0.5)], SYM, data)[0])
     assert ranked[0].name == "loss-reduction" and [f.name for f in ranked].index("lr-too-high") > 0
+
+
+def test_among_confirmed_causes_the_larger_measured_effect_ranks_first():
+    # a raw series in the hundreds: the LR range test and lr x100 confirm lr-too-low
+    # (end loss x0.22), standardising the data confirms data-unnormalized (x0.003)
+    data = {"results": [
+        {**res("lr-too-low", "confirmed", "lr-range-test", 0.001), "ratio": 0.22},
+        {**res("data-unnormalized", "confirmed", "standardize-inputs", 0.003), "ratio": 0.003},
+    ], "runs": {"baseline": {"first_nonfinite": None}}}
+    ranked = rank(apply([], [Finding("loss-plateau", "warning", "flat")], data)[0])
+    assert [f.name for f in ranked] == ["data-unnormalized", "lr-too-low"]
+    assert ranked[0].confidence > ranked[1].confidence >= 0.9
+    # the same when a rule had named the weaker one with more confidence
+    ranked = rank(apply([cause("lr-too-low", 0.97, "warning")], [], data)[0])
+    assert [f.name for f in ranked] == ["data-unnormalized", "lr-too-low"]
+    # a confirmation without a measured ratio counts as the weakest decisive one
+    data["results"][1]["ratio"] = None
+    data["results"][1]["effect"] = 0.6
+    ranked = rank(apply([], [], data)[0])
+    assert [f.name for f in ranked] == ["lr-too-low", "data-unnormalized"]
+
+
+def test_merge_keeps_the_strongest_confirming_ratio():
+    from traindoc.confirm.run import Result, _merge
+
+    m = _merge([Result("lr-too-low", "lr-range-test", "sweep", "confirmed", "t", 0.001, None),
+                Result("lr-too-low", "lr-scale", "x10", "inconclusive", "t", 0.8, None),
+                Result("lr-too-low", "lr-scale", "x100", "confirmed", "t", 0.2, 0.2)])
+    assert len(m) == 1 and m[0].experiment == "lr-range-test" and m[0].ratio == 0.2

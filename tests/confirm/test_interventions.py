@@ -102,6 +102,26 @@ def test_standardize_inputs_uses_the_first_batch_statistics():
     assert seen[1].mean().abs() < 0.5  # the second batch, with the first's statistics
 
 
+def test_standardize_inputs_also_standardises_a_regression_target_far_from_unit_scale():
+    torch.manual_seed(0)
+    x, y = torch.randn(32, 4), torch.randn(32, 1) * 30 + 800  # a series in the hundreds
+    p = torch.randn(32, 1)
+    with experiment("standardize-inputs") as h:
+        got = F.mse_loss(p, y)
+        F.l1_loss(p, torch.rand(32, 1))  # a target in [0, 1]: unit scale, left alone
+    mean, std = float(y.double().mean()), float(y.double().std())
+    assert h.notes["standardised-targets"] == 1
+    assert h.values["target-loss-scale"] == pytest.approx(std ** 2)
+    # scaled back, the loss is the script's loss of the de-standardised prediction
+    assert float(got) * std ** 2 == pytest.approx(float(F.mse_loss(p * std + mean, y)), rel=1e-4)
+    with experiment("standardize-inputs") as h2:
+        F.cross_entropy(torch.randn(8, 3), torch.randint(0, 3, (8,)))  # class targets: never
+        F.mse_loss(torch.randn(8), torch.randn(8))  # unit scale
+        with torch.no_grad():
+            F.mse_loss(p, y)  # an evaluation loss
+    assert h2.notes["standardised-targets"] == 0 and "target-loss-scale" not in h2.values
+
+
 def test_overfit_batch_repeats_the_first_inputs_and_targets():
     inputs, targets = [], []
     model = nn.Linear(4, 3)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..findings import ERROR, Finding
+from .judge import DECISIVE
 
 FIXES = {
     "lr-too-high": "lower the learning rate (x0.1 removed the symptom here), or add warmup",
@@ -109,15 +110,33 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
 
 def _outrank(out: list[Finding], results: list[dict[str, Any]]) -> None:
     """A cause an experiment confirmed (and none refuted) outranks, in place, every cause
-    none did: a rule's 95 % is a guess from the series, a removed symptom a measured effect."""
+    none did: a rule's 95 % is a guess from the series, a removed symptom a measured effect.
+    Among confirmed causes, the larger effect ranks first (the lower end loss relative to
+    the baseline, in the script's units; a removed non-finite loss counts as 0): the change
+    at the root restores training, one that compensates for it helps less (a raw series in
+    the hundreds: standardising it takes the loss from 9e5 to 3e3, a 100x rate to 2e5)."""
     refuted = {r["cause"] for r in results if r.get("verdict") == "refuted"}
     confirmed = {r["cause"] for r in results if r.get("verdict") == "confirmed"
                  and (r["cause"], r.get("experiment")) not in DAMPERS} - refuted
+    ratio: dict[str, float] = {}
+    for r in results:
+        x = r.get("ratio")
+        if r.get("cause") in confirmed and r.get("verdict") == "confirmed" and isinstance(x, (int, float)):
+            ratio[r["cause"]] = min(ratio.get(r["cause"], 1.0), float(x))
     top_other = max((f.confidence or 0.0 for f in out if f.name not in confirmed), default=0.0)
-    for i, f in enumerate(out):
-        if f.name in confirmed and (f.confidence or 0.0) <= top_other:
+    mine = [i for i, f in enumerate(out) if f.name in confirmed]
+    if not mine:
+        return
+    # no measured ratio (the LR range test): ranked as the weakest decisive effect
+    mine.sort(key=lambda i: (ratio.get(out[i].name, DECISIVE), -(out[i].confidence or 0.0)))
+    top = min(0.995, max(max(out[i].confidence or 0.0 for i in mine), top_other + 0.01 * len(mine),
+                        0.9 + 0.01 * (len(mine) - 1)))  # a confirmed cause stays at 0.9 or above
+    for rank, i in enumerate(mine):
+        f = out[i]
+        c = round(top - 0.01 * rank, 4)
+        if c != f.confidence:
             out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence, fix=f.fix,
-                             confirm=f.confirm, confidence=min(0.995, top_other + 0.01))
+                             confirm=f.confirm, confidence=c)
 
 
 def _slow_learning(data: dict[str, Any], results: list[dict[str, Any]]) -> Finding | None:

@@ -45,7 +45,7 @@ def fixes(base: Summary, var: Summary, change: str) -> Verdict:
                 return Verdict(INCONCLUSIVE, f"with {change} the run stopped at step {var.steps}, before the "
                                              f"baseline's non-finite step {b}")
             return Verdict(CONFIRMED, f"{change}: the loss stays finite for {var.steps} steps; without it, "
-                                      f"non-finite at step {b}", effect=math.inf)
+                                      f"non-finite at step {b}", effect=math.inf, ratio=0.0)
         if var.first_bad > 2 * b + 5:
             return Verdict(INCONCLUSIVE, f"{change} delays the non-finite loss (step {b} -> {var.first_bad}) "
                                          f"but does not remove it", effect=var.first_bad / max(b, 1))
@@ -68,7 +68,7 @@ def ratio_verdict(base: Summary, var: Summary, change: str) -> Verdict:
         return Verdict(INCONCLUSIVE, f"{change}: {nums}; a loss that reaches zero or below cannot be compared "
                                      f"as a ratio", effect=None)
     if r <= DECISIVE and drop >= 0.1:
-        return Verdict(CONFIRMED, f"{change} lowers the loss decisively: {nums}", effect=r)
+        return Verdict(CONFIRMED, f"{change} lowers the loss decisively: {nums}", effect=r, ratio=r)
     if r >= NO_EFFECT:
         return Verdict(REFUTED, f"{change} does not lower the loss: {nums}", effect=r)
     return Verdict(INCONCLUSIVE, f"{change} lowers the loss a little: {nums}", effect=r)

@@ -33,6 +33,9 @@ class Verdict:
     verdict: str
     text: str
     effect: float | None = None  # the effect size the verdict rests on (see each judge)
+    # the changed run's end loss over the baseline's, in the script's units (0 when the
+    # change removed a non-finite loss): set by judge.fixes, comparable across experiments
+    ratio: float | None = None
 
 
 @dataclass(frozen=True)

@@ -61,11 +61,12 @@ class Result:
     verdict: str
     text: str
     effect: float | None = None
+    ratio: float | None = None  # Verdict.ratio: end loss with the change / without, script units
 
     def to_dict(self) -> dict[str, Any]:
         return {"cause": self.cause, "experiment": self.experiment, "change": self.label, "verdict": self.verdict,
                 "text": self.text, "effect": self.effect if self.effect is None or math.isfinite(self.effect)
-                else ("inf" if self.effect > 0 else "-inf")}
+                else ("inf" if self.effect > 0 else "-inf"), "ratio": self.ratio}
 
 
 @dataclass
@@ -206,7 +207,11 @@ def _merge(results: list[Result]) -> list[Result]:
             continue
         hit = next((r for r in rs if r.verdict == CONFIRMED), None)
         if hit is not None and not any(r.verdict == REFUTED for r in rs):
-            out.append(hit)
+            # the strongest measured effect of any confirming variant (lr x100 where x10 was
+            # not decisive), whichever variant's words are kept
+            ratios = [r.ratio for r in rs if r.verdict == CONFIRMED and r.ratio is not None]
+            out.append(Result(hit.cause, hit.experiment, hit.label, hit.verdict, hit.text, hit.effect,
+                              min(ratios) if ratios else None))
             continue
         verdict = REFUTED if all(r.verdict == REFUTED for r in rs) else INCONCLUSIVE
         out.append(Result(cause, rs[0].experiment, " / ".join(r.label for r in rs), verdict,
@@ -308,7 +313,8 @@ def _judge(tests: list[tuple[str, Variant]], runs: dict[str, Summary]) -> list[R
             verdict = exp.judge(cause, base, var, dict(v.params))
         except Exception as exc:  # noqa: BLE001 - one broken judge must not hide the others
             verdict = Verdict(INCONCLUSIVE, f"the judge failed: {type(exc).__name__}: {exc}")
-        results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect))
+        results.append(Result(cause, v.experiment, v.label, verdict.verdict, verdict.text, verdict.effect,
+                              verdict.ratio))
     return results
 
 
