@@ -180,6 +180,33 @@ def test_an_op_inf_on_a_spike_whose_replay_stayed_finite_is_no_finding():
     assert [f.name for f in build_findings(res, B())] == ["unstable-op"]
 
 
+def test_an_overflow_in_the_first_forward_names_the_init_first():
+    from traindoc.diagnose import rank
+    from traindoc.forensics.findings import build_findings
+
+    def exp_culprit(absmax, neg_inf=0, nan_in=0):
+        return {"op": "aten::exp", "short": "exp", "phase": "forward", "module": None, "module_type": None,
+                "inputs": [{"shape": [256], "dtype": "float32", "min": -absmax, "max": absmax, "absmax": absmax,
+                            "nonfinite": nan_in}],
+                "outputs": [{"shape": [256], "dtype": "float32", "min": 0.0, "max": 3e38, "posinf": 116,
+                             "nonfinite": 116}]}
+
+    class B:
+        path, meta = "b", {"batches": []}
+
+    def names(step, culprit):
+        res = {"step": step, "location": {"kind": "unstable-op", "culprit": culprit},
+               "tests": [{"what": "batch", "fails": True, "loss": float("inf"), "grad_norm": float("nan")}]}
+        return [f.name for f in rank(build_findings(res, B()))]
+
+    # an FFM whose latent vectors are drawn from U(0, 1): logits of +-108 before any update
+    assert names(0, exp_culprit(108.2)) == ["bad-init", "unstable-op"]
+    # later in training the weights have moved: the op (a softmax without the max) is the cause
+    assert names(40, exp_culprit(108.2)) == ["unstable-op"]
+    # inputs that are merely large enough to matter at once are not an init's scale
+    assert names(0, exp_culprit(12.0)) == ["unstable-op"]
+
+
 def test_a_constant_buffer_filled_from_data_is_data_again():
     def fn(x):
         buf = torch.ones(x.shape[0], 6)

@@ -139,6 +139,9 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     out: list[Finding] = []
     if c and kind in ("unstable-op", "fp16-overflow"):
         out.append(_op_finding(c, kind, ctx))
+        init = _init_overflow(c, kind, ctx)
+        if init:
+            out.append(init)
     nonfin = [p for p in ctx.profiles if "nonfinite" in p["extreme"]]
     if (c and kind == "nonfinite-input") or nonfin:
         out.append(_nonfinite_data_finding(nonfin, c, kind == "nonfinite-input", ctx))
@@ -199,6 +202,36 @@ def _op_finding(c: dict[str, Any], kind: str, ctx: _Context) -> Finding:
                                              "phase": c["phase"], "samples": samples,
                                              **({"node": c["node"]} if c.get("node") else {})},
                                    evidence=ev, fix=fix, confirm=ctx.confirm)
+
+
+# An op whose float32 inputs reach this |x| in the first forward overflowed on values no
+# O(1)-scaled model produces at init: exp overflows float32 past 88.7; a default-initialised
+# layer's outputs are O(1) for standardised inputs.
+INIT_OVERFLOW = 50.0
+
+
+def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | None:
+    """``bad-init``: an op overflowed to Inf from large finite inputs in the forward of step
+    0, before any update: the values that overflow are the starting weights' work (or the
+    inputs' scale), and the op is only where it shows (an FFM drawing latent vectors from
+    U(0, 1): logits of +-100 at init, exp(-y z) overflows)."""
+    ins, outs = c.get("inputs", []), c.get("outputs", [])
+    big = max((i.get("absmax") or 0.0 for i in ins), default=0.0)
+    if kind != "unstable-op" or ctx.step != 0 or c.get("phase") != "forward" or big < INIT_OVERFLOW \
+            or any((i.get("nonfinite") or 0) > 0 for i in ins) \
+            or not any(o.get("posinf") or o.get("neginf") for o in outs):
+        return None
+    return Finding.from_confidence(
+        "bad-init", 0.96,
+        f"{c['op']} in {_where_t(c)} overflowed in the first forward pass, before any update: its inputs reach "
+        f"|x| {big:.4g}, a scale no O(1)-initialised model produces at step 0. The starting weights (their "
+        f"init, or the checkpoint loaded) or unstandardised inputs made those values; {c['op']} is where it shows",
+        location={"step": 0, "module": c.get("module"), "op": c["short"]},
+        evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])}],
+        fix="scale the initial weights to the fan-in (nn.init.xavier_uniform_ / kaiming_normal_, or the layers' "
+            "defaults; a custom draw like torch.rand(...) needs a factor such as 1/sqrt(fan_in)), and standardise "
+            "the inputs; then the stable form of the op as well",
+        confirm="print the std of the model's output on one batch before training: with a sound init it is O(1)")
 
 
 def _fp16_message(c: dict[str, Any], step: int | None) -> tuple[str, str]:

@@ -24,7 +24,10 @@ def bad_init(run):
     Also: weight tensors that start at exactly 0 and never move (an all-zero init: every
     unit computes the same thing and, behind a ReLU or a product, gets a zero gradient),
     read from the sampled parameter norms; this needs no activation statistics, so it
-    works for models built from raw tensors.
+    works for models built from raw tensors. And, from the replay of a step-0 bundle
+    (``traindoc.forensics.findings``): an op that overflows to Inf on finite inputs of
+    |x| >= 50 in the first forward, before any update (exp of an FFM's +-100 logits drawn
+    from U(0, 1)): ranked above the op, which is only where the scale shows.
 
     How to confirm: print the std of each layer's output on one batch at init: a
     variance-preserving init keeps it within ~3x of 1 across depth.
