@@ -175,6 +175,10 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
         replayed = [last_domino(run, f) for f in replayed]
         for f in replayed:
             (d.causes if f.is_cause else d.symptoms if f.is_symptom else d.internal).append(f)
+    if getattr(run, "folder", None) is not None:  # the script's lines (traindoc lint) as evidence
+        from .code_evidence import corroborate
+
+        d.causes = corroborate(run, d.causes, d.symptoms)
     if experiments and getattr(run, "folder", None) is not None:
         from .confirm.apply import apply
         from .confirm.run import load

@@ -76,10 +76,11 @@ def programs(only: str = "") -> list[Path]:
 
 
 _CODE_HASH: dict[bool, str] = {}
-# What `diagnose` and `confirm`'s re-ranking read, not what `traindoc run` records with: a
-# change there re-scores the cached recordings instead of re-recording them.
+# What `diagnose` and `confirm` read, not what `traindoc run` records with: a change there
+# re-scores the cached recordings instead of re-recording them (`confirm` has its own hash).
 NOT_RECORDING = ("traindoc/rules/", "traindoc/report/", "traindoc/lint/", "traindoc/data/", "traindoc/importers/",
-                 "traindoc/diagnose.py", "traindoc/explain.py", "traindoc/taxonomy.py", "traindoc/confirm/apply.py")
+                 "traindoc/diagnose.py", "traindoc/code_evidence.py", "traindoc/explain.py", "traindoc/taxonomy.py",
+                 "traindoc/confirm/")
 
 
 def code_hash(recording: bool = False) -> str:

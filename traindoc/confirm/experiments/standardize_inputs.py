@@ -44,7 +44,7 @@ class StandardizeInputs(Experiment):
     """
 
     name = "standardize-inputs"
-    changes = "float inputs standardised with early-batch statistics"
+    changes = "float inputs (and regression targets far from unit scale) standardised with early-batch statistics"
     settles = {"data-unnormalized": {}}
 
     def label(self, params) -> str:
