@@ -138,10 +138,14 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
         c = None
     out: list[Finding] = []
     if c and kind in ("unstable-op", "fp16-overflow"):
-        out.append(_op_finding(c, kind, ctx))
+        op = _op_finding(c, kind, ctx)
         init = _init_overflow(c, kind, ctx)
         if init:
-            out.append(init)
+            # the op is where the starting scale shows, not its cause: it stays a lead below
+            # the init, even once the script's own line (a lint finding) corroborates it
+            op = Finding.from_confidence(op.name, 0.7, op.message, location=op.location, evidence=op.evidence,
+                                         fix=op.fix, confirm=op.confirm)
+        out += [op] + ([init] if init else [])
     nonfin = [p for p in ctx.profiles if "nonfinite" in p["extreme"]]
     if (c and kind == "nonfinite-input") or nonfin:
         out.append(_nonfinite_data_finding(nonfin, c, kind == "nonfinite-input", ctx))
