@@ -241,6 +241,27 @@ CASES = {
         "head = nn.Linear(8, 1)\nloss = F.mse_loss(head(x).squeeze(1), y.view(-1))\n",
         "loss = F.mse_loss(p.view(-1), t.view(-1))\n",
         "head = nn.Linear(8, 1)\nloss = F.cross_entropy(head(x), y.view(-1))\n",
+        # other spellings: a pandas column, factories, hand-written losses, BCE, functional forms
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df['price'].values, dtype=torch.float32)\n"
+        "loss = nn.MSELoss()(head(x), y)  # !\n",
+        "head = nn.Linear(8, 1)\ny = torch.from_numpy(df.target.to_numpy())\nloss = F.l1_loss(head(x), y)  # !\n",
+        "head = nn.Linear(8, 1)\nloss = torch.mean((head(x) - data[:, -1]) ** 2)  # !\n",
+        "head = nn.Linear(8, 1)\nloss = torch.abs(head(x) - torch.randn(len(x))).mean()  # !\n",
+        "head = nn.Linear(8, 1)\nloss = (head(x) - y.view(-1)).pow(2).sum()  # !\n",
+        "x = torch.unsqueeze(torch.linspace(-1, 1, 100), dim=1)\ny = x.pow(2).squeeze()\n"
+        "loss = F.mse_loss(x, y)  # !\n",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return torch.sigmoid(self.out(x))\n"
+        "loss = F.binary_cross_entropy(Net()(x), labels.view(-1))  # !\n",
+        # negatives
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df[['price']].values)\nloss = F.mse_loss(head(x), y)\n",
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df['price'].values).unsqueeze(1)\nloss = F.mse_loss(head(x), y)\n",
+        "head = nn.Linear(8, 1)\nloss = ((head(x).squeeze(-1) - y.view(-1)) ** 2).mean()\n",
+        "head = nn.Linear(8, 1)\nloss = torch.mean(torch.squeeze(head(x), 1) - torch.randn(len(x)))\n",
+        "head = nn.Linear(8, 1)\nd = (head(x) - y.view(-1)) ** 3\n",
+        "a = torch.randn(16, 1)\nb = torch.randn(16, 1)\nloss = ((a - b) ** 2).mean()\n",
+        "a = torch.randn(shape)\nb = torch.randn(16, 1)\nloss = ((a - b) ** 2).mean()\n",
+        "head = nn.Linear(8, 1)\nloss = F.binary_cross_entropy_with_logits(head(x), y.float().view(-1, 1))\n",
     ],
     "hidden-state-not-detached": [
         LOOP + "rnn = nn.LSTM(4, 8)\nhidden = None\nfor x in dl:\n    opt.zero_grad()\n"
