@@ -187,6 +187,30 @@ CASES = {
         "        loss.backward()\n",
         "with torch.set_grad_enabled(train):\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         "d = F.mse_loss(D(G(z).detach()), y)\nd.backward()\n",
+        # other spellings: re-wrapped losses and outputs, the forward under no_grad, requires_grad flags
+        "from torch.autograd import Variable\nloss = F.mse_loss(model(x), y)\n"
+        "loss = Variable(loss, requires_grad=True)  # !\nloss.backward()\n",
+        "total = 0.0\nfor x, y in dl:\n    total += F.mse_loss(model(x), y).item()\n"
+        "loss = torch.tensor(total / len(dl), requires_grad=True)  # !\nloss.backward()\n",
+        "outs = [model(x) for x in xs]\nloss = F.cross_entropy(torch.Tensor(outs), y)\nloss.backward()  # !\n",
+        "out = torch.from_numpy(model(x).detach().cpu().numpy())\nloss = F.nll_loss(out, y)\nloss.backward()  # !\n",
+        "out = model(x).detach()\nloss = nn.CrossEntropyLoss()(out, y)\nloss.backward()  # !\n",
+        "loss = crit(model(x), y)\nloss.requires_grad_(True)  # !\nloss.backward()\n",
+        "model.eval()\nwith torch.no_grad():\n    logits = model(x)\nloss = F.cross_entropy(logits, y)\n"
+        "opt.zero_grad()\nloss.backward()  # !\nopt.step()\n",
+        "policy_loss = []\nfor lp, R in zip(saved_log_probs, returns):\n    policy_loss.append(-lp * R)\n"
+        "loss = torch.tensor(policy_loss).sum()  # !\nloss.backward()\n",
+        # negatives
+        "with torch.no_grad():\n    target_q = r + 0.99 * target_net(s2).max(1)[0]\n"
+        "loss = F.mse_loss(target_q, q_net(s).gather(1, a).squeeze(1))\nloss.backward()\n",   # DQN, MSE either order
+        "with torch.no_grad():\n    soft = teacher(x).softmax(-1)\nloss = F.cross_entropy(student(x), soft)\n"
+        "loss.backward()\n",                                                 # distillation target
+        "old_log_probs = torch.tensor(old_log_probs)\nratio = (new_log_probs - old_log_probs).exp()\n"
+        "loss = -(ratio * adv).mean()\nloss.backward()\n",                  # PPO: old log-probs are data
+        "w = torch.tensor(np.zeros(3), requires_grad=True)\nloss = ((x @ w - y) ** 2).mean()\nloss.backward()\n",
+        "loss = torch.tensor(0.0, requires_grad=True)\nloss.backward()\n",
+        "x = torch.tensor(data)\nx.requires_grad = True\nloss = model(x).sum()\nloss.backward()\n",   # input saliency
+        "loss = F.mse_loss(model(x), y)\nlog = torch.tensor(loss.item())\nloss.backward()\n",
     ],
     "torch-load-unsafe": [
         "s = torch.load(p)  # !\n",
