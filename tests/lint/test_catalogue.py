@@ -344,6 +344,27 @@ CASES = {
         "loss = F.cross_entropy(logits, y)\n",
         "t = F.one_hot(y, 10).float()\nloss = F.binary_cross_entropy_with_logits(logits, t)\n",
         "loss = F.cross_entropy(logits, smooth(F.one_hot(y, 10)))\n",
+        # other spellings: identity rows, numpy / keras / sklearn / pandas one-hots, float indices, BCE on indices
+        "t = torch.eye(10, device=dev)[labels]\nloss = nn.CrossEntropyLoss()(logits, t)  # !\n",
+        "from sklearn.preprocessing import LabelBinarizer\nlb = LabelBinarizer()\n"
+        "Y = torch.FloatTensor(lb.fit_transform(labels))\nloss = F.cross_entropy(logits, Y)  # !\n",
+        "import pandas as pd\nY = torch.tensor(pd.get_dummies(df['label']).values)\nloss = F.nll_loss(logp, Y)  # !\n",
+        "from keras.utils import to_categorical\nY = to_categorical(labels, 10)\n"
+        "loss = F.cross_entropy(logits, torch.tensor(Y).cuda())  # !\n",
+        "model = nn.Linear(4, 3)\nfor x, y in dl:\n    out = model(x)\n    loss = F.cross_entropy(out, y.float())  # !\n"
+        "    correct += (out.argmax(1) == y).sum().item()\n",
+        "for x, y in dl:\n    out = model(x)\n    loss = F.cross_entropy(out, y.to(torch.float32))  # !\n"
+        "    _, pred = torch.max(out, 1)\n    acc = (pred == y).float().mean()\n",
+        "net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 5))\ny = torch.randint(0, 5, (32,))\n"
+        "loss = F.binary_cross_entropy_with_logits(net(x), y.float())  # !\n",
+        # negatives
+        "for x, y in dl:\n    loss = F.cross_entropy(model(x), y.float())\n",          # y unknown: may be soft labels
+        "t = 0.9 * torch.eye(10)[y] + 0.1 / 10\nloss = F.cross_entropy(logits, t)\n",     # label smoothing
+        "t = torch.eye(10)[y]\nloss = F.cross_entropy(logits, t.argmax(dim=1))\n",
+        "net = nn.Sequential(nn.Linear(8, 1))\ny = torch.randint(0, 2, (32,))\n"
+        "loss = F.binary_cross_entropy_with_logits(net(x).squeeze(1), y.float())\n",     # binary head
+        "net = nn.Linear(8, 5)\nloss = F.binary_cross_entropy_with_logits(net(x), F.one_hot(y, 5).float())\n",
+        "e = torch.eye(10)\nloss = F.cross_entropy(logits @ e, y)\n",
     ],
     "method-not-called": [
         "optimizer.zero_grad  # !\n",
