@@ -336,6 +336,35 @@ CASES = {
                "    loss = compute(x, y)\n    loss.backward()\n    if (i + 1) % args.accum == 0:\n        opt.step()\n"
                "        opt.zero_grad()\n",
     ],
+    "unscaled-fp16": [   # TD507's other spellings (its first ones: its fixture)
+        LOOP + "for x, y in dl:\n    with torch.amp.autocast(device_type='cuda', dtype=torch.float16):  # !\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n",
+        LOOP + "from torch.cuda.amp import autocast\nfor x, y in dl:\n    with autocast(enabled=True):  # !\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n",
+        LOOP + "dev = 'cuda'\nfor x, y in dl:\n    with torch.autocast(dev):  # !\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
+        "model = Net().cuda()\nmodel = model.to(dtype=torch.float16)  # !\nopt = torch.optim.Adam(model.parameters())\n"
+        "for x, y in dl:\n    F.mse_loss(model(x), y).backward()\n    opt.step()\n",
+        "model = Net().cuda().half()  # !\nopt = torch.optim.Adam(model.parameters())\nfor x, y in dl:\n"
+        "    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "for x, y in dl:\n    x = x.cuda().half()  # !\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        "from transformers import AutoModelForSequenceClassification as M\nbert = M.from_pretrained('b')\n"
+        "bert.to(torch.half)  # !\nopt = torch.optim.AdamW(bert.parameters(), lr=1e-5)\n"
+        "for b in dl:\n    bert(**b).loss.backward()\n    opt.step()\n",
+        # negatives
+        LOOP + "for x, y in dl:\n    with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        LOOP + "for x, y in dl:\n    with torch.autocast('cpu'):\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
+        LOOP + "scaler = torch.amp.GradScaler('cuda')\nfor x, y in dl:\n    with torch.autocast('cuda'):\n"
+               "        loss = F.mse_loss(model(x), y)\n    scaler.scale(loss).backward()\n    scaler.step(opt)\n"
+               "    scaler.update()\n",
+        LOOP + "model = model.to(torch.bfloat16)\nfor x, y in dl:\n    x = x.to(torch.bfloat16)\n"
+               "    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "def evaluate(x):\n    return model(x.half())\nfor x, y in dl:\n    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "for x, y in dl:\n    F.mse_loss(model(x), y).backward()\nclip = torchvision.models.vit_b_16().half()\n",
+        LOOP + "for x, y in dl:\n    y = y.half()\n    F.mse_loss(model(x), y).backward()\n",   # a target, not an input
+    ],
     "one-hot-target": [
         "t = F.one_hot(y, 10).float()\nloss = F.cross_entropy(logits, t)  # !\n",
         "loss = nn.CrossEntropyLoss()(logits, F.one_hot(y, 10))  # !\n",
