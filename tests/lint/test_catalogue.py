@@ -364,6 +364,12 @@ CASES = {
         LOOP + "def evaluate(x):\n    return model(x.half())\nfor x, y in dl:\n    F.mse_loss(model(x), y).backward()\n",
         LOOP + "for x, y in dl:\n    F.mse_loss(model(x), y).backward()\nclip = torchvision.models.vit_b_16().half()\n",
         LOOP + "for x, y in dl:\n    y = y.half()\n    F.mse_loss(model(x), y).backward()\n",   # a target, not an input
+        "from apex.fp16_utils import FP16_Optimizer\nmodel = nn.Linear(4, 2).cuda().half()\n"
+        "optimizer = FP16_Optimizer(torch.optim.SGD(model.parameters(), lr=1e-3), static_loss_scale=128.0)\n"
+        "for x, y in dl:\n    loss = F.mse_loss(model(x).float(), y)\n    optimizer.backward(loss)\n"
+        "    optimizer.step()\n    loss.backward()\n",                         # apex scales the loss
+        "model = Net().half()\nengine, opt, _, _ = deepspeed.initialize(model=model)\nfor b in dl:\n"
+        "    loss = engine(b)\n    engine.backward(loss)\n    engine.step()\n    loss.backward()\n",
     ],
     "one-hot-target": [
         "t = F.one_hot(y, 10).float()\nloss = F.cross_entropy(logits, t)  # !\n",

@@ -11,7 +11,10 @@ from ..source import short, text
 from ..training import is_backward
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
-_SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss")
+_SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss", "FP16_Optimizer",
+            "FP16Optimizer", "Fp16Optimizer", "Fp16OptimizerHook", "wrap_fp16_model")
+_SCALE_KEYWORDS = frozenset({"loss_scale", "static_loss_scale", "dynamic_loss_scale", "init_scale"})
+_SCALING_WRAPPERS = ("accelerator", "fabric", "optim", "engine")
 _MODEL_NAMES = frozenset({"model", "net", "module", "network", "generator", "discriminator", "encoder", "decoder"})
 
 
@@ -33,7 +36,9 @@ def check(m):
     `torch.set_default_tensor_type(torch.cuda.HalfTensor)`), and never creates a
     `GradScaler` (nor uses apex or DeepSpeed loss scaling, nor backpropagates through
     `accelerator.backward` / `fabric.backward`, which scale the loss under fp16 mixed
-    precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
+    precision, nor `optimizer.backward(loss)` / `engine.backward(loss)`, apex's
+    `FP16_Optimizer` and DeepSpeed, nor passes a `loss_scale=` / `static_loss_scale=`
+    anywhere). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
     dtype or device the rule cannot read, inference scripts, and autocast in evaluation
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
     `sample`) are not flagged. The autocast's device and dtype are read through names
@@ -244,7 +249,11 @@ def _scales_loss(m) -> bool:
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
         if name in _SCALERS or name == "scale" and "scaler" in text(f.value).lower():
             return True
+        if any(k.arg in _SCALE_KEYWORDS for k in site.node.keywords):
+            return True  # apex FP16_Optimizer(opt, static_loss_scale=128.0), mmcv's Fp16OptimizerHook(loss_scale=...)
         if name == "backward" and isinstance(f, ast.Attribute) and site.node.args \
-                and any(w in text(f.value).lower() for w in ("accelerator", "fabric")):
-            return True  # accelerate / Lightning Fabric scale the loss themselves under fp16
+                and any(w in text(f.value).lower() for w in _SCALING_WRAPPERS):
+            # accelerate / Lightning Fabric / apex's optimizer.backward(loss) / DeepSpeed's engine.backward(loss)
+            # scale the loss themselves under fp16
+            return True
     return False
