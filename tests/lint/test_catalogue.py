@@ -196,6 +196,9 @@ CASES = {
         "out = torch.from_numpy(model(x).detach().cpu().numpy())\nloss = F.nll_loss(out, y)\nloss.backward()  # !\n",
         "out = model(x).detach()\nloss = nn.CrossEntropyLoss()(out, y)\nloss.backward()  # !\n",
         "loss = crit(model(x), y)\nloss.requires_grad_(True)  # !\nloss.backward()\n",
+        "def loss_fn(a, b):\n    loss = (b - a).mean()\n    loss = torch.tensor(loss, requires_grad=True)  # !\n"
+        "    return loss\nfor x, y in dl:\n    loss = loss_fn(model(x), y)\n    loss.backward()\n"
+        "    loss = loss_fn(model(x), y)\n    loss.backward()\n",          # reported once, in the function
         "model.eval()\nwith torch.no_grad():\n    logits = model(x)\nloss = F.cross_entropy(logits, y)\n"
         "opt.zero_grad()\nloss.backward()  # !\nopt.step()\n",
         "policy_loss = []\nfor lp, R in zip(saved_log_probs, returns):\n    policy_loss.append(-lp * R)\n"
@@ -211,6 +214,8 @@ CASES = {
         "loss = torch.tensor(0.0, requires_grad=True)\nloss.backward()\n",
         "x = torch.tensor(data)\nx.requires_grad = True\nloss = model(x).sum()\nloss.backward()\n",   # input saliency
         "loss = F.mse_loss(model(x), y)\nlog = torch.tensor(loss.item())\nloss.backward()\n",
+        "def step(model, inputs, opt):\n    loss = model(**inputs)\n    if not isinstance(loss, torch.Tensor):\n"
+        "        loss = torch.tensor(loss, requires_grad=True)\n    loss.backward()\n    opt.step()\n",  # a fallback
     ],
     "torch-load-unsafe": [
         "s = torch.load(p)  # !\n",
@@ -390,6 +395,9 @@ CASES = {
         "    correct += (out.argmax(1) == y).sum().item()\n",
         "for x, y in dl:\n    out = model(x)\n    loss = F.cross_entropy(out, y.to(torch.float32))  # !\n"
         "    _, pred = torch.max(out, 1)\n    acc = (pred == y).float().mean()\n",
+        "def to_categorical(y, num_classes):\n    new_y = torch.eye(num_classes)[y.cpu().data.numpy(),]\n"
+        "    if y.is_cuda:\n        return new_y.cuda()\n    return new_y\n"
+        "loss = F.cross_entropy(seg_pred, to_categorical(target, 50))  # !\n",          # a helper of the file
         "net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 5))\ny = torch.randint(0, 5, (32,))\n"
         "loss = F.binary_cross_entropy_with_logits(net(x), y.float())  # !\n",
         # negatives
@@ -400,6 +408,8 @@ CASES = {
         "loss = F.binary_cross_entropy_with_logits(net(x).squeeze(1), y.float())\n",     # binary head
         "net = nn.Linear(8, 5)\nloss = F.binary_cross_entropy_with_logits(net(x), F.one_hot(y, 5).float())\n",
         "e = torch.eye(10)\nloss = F.cross_entropy(logits @ e, y)\n",
+        "def to_categorical(y, n):\n    return torch.eye(n)[y]\nout = model(x, to_categorical(cls, 16))\n"
+        "loss = F.nll_loss(out, target)\n",                           # the one-hot is a model input, not the target
     ],
     "method-not-called": [
         "optimizer.zero_grad  # !\n",

@@ -31,7 +31,8 @@ def check(m):
     `torch.stack([torch.tensor(p) ...])`, `torch.from_numpy(out.detach().numpy())`); a loss
     re-made from its own value to silence the error (`loss = torch.tensor(loss,
     requires_grad=True)`, `Variable(loss, requires_grad=True)`, `loss.requires_grad =
-    True`, `loss.requires_grad_()`); and REINFORCE on copies
+    True`, `loss.requires_grad_()`), also inside a same-file loss function whose result
+    is backpropagated; and REINFORCE on copies
     (`-(torch.tensor(log_probs) * returns).sum()`). A GAN's `D(fake.detach())` is not
     flagged (the detach is inside the model call, which still has a graph through D), nor
     are targets computed under no_grad (a DQN target, a distillation teacher, also as the
@@ -62,6 +63,7 @@ def check(m):
         # keep torch.no_grad() for evaluation and for targets (EMA teachers, replay buffers)
     """
     grad_withs = None
+    seen: set = set()
     for site in m.w.calls:
         call = site.node
         name = _loss_name(call)
@@ -78,11 +80,16 @@ def check(m):
                             "(RuntimeError, or no gradient for that part of the loss)")
             continue
         one = single_def(m, name)
-        how = _rewrap(m, one) if one is not None else ""
+        made = _returned_rewrap(m, one) if isinstance(one, ast.Call) else None
+        how = _rewrap(m, made if made is not None else one) if one is not None else ""
         if how:
-            yield Hit(one, f"`{name.id}` is re-made from a value with {how} and then backpropagated (line "
-                           f"{call.lineno}): a new leaf with no graph to the parameters, so the model gets no "
-                           "gradient (requires_grad=True only silences 'does not require grad')")
+            at = made if made is not None else one
+            if id(at) in seen:
+                continue  # one loss function, backpropagated at several places
+            seen.add(id(at))
+            yield Hit(at, f"`{name.id}` is re-made from a value with {how} and then backpropagated (line "
+                          f"{call.lineno}): a new leaf with no graph to the parameters, so the model gets no "
+                          "gradient (requires_grad=True only silences 'does not require grad')")
             continue
         flag = _requires_grad_set(m, site, name)
         if flag is not None:
@@ -117,6 +124,24 @@ _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Varia
 _GRAPH_WORDS = ("log_prob", "logprob", "logp", "loss", "logits")
 _SAME = frozenset({"float", "double", "to", "cuda", "cpu", "view", "reshape", "squeeze", "unsqueeze", "flatten",
                    "contiguous", "requires_grad_", "type"})
+
+
+def _returned_rewrap(m, call: ast.Call):
+    """The ``torch.tensor(loss, requires_grad=True)`` a same-file function returns (every return
+    of it, directly or through one name): ``loss = loss_fn(out, y)`` then ``loss.backward()``."""
+    c = m.callee(call)
+    if c[0] != "obj" or not isinstance(c[1], tuple) or c[1][0] != "func":
+        return None
+    rets = m.w.returns.get(id(c[1][1]))
+    if not rets:
+        return None
+    made = []
+    for r in rets:
+        r = single_def(m, r) if isinstance(r, ast.Name) else r
+        if r is None or not _rewrap(m, r):
+            return None
+        made.append(r)
+    return made[0]
 
 
 def _literal(e) -> bool:

@@ -27,7 +27,8 @@ def check(m):
     `F.nll_loss` / `nn.NLLLoss` is a one-hot matrix: built with `F.one_hot(...)`, as rows of
     the identity (`torch.eye(C)[y]`, `np.eye(C)[y]`), with Keras' `to_categorical`,
     scikit-learn's `label_binarize` / `LabelBinarizer().fit_transform`, or
-    `pd.get_dummies` (directly or through a name, with `.float()` / `.to(...)` /
+    `pd.get_dummies`, or a helper of the file that returns one (directly or through a
+    name, with `.float()` / `.to(...)` /
     `torch.tensor(...)` / `torch.from_numpy(...)` in between, where `y.argmax(1)` was
     meant). Also class indices cast to float (`F.cross_entropy(out, y.float())`, where
     `y` is provably indices: `torch.randint(0, C, (N,))`, an argmax, or a name the same
@@ -111,7 +112,8 @@ def _one_hot(m, e, depth: int) -> str:  # noqa: C901
         base = e.value  # torch.eye(C)[y] / np.eye(C)[y]: rows of the identity
         while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and base.func.attr in ("to", "cuda"):
             base = base.func.value
-        if isinstance(base, ast.Call) and m.qualname(base.func) in _EYE and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+        sl = e.slice.elts[0] if isinstance(e.slice, ast.Tuple) and len(e.slice.elts) == 1 else e.slice  # [y,]
+        if isinstance(base, ast.Call) and m.qualname(base.func) in _EYE and not isinstance(sl, (ast.Slice, ast.Tuple)):
             return "float"
         return ""
     if isinstance(e, ast.Attribute) and e.attr == "values":
@@ -119,6 +121,11 @@ def _one_hot(m, e, depth: int) -> str:  # noqa: C901
     if not isinstance(e, ast.Call):
         return ""
     c = m.callee(e)
+    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" and depth:
+        # a helper of the file: def to_categorical(y, n): return torch.eye(n)[y]
+        rets = m.w.returns.get(id(c[1][1])) or []
+        kinds = {_one_hot(m, r, depth - 1) for r in rets}
+        return kinds.pop() if len(kinds) == 1 else ""
     if c[0] == "fn":
         q = c[1]
         if q in N.ONE_HOT:
