@@ -282,7 +282,14 @@ CASES = {
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
         "    def forward(self, x):\n        return torch.sigmoid(self.out(x))\n"
         "loss = F.binary_cross_entropy(Net()(x), labels.view(-1))  # !\n",
+        "from sklearn.model_selection import train_test_split\nX = df.drop(columns=['y']).values\n"
+        "y = df.iloc[:, -1].values\nX_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2)\n"
+        "y_tr = torch.FloatTensor(y_tr)\nmodel = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))\n"
+        "for epoch in range(10):\n    loss = nn.MSELoss()(model(torch.FloatTensor(X_tr)), y_tr)  # !\n",
         # negatives
+        "from sklearn.model_selection import train_test_split\ny = df.iloc[:, -1].values.reshape(-1, 1)\n"
+        "X_tr, X_te, y_tr, y_te = train_test_split(X, y)\nmodel = nn.Linear(8, 1)\n"
+        "loss = nn.MSELoss()(model(X_tr), torch.FloatTensor(y_tr))\n",
         "head = nn.Linear(8, 1)\ny = torch.tensor(df[['price']].values)\nloss = F.mse_loss(head(x), y)\n",
         "head = nn.Linear(8, 1)\ny = torch.tensor(df['price'].values).unsqueeze(1)\nloss = F.mse_loss(head(x), y)\n",
         "head = nn.Linear(8, 1)\nloss = ((head(x).squeeze(-1) - y.view(-1)) ** 2).mean()\n",

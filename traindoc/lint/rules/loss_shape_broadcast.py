@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..bindings import UNKNOWN
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
@@ -31,7 +32,8 @@ def check(m):
     `torch.unsqueeze(x, dim=1)`, `.view(-1, 1)`, `.reshape(-1, 1)`, `x[:, None]`, against
     a tensor made 1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`, a
     column `x[:, k]`, `torch.randn(n)` / `torch.linspace` / `torch.arange`, or
-    `torch.tensor(df["y"].values)` (a pandas column). Shapes the rule cannot see are never
+    `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
+    through scikit-learn's `train_test_split(X, y)`. Shapes the rule cannot see are never
     flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree.
 
     Why it happens: elementwise losses broadcast their arguments. (N, 1) against
@@ -87,7 +89,7 @@ _SQUARE_ABS = frozenset({"torch.abs", "torch.square", "torch.pow", "torch.absolu
 
 def _mismatch(m, a, b):
     """(the (N, 1) side, the (N,) side), or None."""
-    sa, sb = _shape(m, a, 3), _shape(m, b, 3)
+    sa, sb = _shape(m, a, 6), _shape(m, b, 6)
     if {sa, sb} == {"col", "vec"}:
         return (a, b) if sa == "col" else (b, a)
     return None
@@ -171,6 +173,26 @@ def _pandas_column(e) -> bool:
         and isinstance(e.value, ast.Name)
 
 
+def _split_source(m, name: str):
+    """The array ``name`` was split from by ``X_tr, X_te, y_tr, y_te = train_test_split(X, y)``
+    (the only such unpacking of ``name`` in the file), or None."""
+    splits = m.memo.get("lsb-splits")
+    if splits is None:
+        splits = m.memo["lsb-splits"] = {}
+        for n in ast.walk(m.tree):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
+                    and isinstance(n.value, ast.Call) \
+                    and m.qualname(n.value.func) == "sklearn.model_selection.train_test_split":
+                arrays = [a for a in n.value.args if not isinstance(a, ast.Starred)]
+                elts = n.targets[0].elts
+                if len(arrays) != len(n.value.args) or len(elts) != 2 * len(arrays):
+                    continue
+                for i, t in enumerate(elts):
+                    if isinstance(t, ast.Name):
+                        splits[t.id] = arrays[i // 2] if t.id not in splits else None
+    return splits.get(name)
+
+
 def _shape(m, e, depth: int) -> str:  # noqa: C901
     """"col" for a provable (N, 1), "vec" for a provable (N,), "" when unknown."""
     if depth < 0 or e is None:
@@ -179,9 +201,14 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         d = m.defs(e)
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
             return _shape(m, d[0], depth - 1)
+        if d and len(d) == 1 and d[0] is UNKNOWN:
+            src = _split_source(m, e.id)
+            return _shape(m, src, depth - 1) if src is not None else ""
         return ""
     if _pandas_column(e):
         return "vec"
+    if isinstance(e, ast.Attribute) and e.attr == "values":
+        return _shape(m, e.value, depth - 1)  # a Series' or an array's values keep its shape
     if isinstance(e, ast.Subscript):
         s = e.slice
         if isinstance(s, ast.Tuple) and len(s.elts) == 2 and isinstance(s.elts[0], ast.Slice) \
