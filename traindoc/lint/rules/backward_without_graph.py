@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from .. import names as N
 from ..flow import single_def
@@ -232,26 +233,30 @@ def _graph_rewrap(m, e) -> bool:
     return any(w in t for w in _GRAPH_WORDS) and "old" not in t
 
 
+_SET_FLAG = re.compile(rb"\.requires_grad\s*=\s*True")
+
+
 def _requires_grad_set(m, site, name: ast.Name):
-    """The statement that sets ``name.requires_grad = True`` (or ``name.requires_grad_()``) before
-    its backward in the same function, or None."""
+    """The statement that sets ``name.requires_grad = True`` (or the call ``name.requires_grad_()``)
+    before its backward in the same function, or None."""
     fn = site.ctx.func
     key = ("bwg-rg", id(fn))
     found = m.memo.get(key)
     if found is None:
         found = m.memo[key] = []
-        body = fn.body if fn is not None else m.tree.body
-        for st in body:
-            for n in ast.walk(st):
-                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
-                        and n.targets[0].attr == "requires_grad" and isinstance(n.targets[0].value, ast.Name) \
-                        and isinstance(n.value, ast.Constant) and n.value.value is True:
-                    found.append((n.targets[0].value.id, n))
-                elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) \
-                        and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "requires_grad_" \
-                        and isinstance(n.value.func.value, ast.Name) and not any(
-                            isinstance(a, ast.Constant) and a.value is False for a in n.value.args):
-                    found.append((n.value.func.value.id, n))
+        for s in m.w.calls:
+            c = s.node
+            if s.ctx.func is fn and isinstance(c.func, ast.Attribute) and c.func.attr == "requires_grad_" \
+                    and isinstance(c.func.value, ast.Name) \
+                    and not any(isinstance(a, ast.Constant) and a.value is False for a in c.args):
+                found.append((c.func.value.id, c))
+        if _SET_FLAG.search(m.source):  # the assignment form: walk this function only when the file has one
+            for st in (fn.body if fn is not None else m.tree.body):
+                for n in ast.walk(st):
+                    if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
+                            and n.targets[0].attr == "requires_grad" and isinstance(n.targets[0].value, ast.Name) \
+                            and isinstance(n.value, ast.Constant) and n.value.value is True:
+                        found.append((n.targets[0].value.id, n))
     call = site.node
     for nid, st in found:
         if nid == name.id and st.lineno < call.lineno:

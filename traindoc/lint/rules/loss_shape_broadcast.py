@@ -179,7 +179,7 @@ def _split_source(m, name: str):
     splits = m.memo.get("lsb-splits")
     if splits is None:
         splits = m.memo["lsb-splits"] = {}
-        for n in ast.walk(m.tree):
+        for n in (ast.walk(m.tree) if b"train_test_split" in m.source else ()):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
                     and isinstance(n.value, ast.Call) \
                     and m.qualname(n.value.func) == "sklearn.model_selection.train_test_split":
