@@ -286,7 +286,12 @@ CASES = {
         "y = df.iloc[:, -1].values\nX_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2)\n"
         "y_tr = torch.FloatTensor(y_tr)\nmodel = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))\n"
         "for epoch in range(10):\n    loss = nn.MSELoss()(model(torch.FloatTensor(X_tr)), y_tr)  # !\n",
+        "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([2.0, 4.0, 6.0])\nmodel = nn.Linear(1, 1)\n"
+        "for epoch in range(100):\n    loss = nn.MSELoss()(model(x), y)  # !\n",
         # negatives
+        "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([[2.0], [4.0], [6.0]])\nmodel = nn.Linear(1, 1)\n"
+        "loss = nn.MSELoss()(model(x), y)\n",
+        "loss = F.mse_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([1.0, 2.0]))\n",   # (1, 2) vs (2,): same values
         "from sklearn.model_selection import train_test_split\ny = df.iloc[:, -1].values.reshape(-1, 1)\n"
         "X_tr, X_te, y_tr, y_te = train_test_split(X, y)\nmodel = nn.Linear(8, 1)\n"
         "loss = nn.MSELoss()(model(X_tr), torch.FloatTensor(y_tr))\n",

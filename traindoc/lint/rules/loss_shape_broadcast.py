@@ -32,6 +32,7 @@ def check(m):
     `torch.unsqueeze(x, dim=1)`, `.view(-1, 1)`, `.reshape(-1, 1)`, `x[:, None]`, against
     a tensor made 1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`, a
     column `x[:, k]`, `torch.randn(n)` / `torch.linspace` / `torch.arange`, or
+    `torch.tensor([2.0, 4.0, 6.0])` against `torch.tensor([[1.0], [2.0], [3.0]])`,
     `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
     through scikit-learn's `train_test_split(X, y)`. Shapes the rule cannot see are never
     flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree.
@@ -275,7 +276,19 @@ def _fn_shape(m, q: str, e: ast.Call, depth: int) -> str:  # noqa: C901
     if q in ("torch.linspace", "torch.arange") and not any(k.arg == "out" for k in e.keywords):
         return "vec"
     if q in _WRAPPERS and len(args) == 1:
-        return _shape(m, args[0], depth - 1)
+        return _literal_shape(args[0]) or _shape(m, args[0], depth - 1)
+    return ""
+
+
+def _literal_shape(e) -> str:
+    """``[1.0, 2.0, 3.0]``: "vec"; ``[[1.0], [2.0], [3.0]]``: "col" (at least two rows)."""
+    if not isinstance(e, (ast.List, ast.Tuple)) or len(e.elts) < 2:
+        return ""
+    if all(isinstance(x, ast.Constant) and isinstance(x.value, (int, float)) for x in e.elts):
+        return "vec"
+    if all(isinstance(x, (ast.List, ast.Tuple)) and len(x.elts) == 1 and isinstance(x.elts[0], ast.Constant)
+           for x in e.elts):
+        return "col"
     return ""
 
 
