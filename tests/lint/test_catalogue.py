@@ -368,7 +368,15 @@ CASES = {
         "from transformers import AutoModelForSequenceClassification as M\nbert = M.from_pretrained('b')\n"
         "bert.to(torch.half)  # !\nopt = torch.optim.AdamW(bert.parameters(), lr=1e-5)\n"
         "for b in dl:\n    bert(**b).loss.backward()\n    opt.step()\n",
+        LOOP + "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nfor x, y in dl:\n"
+               "    with torch.amp.autocast(device_type=str(device)):  # !\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
         # negatives
+        LOOP + "device = 'cuda' if torch.cuda.is_available() else 'cpu'\nfor x, y in dl:\n"
+               "    with torch.autocast(device_type=device, dtype=torch.bfloat16):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        LOOP + "for x, y in dl:\n    with torch.autocast(device_type=args.device):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",      # a device it cannot read
         LOOP + "for x, y in dl:\n    with torch.autocast('cuda', dtype=torch.bfloat16):\n"
                "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         LOOP + "for x, y in dl:\n    with torch.autocast('cpu'):\n        loss = F.mse_loss(model(x), y)\n"

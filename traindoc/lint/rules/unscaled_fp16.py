@@ -43,7 +43,8 @@ def check(m):
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
     `sample`) are not flagged. The autocast's device and dtype are read through names
     (`dtype = torch.float16`, `device = torch.device("cuda")` then
-    `device_type=device.type`). Also flagged: a library model (`torchvision.models.*`,
+    `device_type=device.type` or `str(device)`, also `"cuda" if torch.cuda.is_available()
+    else "cpu"`: the CUDA run is the one in float16). Also flagged: a library model (`torchvision.models.*`,
     `timm.create_model`, `X.from_pretrained(...)`) converted with `.half()` /
     `.to(torch.half)` whose parameters an optimizer steps (a frozen float16 model is
     fine), and a batch cast with `x.half()` / `x.to(torch.float16)` that is fed to the
@@ -220,14 +221,29 @@ def _autocast(m, q: str, call: ast.Call) -> str:
     dev = _value(m, call.args[0]) if call.args else kw.get("device_type")
     if len(call.args) >= 2 and m.qualname(_value(m, call.args[1])) in N.FP16:
         return "float16 autocast"
-    if isinstance(dev, ast.Attribute) and dev.attr == "type":  # torch.device("cuda").type
-        d = _value(m, dev.value)
-        if isinstance(d, ast.Call) and m.qualname(d.func) == "torch.device" and d.args \
-                and isinstance(d.args[0], ast.Constant) and str(d.args[0].value).split(":")[0] == "cuda":
-            return 'autocast("cuda") (float16 by default on CUDA)'
+    if dev is not None and not isinstance(dev, ast.Constant) and _cuda(m, dev, 4):
+        return 'autocast on CUDA (float16 by default there)'
     if isinstance(dev, ast.Constant) and dev.value == "cuda":
         return 'autocast("cuda") (float16 by default on CUDA)'
     return ""
+
+
+def _cuda(m, e, depth: int) -> bool:
+    """The device ``e`` is "cuda" (or "cuda" on a machine that has one): through names,
+    ``torch.device(...)``, ``.type``, ``str(...)`` and ``"cuda" if torch.cuda.is_available() else "cpu"``."""
+    if depth < 0 or e is None:
+        return False
+    e = _value(m, e)
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, str) and e.value.split(":")[0] == "cuda"
+    if isinstance(e, ast.IfExp):
+        return _cuda(m, e.body, depth - 1) or _cuda(m, e.orelse, depth - 1)
+    if isinstance(e, ast.Attribute) and e.attr == "type":
+        return _cuda(m, e.value, depth - 1)
+    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and (
+            m.qualname(e.func) == "torch.device" or isinstance(e.func, ast.Name) and e.func.id == "str"):
+        return _cuda(m, e.args[0], depth - 1)
+    return False
 
 
 def _is_model(m, e) -> bool:
