@@ -203,7 +203,11 @@ CASES = {
         "opt.zero_grad()\nloss.backward()  # !\nopt.step()\n",
         "policy_loss = []\nfor lp, R in zip(saved_log_probs, returns):\n    policy_loss.append(-lp * R)\n"
         "loss = torch.tensor(policy_loss).sum()  # !\nloss.backward()\n",
+        "log_probs = torch.tensor([t[1] for t in memory], dtype=torch.float)  # !\n"
+        "loss = -(log_probs * advantages).mean()\nloss.backward()\n",          # an A3C worker
         # negatives
+        "rewards = torch.tensor([t[2] for t in memory])\nlog_probs = torch.stack([t[1] for t in memory])\n"
+        "loss = -(log_probs * rewards).mean()\nloss.backward()\n",
         "with torch.no_grad():\n    target_q = r + 0.99 * target_net(s2).max(1)[0]\n"
         "loss = F.mse_loss(target_q, q_net(s).gather(1, a).squeeze(1))\nloss.backward()\n",   # DQN, MSE either order
         "with torch.no_grad():\n    soft = teacher(x).softmax(-1)\nloss = F.cross_entropy(student(x), soft)\n"

@@ -212,7 +212,9 @@ def _rewrapped_term(m, e, depth: int):
         return _rewrapped_term(m, e.operand, depth - 1)
     if isinstance(e, ast.Name):
         one = single_def(m, e)
-        return one if one is not None and _graph_rewrap(m, one) else None
+        if one is not None and (_graph_rewrap(m, one) or _rewrap(m, one) and _graph_word(e.id)):
+            return one  # log_probs = torch.tensor([t[1] for t in memory])
+        return None
     if not isinstance(e, ast.Call):
         return None
     if _graph_rewrap(m, e):
@@ -229,7 +231,11 @@ def _graph_rewrap(m, e) -> bool:
     """``torch.tensor(log_probs)``: a rewrap of a name that says it holds graph values (not ``old_...``)."""
     if not _rewrap(m, e):
         return False
-    t = text(e.args[0]).lower()
+    return _graph_word(text(e.args[0]))
+
+
+def _graph_word(t: str) -> bool:
+    t = t.lower()
     return any(w in t for w in _GRAPH_WORDS) and "old" not in t
 
 
