@@ -292,7 +292,16 @@ CASES = {
         "for epoch in range(10):\n    loss = nn.MSELoss()(model(torch.FloatTensor(X_tr)), y_tr)  # !\n",
         "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([2.0, 4.0, 6.0])\nmodel = nn.Linear(1, 1)\n"
         "for epoch in range(100):\n    loss = nn.MSELoss()(model(x), y)  # !\n",
+        "from collections import OrderedDict\n"
+        "net = nn.Sequential(OrderedDict([('hidden', nn.Linear(8, 16)), ('act', nn.ReLU()), ('out', nn.Linear(16, 1))]))\n"
+        "loss = F.mse_loss(net(x), y.flatten())  # !\n",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return self.out(x).squeeze(-1)\n"
+        "loss = F.mse_loss(Net()(x), y.view(-1, 1))  # !\n",           # squeezed in forward, (N, 1) target
         # negatives
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return self.out(x).squeeze(-1)\n"
+        "loss = F.mse_loss(Net()(x), y.view(-1))\n",
         "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([[2.0], [4.0], [6.0]])\nmodel = nn.Linear(1, 1)\n"
         "loss = nn.MSELoss()(model(x), y)\n",
         "loss = F.mse_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([1.0, 2.0]))\n",   # (1, 2) vs (2,): same values

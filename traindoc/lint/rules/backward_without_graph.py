@@ -17,8 +17,8 @@ from ..source import short, text
     "backward-without-graph", "TD520", "error",
     "backward() on a loss computed under torch.no_grad() (or inference_mode), from .detach()ed model outputs, or "
     "re-made from values (torch.tensor(loss, requires_grad=True), torch.tensor(log_probs))",
-    needles=[("backward",), ("no_grad", "inference_mode", "detach", ".data", "tensor", "Tensor", "Variable", "requires_grad",
-                             "from_numpy")],
+    needles=[("backward",), ("no_grad", "inference_mode", "detach", ".data", "tensor", "Tensor", "Variable",
+                             "requires_grad", "from_numpy")],
     fix="compute the training forward pass and loss outside torch.no_grad(), on the model output itself (no .detach())",
     confirm="print loss.requires_grad and loss.grad_fn before backward(): False / None",
 )

@@ -26,16 +26,17 @@ def check(m):
     modules) and the hand-written `((pred - y) ** 2).mean()`, `torch.mean((out - y) ** 2)`,
     `(out - y).abs().mean()`, `torch.square(out - y)`, whose two tensors have provably
     different shapes, one (N, 1) and the other (N,): an output of `nn.Linear(k, 1)` (the
-    layer, an `nn.Sequential` ending in one, maybe followed by an activation such as
-    `nn.Sigmoid()`, a same-file model whose `forward` returns one, through `torch.sigmoid`
-    and the like), `torch.randn(n, 1)`, or a tensor made (N, 1) by `.unsqueeze(1)`,
+    layer, an `nn.Sequential`, also of an `OrderedDict`, ending in one, maybe followed by
+    an activation such as `nn.Sigmoid()`, a same-file model whose `forward` returns one,
+    through `torch.sigmoid` and the like), `torch.randn(n, 1)`, or a tensor made (N, 1) by `.unsqueeze(1)`,
     `torch.unsqueeze(x, dim=1)`, `.view(-1, 1)`, `.reshape(-1, 1)`, `x[:, None]`, against
     a tensor made 1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`, a
     column `x[:, k]`, `torch.randn(n)` / `torch.linspace` / `torch.arange`, or
     `torch.tensor([2.0, 4.0, 6.0])` against `torch.tensor([[1.0], [2.0], [3.0]])`,
     `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
     through scikit-learn's `train_test_split(X, y)`. Shapes the rule cannot see are never
-    flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree.
+    flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree (a model
+    whose `forward` returns `.squeeze(-1)` is (N,) and is flagged against a (N, 1) target).
 
     Why it happens: elementwise losses broadcast their arguments. (N, 1) against
     (N,) becomes an (N, N) matrix of every prediction against every target, and the mean
@@ -304,8 +305,9 @@ def _model_col(m, call: ast.Call, depth: int) -> str:
     if k[0] == "local" and depth > 0:
         fwd = m.method(k[1], "forward")
         rets = m.w.returns.get(id(fwd)) if fwd is not None else None
-        if rets and all(_shape(m, r, depth - 1) == "col" for r in rets):
-            return "col"
+        shapes = {_shape(m, r, depth - 1) for r in rets or ()}
+        if len(shapes) == 1:
+            return shapes.pop()  # every return (N, 1), or every return squeezed to (N,)
     return ""
 
 
@@ -337,9 +339,19 @@ def _linear_to_one(m, ctor: ast.Call) -> bool:
         return _const(out) == 1
     if q == "torch.nn.Sequential":
         layers = [a for a in ctor.args if not isinstance(a, ast.Starred)]
+        if len(layers) == 1 and isinstance(layers[0], ast.Call) and layers[0].args \
+                and isinstance(layers[0].args[0], ast.List) \
+                and (m.qualname(layers[0].func) or "").endswith("OrderedDict"):
+            # nn.Sequential(OrderedDict([("fc", nn.Linear(h, 1)), ...])): the modules of the pairs
+            pairs = layers[0].args[0].elts
+            layers = [p.elts[1] for p in pairs if isinstance(p, ast.Tuple) and len(p.elts) == 2]
+            if len(layers) != len(pairs):
+                return False
+            ctor = ast.Call(func=ctor.func, args=layers, keywords=[])
         if len(layers) != len(ctor.args):
             return False
-        while layers and isinstance(layers[-1], ast.Call) and (m.qualname(layers[-1].func) or "") in _ELEMENTWISE_LAYERS:
+        while layers and isinstance(layers[-1], ast.Call) \
+                and (m.qualname(layers[-1].func) or "") in _ELEMENTWISE_LAYERS:
             layers.pop()  # nn.Linear(k, 1), nn.Sigmoid(): still (N, 1)
         return bool(layers) and isinstance(layers[-1], ast.Call) and _linear_to_one(m, layers[-1])
     return False

@@ -186,7 +186,8 @@ def _argmax(m, e, depth: int = 2) -> bool:
             return _argmax(m, e.func.value, depth)
     if isinstance(e, ast.Call):
         f = e.func
-        has_dim = len(e.args) >= (2 if m.qualname(f) == "torch.argmax" else 1) or any(k.arg == "dim" for k in e.keywords)
+        has_dim = len(e.args) >= (2 if m.qualname(f) == "torch.argmax" else 1) \
+            or any(k.arg == "dim" for k in e.keywords)
         if m.qualname(f) == "torch.argmax" or isinstance(f, ast.Attribute) and f.attr == "argmax" \
                 and m.qualname(f) is None:
             return has_dim
