@@ -216,6 +216,8 @@ CASES = {
         "loss = -(ratio * adv).mean()\nloss.backward()\n",                  # PPO: old log-probs are data
         "w = torch.tensor(np.zeros(3), requires_grad=True)\nloss = ((x @ w - y) ** 2).mean()\nloss.backward()\n",
         "loss = torch.tensor(0.0, requires_grad=True)\nloss.backward()\n",
+        "per = F.cross_entropy(model(x), y, reduction='none')\nloss = (torch.tensor(loss_weights) * per).mean()\n"
+        "loss.backward()\n",                                                  # weights are data
         "x = torch.tensor(data)\nx.requires_grad = True\nloss = model(x).sum()\nloss.backward()\n",   # input saliency
         "loss = F.mse_loss(model(x), y)\nlog = torch.tensor(loss.item())\nloss.backward()\n",
         "def step(model, inputs, opt):\n    loss = model(**inputs)\n    if not isinstance(loss, torch.Tensor):\n"

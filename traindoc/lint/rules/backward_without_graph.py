@@ -234,9 +234,14 @@ def _graph_rewrap(m, e) -> bool:
     return _graph_word(text(e.args[0]))
 
 
+_DATA_WORDS = ("old", "weight", "coef", "scale", "mask", "lam", "factor", "target", "label", "reward", "return")
+
+
 def _graph_word(t: str) -> bool:
+    """A name that says it holds values of the graph (``log_probs``, ``losses``), not data about
+    them (``old_log_probs``, ``loss_weights``)."""
     t = t.lower()
-    return any(w in t for w in _GRAPH_WORDS) and "old" not in t
+    return any(w in t for w in _GRAPH_WORDS) and not any(w in t for w in _DATA_WORDS)
 
 
 _SET_FLAG = re.compile(rb"\.requires_grad\s*=\s*True")
