@@ -187,6 +187,41 @@ CASES = {
         "        loss.backward()\n",
         "with torch.set_grad_enabled(train):\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         "d = F.mse_loss(D(G(z).detach()), y)\nd.backward()\n",
+        # other spellings: re-wrapped losses and outputs, the forward under no_grad, requires_grad flags
+        "from torch.autograd import Variable\nloss = F.mse_loss(model(x), y)\n"
+        "loss = Variable(loss, requires_grad=True)  # !\nloss.backward()\n",
+        "total = 0.0\nfor x, y in dl:\n    total += F.mse_loss(model(x), y).item()\n"
+        "loss = torch.tensor(total / len(dl), requires_grad=True)  # !\nloss.backward()\n",
+        "outs = [model(x) for x in xs]\nloss = F.cross_entropy(torch.Tensor(outs), y)\nloss.backward()  # !\n",
+        "out = torch.from_numpy(model(x).detach().cpu().numpy())\nloss = F.nll_loss(out, y)\nloss.backward()  # !\n",
+        "out = model(x).detach()\nloss = nn.CrossEntropyLoss()(out, y)\nloss.backward()  # !\n",
+        "loss = crit(model(x), y)\nloss.requires_grad_(True)  # !\nloss.backward()\n",
+        "def loss_fn(a, b):\n    loss = (b - a).mean()\n    loss = torch.tensor(loss, requires_grad=True)  # !\n"
+        "    return loss\nfor x, y in dl:\n    loss = loss_fn(model(x), y)\n    loss.backward()\n"
+        "    loss = loss_fn(model(x), y)\n    loss.backward()\n",          # reported once, in the function
+        "model.eval()\nwith torch.no_grad():\n    logits = model(x)\nloss = F.cross_entropy(logits, y)\n"
+        "opt.zero_grad()\nloss.backward()  # !\nopt.step()\n",
+        "policy_loss = []\nfor lp, R in zip(saved_log_probs, returns):\n    policy_loss.append(-lp * R)\n"
+        "loss = torch.tensor(policy_loss).sum()  # !\nloss.backward()\n",
+        "log_probs = torch.tensor([t[1] for t in memory], dtype=torch.float)  # !\n"
+        "loss = -(log_probs * advantages).mean()\nloss.backward()\n",          # an A3C worker
+        # negatives
+        "rewards = torch.tensor([t[2] for t in memory])\nlog_probs = torch.stack([t[1] for t in memory])\n"
+        "loss = -(log_probs * rewards).mean()\nloss.backward()\n",
+        "with torch.no_grad():\n    target_q = r + 0.99 * target_net(s2).max(1)[0]\n"
+        "loss = F.mse_loss(target_q, q_net(s).gather(1, a).squeeze(1))\nloss.backward()\n",   # DQN, MSE either order
+        "with torch.no_grad():\n    soft = teacher(x).softmax(-1)\nloss = F.cross_entropy(student(x), soft)\n"
+        "loss.backward()\n",                                                 # distillation target
+        "old_log_probs = torch.tensor(old_log_probs)\nratio = (new_log_probs - old_log_probs).exp()\n"
+        "loss = -(ratio * adv).mean()\nloss.backward()\n",                  # PPO: old log-probs are data
+        "w = torch.tensor(np.zeros(3), requires_grad=True)\nloss = ((x @ w - y) ** 2).mean()\nloss.backward()\n",
+        "loss = torch.tensor(0.0, requires_grad=True)\nloss.backward()\n",
+        "per = F.cross_entropy(model(x), y, reduction='none')\nloss = (torch.tensor(loss_weights) * per).mean()\n"
+        "loss.backward()\n",                                                  # weights are data
+        "x = torch.tensor(data)\nx.requires_grad = True\nloss = model(x).sum()\nloss.backward()\n",   # input saliency
+        "loss = F.mse_loss(model(x), y)\nlog = torch.tensor(loss.item())\nloss.backward()\n",
+        "def step(model, inputs, opt):\n    loss = model(**inputs)\n    if not isinstance(loss, torch.Tensor):\n"
+        "        loss = torch.tensor(loss, requires_grad=True)\n    loss.backward()\n    opt.step()\n",  # a fallback
     ],
     "torch-load-unsafe": [
         "s = torch.load(p)  # !\n",
@@ -241,6 +276,48 @@ CASES = {
         "head = nn.Linear(8, 1)\nloss = F.mse_loss(head(x).squeeze(1), y.view(-1))\n",
         "loss = F.mse_loss(p.view(-1), t.view(-1))\n",
         "head = nn.Linear(8, 1)\nloss = F.cross_entropy(head(x), y.view(-1))\n",
+        # other spellings: a pandas column, factories, hand-written losses, BCE, functional forms
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df['price'].values, dtype=torch.float32)\n"
+        "loss = nn.MSELoss()(head(x), y)  # !\n",
+        "head = nn.Linear(8, 1)\ny = torch.from_numpy(df.target.to_numpy())\nloss = F.l1_loss(head(x), y)  # !\n",
+        "head = nn.Linear(8, 1)\nloss = torch.mean((head(x) - data[:, -1]) ** 2)  # !\n",
+        "head = nn.Linear(8, 1)\nloss = torch.abs(head(x) - torch.randn(len(x))).mean()  # !\n",
+        "head = nn.Linear(8, 1)\nloss = (head(x) - y.view(-1)).pow(2).sum()  # !\n",
+        "x = torch.unsqueeze(torch.linspace(-1, 1, 100), dim=1)\ny = x.pow(2).squeeze()\n"
+        "loss = F.mse_loss(x, y)  # !\n",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return torch.sigmoid(self.out(x))\n"
+        "loss = F.binary_cross_entropy(Net()(x), labels.view(-1))  # !\n",
+        "from sklearn.model_selection import train_test_split\nX = df.drop(columns=['y']).values\n"
+        "y = df.iloc[:, -1].values\nX_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2)\n"
+        "y_tr = torch.FloatTensor(y_tr)\nmodel = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))\n"
+        "for epoch in range(10):\n    loss = nn.MSELoss()(model(torch.FloatTensor(X_tr)), y_tr)  # !\n",
+        "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([2.0, 4.0, 6.0])\nmodel = nn.Linear(1, 1)\n"
+        "for epoch in range(100):\n    loss = nn.MSELoss()(model(x), y)  # !\n",
+        "from collections import OrderedDict\n"
+        "net = nn.Sequential(OrderedDict([('hidden', nn.Linear(8, 16)), ('act', nn.ReLU()), ('out', nn.Linear(16, 1))]))\n"
+        "loss = F.mse_loss(net(x), y.flatten())  # !\n",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return self.out(x).squeeze(-1)\n"
+        "loss = F.mse_loss(Net()(x), y.view(-1, 1))  # !\n",           # squeezed in forward, (N, 1) target
+        # negatives
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Linear(8, 1)\n"
+        "    def forward(self, x):\n        return self.out(x).squeeze(-1)\n"
+        "loss = F.mse_loss(Net()(x), y.view(-1))\n",
+        "x = torch.tensor([[1.0], [2.0], [3.0]])\ny = torch.tensor([[2.0], [4.0], [6.0]])\nmodel = nn.Linear(1, 1)\n"
+        "loss = nn.MSELoss()(model(x), y)\n",
+        "loss = F.mse_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([1.0, 2.0]))\n",   # (1, 2) vs (2,): same values
+        "from sklearn.model_selection import train_test_split\ny = df.iloc[:, -1].values.reshape(-1, 1)\n"
+        "X_tr, X_te, y_tr, y_te = train_test_split(X, y)\nmodel = nn.Linear(8, 1)\n"
+        "loss = nn.MSELoss()(model(X_tr), torch.FloatTensor(y_tr))\n",
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df[['price']].values)\nloss = F.mse_loss(head(x), y)\n",
+        "head = nn.Linear(8, 1)\ny = torch.tensor(df['price'].values).unsqueeze(1)\nloss = F.mse_loss(head(x), y)\n",
+        "head = nn.Linear(8, 1)\nloss = ((head(x).squeeze(-1) - y.view(-1)) ** 2).mean()\n",
+        "head = nn.Linear(8, 1)\nloss = torch.mean(torch.squeeze(head(x), 1) - torch.randn(len(x)))\n",
+        "head = nn.Linear(8, 1)\nd = (head(x) - y.view(-1)) ** 3\n",
+        "a = torch.randn(16, 1)\nb = torch.randn(16, 1)\nloss = ((a - b) ** 2).mean()\n",
+        "a = torch.randn(shape)\nb = torch.randn(16, 1)\nloss = ((a - b) ** 2).mean()\n",
+        "head = nn.Linear(8, 1)\nloss = F.binary_cross_entropy_with_logits(head(x), y.float().view(-1, 1))\n",
     ],
     "hidden-state-not-detached": [
         LOOP + "rnn = nn.LSTM(4, 8)\nhidden = None\nfor x in dl:\n    opt.zero_grad()\n"
@@ -291,6 +368,49 @@ CASES = {
                "    loss = compute(x, y)\n    loss.backward()\n    if (i + 1) % args.accum == 0:\n        opt.step()\n"
                "        opt.zero_grad()\n",
     ],
+    "unscaled-fp16": [   # TD507's other spellings (its first ones: its fixture)
+        LOOP + "for x, y in dl:\n    with torch.amp.autocast(device_type='cuda', dtype=torch.float16):  # !\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n",
+        LOOP + "from torch.cuda.amp import autocast\nfor x, y in dl:\n    with autocast(enabled=True):  # !\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n",
+        LOOP + "dev = 'cuda'\nfor x, y in dl:\n    with torch.autocast(dev):  # !\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
+        "model = Net().cuda()\nmodel = model.to(dtype=torch.float16)  # !\nopt = torch.optim.Adam(model.parameters())\n"
+        "for x, y in dl:\n    F.mse_loss(model(x), y).backward()\n    opt.step()\n",
+        "model = Net().cuda().half()  # !\nopt = torch.optim.Adam(model.parameters())\nfor x, y in dl:\n"
+        "    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "for x, y in dl:\n    x = x.cuda().half()  # !\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        "from transformers import AutoModelForSequenceClassification as M\nbert = M.from_pretrained('b')\n"
+        "bert.to(torch.half)  # !\nopt = torch.optim.AdamW(bert.parameters(), lr=1e-5)\n"
+        "for b in dl:\n    bert(**b).loss.backward()\n    opt.step()\n",
+        LOOP + "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nfor x, y in dl:\n"
+               "    with torch.amp.autocast(device_type=str(device)):  # !\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
+        # negatives
+        LOOP + "device = 'cuda' if torch.cuda.is_available() else 'cpu'\nfor x, y in dl:\n"
+               "    with torch.autocast(device_type=device, dtype=torch.bfloat16):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        LOOP + "for x, y in dl:\n    with torch.autocast(device_type=args.device):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",      # a device it cannot read
+        LOOP + "for x, y in dl:\n    with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        LOOP + "for x, y in dl:\n    with torch.autocast('cpu'):\n        loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n",
+        LOOP + "scaler = torch.amp.GradScaler('cuda')\nfor x, y in dl:\n    with torch.autocast('cuda'):\n"
+               "        loss = F.mse_loss(model(x), y)\n    scaler.scale(loss).backward()\n    scaler.step(opt)\n"
+               "    scaler.update()\n",
+        LOOP + "model = model.to(torch.bfloat16)\nfor x, y in dl:\n    x = x.to(torch.bfloat16)\n"
+               "    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "def evaluate(x):\n    return model(x.half())\nfor x, y in dl:\n    F.mse_loss(model(x), y).backward()\n",
+        LOOP + "for x, y in dl:\n    F.mse_loss(model(x), y).backward()\nclip = torchvision.models.vit_b_16().half()\n",
+        LOOP + "for x, y in dl:\n    y = y.half()\n    F.mse_loss(model(x), y).backward()\n",   # a target, not an input
+        "from apex.fp16_utils import FP16_Optimizer\nmodel = nn.Linear(4, 2).cuda().half()\n"
+        "optimizer = FP16_Optimizer(torch.optim.SGD(model.parameters(), lr=1e-3), static_loss_scale=128.0)\n"
+        "for x, y in dl:\n    loss = F.mse_loss(model(x).float(), y)\n    optimizer.backward(loss)\n"
+        "    optimizer.step()\n    loss.backward()\n",                         # apex scales the loss
+        "model = Net().half()\nengine, opt, _, _ = deepspeed.initialize(model=model)\nfor b in dl:\n"
+        "    loss = engine(b)\n    engine.backward(loss)\n    engine.step()\n    loss.backward()\n",
+    ],
     "one-hot-target": [
         "t = F.one_hot(y, 10).float()\nloss = F.cross_entropy(logits, t)  # !\n",
         "loss = nn.CrossEntropyLoss()(logits, F.one_hot(y, 10))  # !\n",
@@ -299,6 +419,32 @@ CASES = {
         "loss = F.cross_entropy(logits, y)\n",
         "t = F.one_hot(y, 10).float()\nloss = F.binary_cross_entropy_with_logits(logits, t)\n",
         "loss = F.cross_entropy(logits, smooth(F.one_hot(y, 10)))\n",
+        # other spellings: identity rows, numpy / keras / sklearn / pandas one-hots, float indices, BCE on indices
+        "t = torch.eye(10, device=dev)[labels]\nloss = nn.CrossEntropyLoss()(logits, t)  # !\n",
+        "from sklearn.preprocessing import LabelBinarizer\nlb = LabelBinarizer()\n"
+        "Y = torch.FloatTensor(lb.fit_transform(labels))\nloss = F.cross_entropy(logits, Y)  # !\n",
+        "import pandas as pd\nY = torch.tensor(pd.get_dummies(df['label']).values)\nloss = F.nll_loss(logp, Y)  # !\n",
+        "from keras.utils import to_categorical\nY = to_categorical(labels, 10)\n"
+        "loss = F.cross_entropy(logits, torch.tensor(Y).cuda())  # !\n",
+        "model = nn.Linear(4, 3)\nfor x, y in dl:\n    out = model(x)\n    loss = F.cross_entropy(out, y.float())  # !\n"
+        "    correct += (out.argmax(1) == y).sum().item()\n",
+        "for x, y in dl:\n    out = model(x)\n    loss = F.cross_entropy(out, y.to(torch.float32))  # !\n"
+        "    _, pred = torch.max(out, 1)\n    acc = (pred == y).float().mean()\n",
+        "def to_categorical(y, num_classes):\n    new_y = torch.eye(num_classes)[y.cpu().data.numpy(),]\n"
+        "    if y.is_cuda:\n        return new_y.cuda()\n    return new_y\n"
+        "loss = F.cross_entropy(seg_pred, to_categorical(target, 50))  # !\n",          # a helper of the file
+        "net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 5))\ny = torch.randint(0, 5, (32,))\n"
+        "loss = F.binary_cross_entropy_with_logits(net(x), y.float())  # !\n",
+        # negatives
+        "for x, y in dl:\n    loss = F.cross_entropy(model(x), y.float())\n",          # y unknown: may be soft labels
+        "t = 0.9 * torch.eye(10)[y] + 0.1 / 10\nloss = F.cross_entropy(logits, t)\n",     # label smoothing
+        "t = torch.eye(10)[y]\nloss = F.cross_entropy(logits, t.argmax(dim=1))\n",
+        "net = nn.Sequential(nn.Linear(8, 1))\ny = torch.randint(0, 2, (32,))\n"
+        "loss = F.binary_cross_entropy_with_logits(net(x).squeeze(1), y.float())\n",     # binary head
+        "net = nn.Linear(8, 5)\nloss = F.binary_cross_entropy_with_logits(net(x), F.one_hot(y, 5).float())\n",
+        "e = torch.eye(10)\nloss = F.cross_entropy(logits @ e, y)\n",
+        "def to_categorical(y, n):\n    return torch.eye(n)[y]\nout = model(x, to_categorical(cls, 16))\n"
+        "loss = F.nll_loss(out, target)\n",                           # the one-hot is a model input, not the target
     ],
     "method-not-called": [
         "optimizer.zero_grad  # !\n",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..bindings import UNKNOWN
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
@@ -11,27 +12,40 @@ from ..source import short
 
 @lint_rule(
     "loss-shape-broadcast", "TD539", "error",
-    "an elementwise loss (MSE, L1, smooth L1, Huber) between a (N, 1) and a (N,) tensor: it broadcasts to (N, N)",
-    needles=[("mse_loss", "MSELoss", "l1_loss", "L1Loss", "huber_loss", "HuberLoss")],
+    "an elementwise loss (MSE, L1, smooth L1, Huber, hand-written (pred - y) ** 2, BCE) between a (N, 1) and a (N,) "
+    "tensor: it broadcasts to (N, N)",
+    needles=[("mse_loss", "MSELoss", "l1_loss", "L1Loss", "huber_loss", "HuberLoss", "binary_cross_entropy", "BCELoss",
+              "BCEWithLogitsLoss", "**", "abs", "square", "pow")],
     fix="make the shapes equal: loss = F.mse_loss(pred.squeeze(-1), y) (or y.unsqueeze(-1))",
     confirm="print pred.shape and target.shape at the loss (PyTorch also warns 'Using a target size ... "
             "different to the input size')",
 )
 def check(m):
     """What it detects: `F.mse_loss` / `nn.MSELoss` (also `l1_loss`, `smooth_l1_loss`,
-    `huber_loss`) whose two arguments have provably different shapes, one (N, 1) and the
-    other (N,): an output of `nn.Linear(k, 1)` (the layer, an `nn.Sequential` ending in one,
-    a same-file model whose `forward` returns one) or a tensor made (N, 1) by
-    `.unsqueeze(1)`, `.view(-1, 1)`, `.reshape(-1, 1)`, `x[:, None]`, against a tensor made
-    1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`. Shapes the rule cannot
-    see are never flagged.
+    `huber_loss`, `binary_cross_entropy`, `binary_cross_entropy_with_logits` and their
+    modules) and the hand-written `((pred - y) ** 2).mean()`, `torch.mean((out - y) ** 2)`,
+    `(out - y).abs().mean()`, `torch.square(out - y)`, whose two tensors have provably
+    different shapes, one (N, 1) and the other (N,): an output of `nn.Linear(k, 1)` (the
+    layer, an `nn.Sequential`, also of an `OrderedDict`, ending in one, maybe followed by
+    an activation such as `nn.Sigmoid()`, a same-file model whose `forward` returns one,
+    through `torch.sigmoid` and the like), `torch.randn(n, 1)`, or a tensor made (N, 1) by `.unsqueeze(1)`,
+    `torch.unsqueeze(x, dim=1)`, `.view(-1, 1)`, `.reshape(-1, 1)`, `x[:, None]`, against
+    a tensor made 1-D by `.view(-1)`, `.reshape(-1)`, `.flatten()`, `.squeeze()`, a
+    column `x[:, k]`, `torch.randn(n)` / `torch.linspace` / `torch.arange`, or
+    `torch.tensor([2.0, 4.0, 6.0])` against `torch.tensor([[1.0], [2.0], [3.0]])`,
+    `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
+    through scikit-learn's `train_test_split(X, y)`. Shapes the rule cannot see are never
+    flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree (a model
+    whose `forward` returns `.squeeze(-1)` is (N,) and is flagged against a (N, 1) target).
 
     Why it happens: elementwise losses broadcast their arguments. (N, 1) against
     (N,) becomes an (N, N) matrix of every prediction against every target, and the mean
     of that is minimised by predicting the batch mean for every sample: the regression
     trains, the loss goes down a little and then plateaus at the target variance, with no
-    error raised (PyTorch only warns). This is the most asked regression bug on the
-    PyTorch forum (cause `loss-mismatch`, `loss-plateau`).
+    error raised (PyTorch only warns 'Using a target size that is different to the input
+    size'; a hand-written `(pred - y) ** 2` does not even warn). The binary cross-entropy
+    losses refuse the mismatch with a ValueError instead. This is the most asked
+    regression bug on the PyTorch forum (cause `loss-mismatch`, `loss-plateau`).
 
     Example:
         self.head = nn.Linear(64, 1)                     # forward returns (N, 1)
@@ -42,17 +56,69 @@ def check(m):
     """
     for site in m.w.calls:
         lc = loss_of(m, site.node)
-        if lc is None or lc[0] not in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"):
+        if lc is not None:
+            if lc[0] not in _LOSSES:
+                continue
+            _, a, b = lc
+            if a is None or b is None:
+                continue
+            pair = _mismatch(m, a, b)
+            if pair is None:
+                continue
+            col, vec = pair
+            if lc[0].startswith("binary_cross_entropy"):
+                yield Hit(site.node, f"{lc[0]} between `{short(col)}` of shape (N, 1) and `{short(vec)}` of shape "
+                                     "(N,): it raises ValueError (target size different to the input size); make "
+                                     "the shapes equal (.squeeze(-1) or .view(-1, 1))")
+            else:
+                yield Hit(site.node, f"{lc[0]} between `{short(col)}` of shape (N, 1) and `{short(vec)}` of shape "
+                                     "(N,): they broadcast to (N, N), every prediction against every target; make "
+                                     "the shapes equal (.squeeze(-1) or .view(-1, 1))")
             continue
-        _, a, b = lc
-        if a is None or b is None:
-            continue
-        sa, sb = _shape(m, a, 3), _shape(m, b, 3)
-        if {sa, sb} == {"col", "vec"}:
-            col, vec = (a, b) if sa == "col" else (b, a)
-            yield Hit(site.node, f"{lc[0]} between `{short(col)}` of shape (N, 1) and `{short(vec)}` of shape (N,): "
-                                 "they broadcast to (N, N), every prediction against every target; make the shapes "
-                                 "equal (.squeeze(-1) or .view(-1, 1))")
+        diff = _elementwise_of_diff(m, site.node)
+        if diff is not None:
+            yield from _hand_written(m, diff)
+    for site in m.w.pows:
+        p = site.node
+        if isinstance(p.left, ast.BinOp) and type(p.left.op) is ast.Sub and _const(p.right) == 2:
+            yield from _hand_written(m, p.left)
+
+
+_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+                     "binary_cross_entropy_with_logits"})
+_SQUARE_ABS = frozenset({"torch.abs", "torch.square", "torch.pow", "torch.absolute"})
+
+
+def _mismatch(m, a, b):
+    """(the (N, 1) side, the (N,) side), or None."""
+    sa, sb = _shape(m, a, 6), _shape(m, b, 6)
+    if {sa, sb} == {"col", "vec"}:
+        return (a, b) if sa == "col" else (b, a)
+    return None
+
+
+def _elementwise_of_diff(m, call: ast.Call):
+    """The ``a - b`` of ``(a - b).abs()``, ``(a - b).pow(2)``, ``torch.abs(a - b)``, ``torch.square(a - b)``."""
+    f = call.func
+    if isinstance(f, ast.Attribute) and f.attr in ("abs", "square", "pow", "absolute") \
+            and isinstance(f.value, ast.BinOp) and type(f.value.op) is ast.Sub:
+        if f.attr != "pow" or [_const(a) for a in call.args] == [2]:
+            return f.value
+        return None
+    if call.args and isinstance(call.args[0], ast.BinOp) and type(call.args[0].op) is ast.Sub \
+            and m.qualname(f) in _SQUARE_ABS:
+        if m.qualname(f) != "torch.pow" or len(call.args) == 2 and _const(call.args[1]) == 2:
+            return call.args[0]
+    return None
+
+
+def _hand_written(m, diff: ast.BinOp):
+    pair = _mismatch(m, diff.left, diff.right)
+    if pair is not None:
+        col, vec = pair
+        yield Hit(diff, f"`{short(diff)}` between `{short(col)}` of shape (N, 1) and `{short(vec)}` of shape (N,): "
+                        "it broadcasts to (N, N), every prediction against every target; make the shapes equal "
+                        "(.squeeze(-1) or .view(-1, 1))")
 
 
 def _const(e):
@@ -64,6 +130,71 @@ def _const(e):
     return None
 
 
+def _dim(m, call: ast.Call):
+    """The ``dim=`` keyword of ``x.squeeze(dim=-1)`` / ``torch.unsqueeze(x, dim=1)``, or None."""
+    return next((k.value for k in call.keywords if k.arg == "dim"), None)
+
+
+_ACTIVATIONS = frozenset({"torch.sigmoid", "torch.tanh", "torch.relu", "torch.exp", "torch.abs",
+                          "torch.nn.functional.sigmoid", "torch.nn.functional.relu", "torch.nn.functional.tanh",
+                          "torch.nn.functional.softplus", "torch.nn.functional.leaky_relu", "torch.nn.functional.elu",
+                          "torch.nn.functional.gelu", "torch.nn.functional.silu", "torch.nn.functional.dropout"})
+_ACT_METHODS = frozenset({"sigmoid", "tanh", "relu", "exp", "abs", "float", "double", "to", "cuda", "cpu", "detach",
+                          "contiguous", "clone", "type"})
+_FACTORIES_1D = frozenset({"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty"})
+_WRAPPERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
+                       "torch.DoubleTensor", "torch.cuda.FloatTensor", "numpy.array", "numpy.asarray"})
+
+
+def _count(m, e, depth: int = 2) -> bool:
+    """``e`` is provably one int (a batch size): a constant, ``len(x)``, ``x.size(0)``, ``x.shape[0]``."""
+    if _const(e) is not None:
+        return True
+    if isinstance(e, ast.Name) and depth:
+        d = m.defs(e)
+        return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and _count(m, d[0], depth - 1)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len":
+        return True
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size" and len(e.args) == 1:
+        return True
+    return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape" \
+        and _const(e.slice) is not None
+
+
+def _pandas_column(e) -> bool:
+    """``df["y"].values`` / ``df["y"].to_numpy()`` / ``df.y.values``: a Series, 1-D."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "to_numpy" and not e.args:
+        e = e.func.value
+    elif isinstance(e, ast.Attribute) and e.attr == "values":
+        e = e.value
+    else:
+        return False
+    if isinstance(e, ast.Attribute):  # df.price.values
+        return isinstance(e.value, ast.Name) and e.value.id != "self"
+    return isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and isinstance(e.slice.value, str) \
+        and isinstance(e.value, ast.Name)
+
+
+def _split_source(m, name: str):
+    """The array ``name`` was split from by ``X_tr, X_te, y_tr, y_te = train_test_split(X, y)``
+    (the only such unpacking of ``name`` in the file), or None."""
+    splits = m.memo.get("lsb-splits")
+    if splits is None:
+        splits = m.memo["lsb-splits"] = {}
+        for n in (ast.walk(m.tree) if b"train_test_split" in m.source else ()):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
+                    and isinstance(n.value, ast.Call) \
+                    and m.qualname(n.value.func) == "sklearn.model_selection.train_test_split":
+                arrays = [a for a in n.value.args if not isinstance(a, ast.Starred)]
+                elts = n.targets[0].elts
+                if len(arrays) != len(n.value.args) or len(elts) != 2 * len(arrays):
+                    continue
+                for i, t in enumerate(elts):
+                    if isinstance(t, ast.Name):
+                        splits[t.id] = arrays[i // 2] if t.id not in splits else None
+    return splits.get(name)
+
+
 def _shape(m, e, depth: int) -> str:  # noqa: C901
     """"col" for a provable (N, 1), "vec" for a provable (N,), "" when unknown."""
     if depth < 0 or e is None:
@@ -72,30 +203,94 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         d = m.defs(e)
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
             return _shape(m, d[0], depth - 1)
+        if d and len(d) == 1 and d[0] is UNKNOWN:
+            src = _split_source(m, e.id)
+            return _shape(m, src, depth - 1) if src is not None else ""
         return ""
+    if _pandas_column(e):
+        return "vec"
+    if isinstance(e, ast.Attribute) and e.attr == "values":
+        return _shape(m, e.value, depth - 1)  # a Series' or an array's values keep its shape
     if isinstance(e, ast.Subscript):
         s = e.slice
         if isinstance(s, ast.Tuple) and len(s.elts) == 2 and isinstance(s.elts[0], ast.Slice) \
-                and isinstance(s.elts[1], ast.Constant) and s.elts[1].value is None:
-            return "col"  # x[:, None]
+                and s.elts[0].lower is None and s.elts[0].upper is None:
+            if isinstance(s.elts[1], ast.Constant) and s.elts[1].value is None:
+                return "col"  # x[:, None]
+            if _const(s.elts[1]) is not None:
+                return "vec"  # x[:, 0]: one column of a matrix
         return ""
     if not isinstance(e, ast.Call) or not isinstance(e.func, (ast.Attribute, ast.Name, ast.Call)):
         return ""
     f = e.func
-    if isinstance(f, ast.Attribute) and m.qualname(f) is None:
+    q = m.qualname(f)
+    if q is not None:
+        return _fn_shape(m, q, e, depth)
+    if isinstance(f, ast.Attribute):
         args = [_const(a) for a in e.args]
+        kd = _const(_dim(m, e)) if _dim(m, e) is not None else None
         name = f.attr
-        if name == "unsqueeze" and args in ([1], [-1]):
+        if name == "unsqueeze" and (args in ([1], [-1]) or not e.args and kd in (1, -1)):
             return "col" if _shape(m, f.value, depth - 1) in ("vec", "") else ""
         if name in ("view", "reshape") and args == [-1, 1]:
             return "col"
-        if name in ("view", "reshape") and args == [-1] or name == "flatten" and not e.args:
+        if name in ("view", "reshape") and args == [-1] or name in ("flatten", "ravel") and not e.args:
             return "vec"
         if name == "squeeze" and not e.args and not e.keywords:
             return "vec"
-        if name in ("float", "double", "to", "cuda", "cpu", "detach", "contiguous"):
+        if name == "squeeze" and (args in ([1], [-1]) or not e.args and kd in (1, -1)):
+            return "vec" if _shape(m, f.value, depth - 1) == "col" else ""
+        if name in _ACT_METHODS:
             return _shape(m, f.value, depth - 1)
     return _model_col(m, e, depth)
+
+
+def _fn_shape(m, q: str, e: ast.Call, depth: int) -> str:  # noqa: C901
+    """The shape of a call of a library function ``q``."""
+    args = [a for a in e.args if not isinstance(a, ast.Starred)]
+    if len(args) != len(e.args):
+        return ""
+    dim = args[1] if len(args) > 1 else _dim(m, e)
+    if q == "torch.unsqueeze" and args and _const(dim) in (1, -1):
+        return "col" if _shape(m, args[0], depth - 1) in ("vec", "") else ""
+    if q == "torch.squeeze" and args:
+        if dim is None:
+            return "vec"
+        return "vec" if _const(dim) in (1, -1) and _shape(m, args[0], depth - 1) == "col" else ""
+    if q in ("torch.flatten", "torch.ravel") and len(args) == 1 and not e.keywords:
+        return "vec"
+    if q in _ACTIVATIONS and args:
+        return _shape(m, args[0], depth - 1)
+    if q in _FACTORIES_1D and not any(k.arg == "size" for k in e.keywords):
+        if len(args) == 1 and _count(m, args[0]):
+            return "vec"
+        if len(args) == 2 and _count(m, args[0]) and _const(args[1]) == 1:
+            return "col"
+        return ""
+    if q == "torch.randint" and len(args) == 3 and isinstance(args[2], ast.Tuple):
+        dims = args[2].elts
+        if len(dims) == 1 and _count(m, dims[0]):
+            return "vec"
+        if len(dims) == 2 and _count(m, dims[0]) and _const(dims[1]) == 1:
+            return "col"
+        return ""
+    if q in ("torch.linspace", "torch.arange") and not any(k.arg == "out" for k in e.keywords):
+        return "vec"
+    if q in _WRAPPERS and len(args) == 1:
+        return _literal_shape(args[0]) or _shape(m, args[0], depth - 1)
+    return ""
+
+
+def _literal_shape(e) -> str:
+    """``[1.0, 2.0, 3.0]``: "vec"; ``[[1.0], [2.0], [3.0]]``: "col" (at least two rows)."""
+    if not isinstance(e, (ast.List, ast.Tuple)) or len(e.elts) < 2:
+        return ""
+    if all(isinstance(x, ast.Constant) and isinstance(x.value, (int, float)) for x in e.elts):
+        return "vec"
+    if all(isinstance(x, (ast.List, ast.Tuple)) and len(x.elts) == 1 and isinstance(x.elts[0], ast.Constant)
+           for x in e.elts):
+        return "col"
+    return ""
 
 
 def _model_col(m, call: ast.Call, depth: int) -> str:
@@ -110,8 +305,9 @@ def _model_col(m, call: ast.Call, depth: int) -> str:
     if k[0] == "local" and depth > 0:
         fwd = m.method(k[1], "forward")
         rets = m.w.returns.get(id(fwd)) if fwd is not None else None
-        if rets and all(_shape(m, r, depth - 1) == "col" for r in rets):
-            return "col"
+        shapes = {_shape(m, r, depth - 1) for r in rets or ()}
+        if len(shapes) == 1:
+            return shapes.pop()  # every return (N, 1), or every return squeezed to (N,)
     return ""
 
 
@@ -143,6 +339,24 @@ def _linear_to_one(m, ctor: ast.Call) -> bool:
         return _const(out) == 1
     if q == "torch.nn.Sequential":
         layers = [a for a in ctor.args if not isinstance(a, ast.Starred)]
-        return bool(layers) and len(layers) == len(ctor.args) and isinstance(layers[-1], ast.Call) \
-            and _linear_to_one(m, layers[-1])
+        if len(layers) == 1 and isinstance(layers[0], ast.Call) and layers[0].args \
+                and isinstance(layers[0].args[0], ast.List) \
+                and (m.qualname(layers[0].func) or "").endswith("OrderedDict"):
+            # nn.Sequential(OrderedDict([("fc", nn.Linear(h, 1)), ...])): the modules of the pairs
+            pairs = layers[0].args[0].elts
+            layers = [p.elts[1] for p in pairs if isinstance(p, ast.Tuple) and len(p.elts) == 2]
+            if len(layers) != len(pairs):
+                return False
+            ctor = ast.Call(func=ctor.func, args=layers, keywords=[])
+        if len(layers) != len(ctor.args):
+            return False
+        while layers and isinstance(layers[-1], ast.Call) \
+                and (m.qualname(layers[-1].func) or "") in _ELEMENTWISE_LAYERS:
+            layers.pop()  # nn.Linear(k, 1), nn.Sigmoid(): still (N, 1)
+        return bool(layers) and isinstance(layers[-1], ast.Call) and _linear_to_one(m, layers[-1])
     return False
+
+
+_ELEMENTWISE_LAYERS = frozenset("torch.nn." + n for n in (
+    "Sigmoid", "Tanh", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Identity", "Dropout", "Hardtanh",
+    "ReLU6", "PReLU"))

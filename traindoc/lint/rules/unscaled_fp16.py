@@ -11,7 +11,10 @@ from ..source import short, text
 from ..training import is_backward
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
-_SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss")
+_SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss", "FP16_Optimizer",
+            "FP16Optimizer", "Fp16Optimizer", "Fp16OptimizerHook", "wrap_fp16_model")
+_SCALE_KEYWORDS = frozenset({"loss_scale", "static_loss_scale", "dynamic_loss_scale", "init_scale"})
+_SCALING_WRAPPERS = ("accelerator", "fabric", "optim", "engine")
 _MODEL_NAMES = frozenset({"model", "net", "module", "network", "generator", "discriminator", "encoder", "decoder"})
 
 
@@ -33,10 +36,20 @@ def check(m):
     `torch.set_default_tensor_type(torch.cuda.HalfTensor)`), and never creates a
     `GradScaler` (nor uses apex or DeepSpeed loss scaling, nor backpropagates through
     `accelerator.backward` / `fabric.backward`, which scale the loss under fp16 mixed
-    precision). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
+    precision, nor `optimizer.backward(loss)` / `engine.backward(loss)`, apex's
+    `FP16_Optimizer` and DeepSpeed, nor passes a `loss_scale=` / `static_loss_scale=`
+    anywhere). bfloat16 autocast, CPU autocast (bfloat16 by default), autocast with a
     dtype or device the rule cannot read, inference scripts, and autocast in evaluation
     code (under `torch.no_grad()`, in a function named like `log_validation`, `evaluate`,
-    `sample`) are not flagged.
+    `sample`) are not flagged. The autocast's device and dtype are read through names
+    (`dtype = torch.float16`, `device = torch.device("cuda")` then
+    `device_type=device.type` or `str(device)`, also `"cuda" if torch.cuda.is_available()
+    else "cpu"`: the CUDA run is the one in float16). Also flagged: a library model (`torchvision.models.*`,
+    `timm.create_model`, `X.from_pretrained(...)`) converted with `.half()` /
+    `.to(torch.half)` whose parameters an optimizer steps (a frozen float16 model is
+    fine), and a batch cast with `x.half()` / `x.to(torch.float16)` that is fed to the
+    model in the function that calls `backward()` (the model then runs in float16: a
+    float32 one would refuse half inputs), when no float16 model or autocast is in sight.
 
     Why it happens: float16 has 5 exponent bits. Gradients below 6e-8 round to 0
     (cause `fp16-underflow`): with small losses or deep nets most of them do, and the
@@ -66,15 +79,17 @@ def check(m):
     back = next((s.node for s in m.w.calls if is_backward(m, s.node)), None)
     if back is None:
         return
-    for site in m.w.calls:
-        call = site.node
-        how = _fp16(m, call)
-        if how and eval_context(m, site.ctx):
-            continue  # autocast around inference (validation images, sampling): no gradient to scale
-        if how:
-            yield Hit(call, f"{how} in a training script (backward on line {back.lineno}) without a GradScaler: "
-                            "gradients below 6e-8 flush to zero and values above 65504 overflow; "
-                            "scale the loss with torch.amp.GradScaler or use bfloat16")
+    hits = [s for s in m.w.calls if _fp16(m, s.node) and not eval_context(m, s.ctx)]
+    if not hits:
+        # no float16 model or autocast in sight: a batch cast to half and fed to the model says it
+        back_funcs = {id(s.ctx.func) for s in m.w.calls if is_backward(m, s.node)}
+        hits = [s for s in m.w.calls if _half_input(m, s, back_funcs) and not eval_context(m, s.ctx)]
+    for site in hits:
+        # autocast around inference (validation images, sampling) was left out above: no gradient to scale
+        how = _fp16(m, site.node) or _half_input(m, site, ())
+        yield Hit(site.node, f"{how} in a training script (backward on line {back.lineno}) without a GradScaler: "
+                             "gradients below 6e-8 flush to zero and values above 65504 overflow; "
+                             "scale the loss with torch.amp.GradScaler or use bfloat16")
 
 
 def _fp16(m, call: ast.Call) -> str:
@@ -87,11 +102,14 @@ def _fp16(m, call: ast.Call) -> str:
     if c[0] != "meth":
         return ""
     name, recv = c[1], _unchain(c[2])
+    if name in ("half", "to", "type") and not _is_model(m, recv) and _library_model(m, recv) \
+            and _optimized(m, recv) and _half_cast(m, name, call):
+        return f"`{short(call)}` (float16 weights stepped by the optimizer)"
     if name == "half" and not call.args and _is_model(m, recv):
         return f"`{short(c[2])}.half()` (float16 weights and activations)"
     if name in ("to", "type") and _is_model(m, recv):
         dt = [kw.value for kw in call.keywords if kw.arg in ("dtype", "dst_type")] + list(call.args)
-        if any(_is_half(m, a) for a in dt):
+        if any(_is_half(m, _value(m, a)) for a in dt):
             arg = text(dt[0]) if len(dt) == 1 else "torch.float16"
             return f"`{short(c[2])}.{name}({arg})` (float16 weights and activations)"
     return ""
@@ -119,8 +137,78 @@ def _unchain(e):
     return e
 
 
+def _half_cast(m, name: str, call: ast.Call) -> bool:
+    """``.half()``, ``.to(torch.float16)``, ``.to(dev, dtype=torch.half)``, ``.type(torch.HalfTensor)``."""
+    if name == "half":
+        return not call.args
+    dt = [kw.value for kw in call.keywords if kw.arg in ("dtype", "dst_type")] + list(call.args)
+    return any(_is_half(m, _value(m, a)) for a in dt)
+
+
+def _value(m, e):
+    """The one expression a name is bound to (``dtype = torch.float16``), else ``e``."""
+    if isinstance(e, ast.Name):
+        d = m.defs(e)
+        if d and len(d) == 1 and isinstance(d[0], ast.expr):
+            return d[0]
+    return e
+
+
+def _half_input(m, site, back_funcs) -> str:
+    """``x.half()`` (or ``.to(torch.float16)``) of a batch fed to a model in the function that
+    backpropagates: the model runs in float16 (a float32 model would refuse half inputs)."""
+    call = site.node
+    c = m.callee(call)
+    if c[0] != "meth" or c[1] not in ("half", "to", "type") or back_funcs and id(site.ctx.func) not in back_funcs:
+        return ""
+    if _is_model(m, _unchain(c[2])) or not _half_cast(m, c[1], call):
+        return ""
+    key = ("fp16-fed", id(site.ctx.func))
+    fed = m.memo.get(key)
+    if fed is None:
+        fed = m.memo[key] = set()
+        for s in m.w.calls:
+            if s.ctx.func is site.ctx.func and _is_model(m, s.node.func):
+                for a in s.node.args:
+                    fed.add(id(a))
+                    if isinstance(a, ast.Name):
+                        for d in m.defs(a) or ():
+                            fed.add(id(d))
+    if id(call) in fed:
+        return f"`{short(call)}` fed to the model in the training step (float16 weights and activations)"
+    return ""
+
+
+_LIBRARY_MODELS = ("torchvision.models.", "timm.create_model", "transformers.", "diffusers.")
+
+
+def _library_model(m, e) -> bool:
+    """A model built by a library: ``torchvision.models.resnet18()``, ``timm.create_model``,
+    ``X.from_pretrained(...)``, directly or through one name."""
+    e = _value(m, e)
+    e = _unchain(e)
+    if not isinstance(e, ast.Call):
+        return False
+    q = m.qualname(e.func) or ""
+    return q.startswith(_LIBRARY_MODELS) or q.endswith(".from_pretrained")
+
+
+def _optimized(m, e) -> bool:
+    """An optimizer is built over ``e.parameters()`` in the file."""
+    t = text(e)
+    if not t:
+        return False
+    for s in m.w.calls:
+        q = m.qualname(s.node.func) or ""
+        if q.startswith("torch.optim.") and q.count(".") == 2 and s.node.args \
+                and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parameters"
+                        and text(n.func.value) == t for n in ast.walk(s.node.args[0])):
+            return True
+    return False
+
+
 def _autocast(m, q: str, call: ast.Call) -> str:
-    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    kw = {k.arg: _value(m, k.value) for k in call.keywords if k.arg}
     en = kw.get("enabled")
     if isinstance(en, ast.Constant) and en.value is False:
         return ""
@@ -130,12 +218,32 @@ def _autocast(m, q: str, call: ast.Call) -> str:
         return "torch.cuda.amp.autocast() (float16 by default)"
     if q == "torch.cpu.amp.autocast":
         return ""  # bfloat16 by default
-    dev = call.args[0] if call.args else kw.get("device_type")
-    if len(call.args) >= 2 and m.qualname(call.args[1]) in N.FP16:
+    dev = _value(m, call.args[0]) if call.args else kw.get("device_type")
+    if len(call.args) >= 2 and m.qualname(_value(m, call.args[1])) in N.FP16:
         return "float16 autocast"
+    if dev is not None and not isinstance(dev, ast.Constant) and _cuda(m, dev, 4):
+        return 'autocast on CUDA (float16 by default there)'
     if isinstance(dev, ast.Constant) and dev.value == "cuda":
         return 'autocast("cuda") (float16 by default on CUDA)'
     return ""
+
+
+def _cuda(m, e, depth: int) -> bool:
+    """The device ``e`` is "cuda" (or "cuda" on a machine that has one): through names,
+    ``torch.device(...)``, ``.type``, ``str(...)`` and ``"cuda" if torch.cuda.is_available() else "cpu"``."""
+    if depth < 0 or e is None:
+        return False
+    e = _value(m, e)
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, str) and e.value.split(":")[0] == "cuda"
+    if isinstance(e, ast.IfExp):
+        return _cuda(m, e.body, depth - 1) or _cuda(m, e.orelse, depth - 1)
+    if isinstance(e, ast.Attribute) and e.attr == "type":
+        return _cuda(m, e.value, depth - 1)
+    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and (
+            m.qualname(e.func) == "torch.device" or isinstance(e.func, ast.Name) and e.func.id == "str"):
+        return _cuda(m, e.args[0], depth - 1)
+    return False
 
 
 def _is_model(m, e) -> bool:
@@ -157,7 +265,11 @@ def _scales_loss(m) -> bool:
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
         if name in _SCALERS or name == "scale" and "scaler" in text(f.value).lower():
             return True
+        if any(k.arg in _SCALE_KEYWORDS for k in site.node.keywords):
+            return True  # apex FP16_Optimizer(opt, static_loss_scale=128.0), mmcv's Fp16OptimizerHook(loss_scale=...)
         if name == "backward" and isinstance(f, ast.Attribute) and site.node.args \
-                and any(w in text(f.value).lower() for w in ("accelerator", "fabric")):
-            return True  # accelerate / Lightning Fabric scale the loss themselves under fp16
+                and any(w in text(f.value).lower() for w in _SCALING_WRAPPERS):
+            # accelerate / Lightning Fabric / apex's optimizer.backward(loss) / DeepSpeed's engine.backward(loss)
+            # scale the loss themselves under fp16
+            return True
     return False
