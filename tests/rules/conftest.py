@@ -32,7 +32,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
               dtypes=("float32",), modules=None, params=None, no_grads=False,
               grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
-    ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} (sampled);
+    ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
     ``grad_bad_from``: the step from which some gradients are non-finite;
     ``carried``: what .grad held when backward began, as a share of the step's gradient (sampled);
@@ -79,7 +79,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                 for k, val in stats.items():
                     v[f"act/{mod}/{k}"] = float(val(s) if callable(val) else val)
                 v[f"act/{mod}/mean"] = 0.1
-            ur = 1e-3 if update is None else update
+            ur = 1e-3 if update is None else update(s) if callable(update) else update
             for p in params:
                 r = ur.get(p, 1e-3) if isinstance(ur, dict) else ur
                 v[f"update_ratio/{p}"] = 0.0 if p in zero_params else r

@@ -117,6 +117,22 @@ def test_lr_too_high_not_on_a_noisy_loss_that_fell(make_run):
     assert "lr-too-high" in [c.name for c in d.causes]
 
 
+def test_lr_too_high_not_on_a_small_init_left_by_a_whole_norm_update(make_run):
+    # the fixed FFM of real-fault 65: latent vectors scaled down by 1/sqrt(m n k), Adagrad at
+    # 0.1; the first update moves every weight by the rate (update/weight 1.0 at step 0) and
+    # the log-loss halves, 0.70 -> 0.34: a run leaving a small init, not one being rewritten
+    n = 300
+    t = np.arange(n)
+    loss = 0.34 + 0.36 * np.exp(-t / 30) + 0.01 * np.random.default_rng(5).standard_normal(n)
+    upd = lambda s: 1.0 if s == 0 else 0.5 if s < 3 else 0.02  # noqa: E731
+    d = diagnose(make_run(n=n, loss=loss, opt="Adagrad", lr=0.1, update=upd, sample_every=10))
+    assert "lr-too-high" not in [c.name for c in d.causes]
+    # the same first updates on a loss that does not fall: the weights were rewritten for nothing
+    flat = 0.69 + 0.01 * np.random.default_rng(5).standard_normal(n)
+    d = diagnose(make_run(n=n, loss=flat, opt="Adagrad", lr=0.1, update=upd, sample_every=10))
+    assert "lr-too-high" in [c.name for c in d.causes]
+
+
 def test_missing_zero_grad_running_sum(make_run):
     t = np.arange(N)
     grad = 0.5 * (1 + t) + 0.01 * np.random.default_rng(3).standard_normal(N)

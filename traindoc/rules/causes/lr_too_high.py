@@ -134,6 +134,14 @@ def _schedule_evidence(run, f, s: float, evid: list) -> tuple[float, float, bool
     return s, grow, only_schedule
 
 
+# A first update that moves the weights by their whole norm is also how any run leaves a
+# small init (Adam's and Adagrad's first step moves every weight by the learning rate,
+# whatever the gradient): an FFM with latent vectors scaled by 1/sqrt(m n k) under Adagrad
+# 0.1 has an update/weight ratio of 1.0 at step 0 and halves its log-loss. Rewritten
+# weights are a symptom only while the loss has not fallen by this share of its start.
+REWRITE_DROP = 0.3
+
+
 def _branches(run, f) -> tuple[float, list]:
     """The strength of the direct evidence (0: none) and its evidence entries: a climb
     before a NaN, first updates that rewrote the weights, large update ratios, or (without
@@ -147,7 +155,7 @@ def _branches(run, f) -> tuple[float, list]:
              "growth_before": fmt(o.get("loss_growth", float("nan")))}]
     if f.first_bad is not None or len(f.loss) < 10:
         return 0.0, []
-    if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < 0.6
+    if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < REWRITE_DROP
             and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
         # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
         return 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7), [
