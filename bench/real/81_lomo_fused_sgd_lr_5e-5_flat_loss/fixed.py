@@ -1,4 +1,4 @@
-"""Causal LM fine-tuned with LOMO's fused SGD update -- fixed as the maintainer advised: learning
+"""Causal LM trained with LOMO's fused SGD update -- fixed as the maintainer advised: learning
 rate 1e-2 instead of 5e-5 (nothing else changed).
 
 Source: https://github.com/OpenLMLab/LOMO/issues/50 (小学习率问题, "small learning-rate problem")
@@ -7,7 +7,8 @@ Report: "我在使用小学习率5e-5,接近一万条特殊格式的训练数据
 not decrease -- what is misconfigured?). Maintainer: "你好，这是因为学习率太小了，可以试着将学习率调到1e-2
 1e-3级别。" (the learning rate is too small; try 1e-2 .. 1e-3). LOMO fuses the gradient computation
 and a plain SGD step: each parameter is updated as soon as its gradient is accumulated and the
-gradient is freed. Reproduced with a small decoder-only transformer (2 layers, d_model 64,
+gradient is freed. Reproduced (trained from scratch rather than fine-tuning a pretrained LLM) with a
+small decoder-only transformer (2 layers, d_model 64,
 4 heads, token + position embeddings) whose parameters get the same fused SGD update through
 post-accumulate-grad hooks (gradient-norm clipping omitted), on ~10k synthetic examples of a
 fixed "special format" ("<k> key = value ; <v> value-reversed <e>" over a 40-token vocabulary),
