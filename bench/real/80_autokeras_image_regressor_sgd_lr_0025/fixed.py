@@ -14,7 +14,7 @@ years (1..90, unscaled as AutoKeras passed it; their variance, the MSE of predic
 is ~675); `acc` is the test R^2.
 
 expect: lr-too-high
-symptom: nonfinite
+symptom: loss-above 300
 batch: 4
 """
 import argparse
