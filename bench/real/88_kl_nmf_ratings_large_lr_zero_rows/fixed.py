@@ -13,7 +13,8 @@ rate will solve this problem." Reproduced in torch with libmf's KL objective
 sum(r log(r / z) - r + z), z = p_u . q_i, non-negative factors (projected to >= 0 after each
 update as libmf does), AdaGrad-style per-parameter step sizes (libmf's adaptive learning rate)
 and mini-batches of 256 ratings, learning rate 2.0 (libmf's default eta is 0.1), on a
-synthetic implicit-count matrix (2000 users x 500 items, k = 16, Poisson counts from non-negative low-rank preferences, only positive entries observed);
+synthetic implicit-count matrix (2000 users x 500 items, k = 16, Poisson counts from
+non-negative low-rank preferences, only positive entries observed);
 `acc` is the share of held-out counts predicted within 50 %.
 
 expect: lr-too-high
