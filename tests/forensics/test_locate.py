@@ -194,9 +194,12 @@ def test_an_overflow_in_the_first_forward_names_the_init_first():
     class B:
         path, meta = "b", {"batches": []}
 
-    def names(step, culprit):
+    def names(step, culprit, field=None):
         res = {"step": step, "location": {"kind": "unstable-op", "culprit": culprit},
                "tests": [{"what": "batch", "fails": True, "loss": float("inf"), "grad_norm": float("nan")}]}
+        if field:
+            res["profiles"] = {"samples": [{"position": 0, "index": None, "extreme": [],
+                                            "fields": [{"field": "args.0", "extreme": [], **field}]}]}
         return [f.name for f in rank(build_findings(res, B()))]
 
     # an FFM whose latent vectors are drawn from U(0, 1): logits of +-108 before any update
@@ -205,6 +208,12 @@ def test_an_overflow_in_the_first_forward_names_the_init_first():
     assert names(40, exp_culprit(108.2)) == ["unstable-op"]
     # inputs that are merely large enough to matter at once are not an init's scale
     assert names(0, exp_culprit(12.0)) == ["unstable-op"]
+    # a Cox model fed raw covariates (a sample year ~2000): the inputs' scale, not the init
+    assert names(0, exp_culprit(640.0), {"float": True, "run_p50_absmax": 1999.0}) == ["data-unnormalized",
+                                                                                         "unstable-op"]
+    # the FFM's feature ids are integers in the hundreds: ids are not a scale
+    assert names(0, exp_culprit(108.2), {"float": False, "run_p50_absmax": 399.0})[0] == "bad-init"
+    assert names(0, exp_culprit(108.2), {"float": True, "run_p50_absmax": 3.1})[0] == "bad-init"
 
 
 def test_a_constant_buffer_filled_from_data_is_data_again():

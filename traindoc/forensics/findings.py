@@ -225,6 +225,22 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             or any((i.get("nonfinite") or 0) > 0 for i in ins) \
             or not any(o.get("posinf") or o.get("neginf") for o in outs):
         return None
+    raw = _raw_inputs(ctx.profiles)
+    if raw is not None:
+        field, scale = raw
+        return Finding.from_confidence(
+            "data-unnormalized", 0.96,
+            f"{c['op']} in {_where_t(c)} overflowed in the first forward pass, before any update: its inputs "
+            f"reach |x| {big:.4g}, and the batch's float field {field} is itself at |x| ~{scale:.4g} per sample "
+            f"(median of the samples' max): unstandardised inputs carry that scale through the layers; "
+            f"{c['op']} is where it shows",
+            location={"step": 0, "column": field, "op": c["short"]},
+            evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])},
+                      {"field": field, "median_absmax": round(scale, 4)}],
+            fix="standardise the float inputs with statistics of the training set ((x - mean) / std per feature; "
+                "log-transform heavy-tailed ones), and apply the same transform at evaluation",
+            confirm="print the mean and std of each input feature over the training set: standardised, they are "
+                    "about 0 and 1")
     return Finding.from_confidence(
         "bad-init", 0.96,
         f"{c['op']} in {_where_t(c)} overflowed in the first forward pass, before any update: its inputs reach "
@@ -236,6 +252,25 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             "defaults; a custom draw like torch.rand(...) needs a factor such as 1/sqrt(fan_in)), and standardise "
             "the inputs; then the stable form of the op as well",
         confirm="print the std of the model's output on one batch before training: with a sound init it is O(1)")
+
+
+# Standardised features sit within a few units of 0; a float field whose samples reach this
+# |x| (median over the batch of each sample's max) is in raw units (years, pixels 0-255,
+# counts), and at step 0 its scale, not the init's, is what overflows.
+RAW_INPUT = 20.0
+
+
+def _raw_inputs(profiles: list[dict[str, Any]]) -> tuple[str, float] | None:
+    """(field, scale) of the batch's float field with the largest per-sample |x| when that
+    is above RAW_INPUT; integer fields (token ids, indices) are not a scale."""
+    best = None
+    for p in profiles:
+        for f in p.get("fields", []):
+            scale = f.get("run_p50_absmax")
+            if f.get("float") and isinstance(scale, (int, float)) and scale > RAW_INPUT \
+                    and (best is None or scale > best[1]):
+                best = (f["field"], float(scale))
+    return best
 
 
 def _fp16_message(c: dict[str, Any], step: int | None) -> tuple[str, str]:

@@ -34,15 +34,15 @@ def _measure(v: Any) -> dict[str, float | int | None]:
     t = v if isinstance(v, torch.Tensor) else torch.as_tensor(np.asarray(v))
     length = int(t.shape[0]) if t.dim() >= 1 else None
     if t.numel() == 0:
-        return {"length": length, "absmax": 0.0, "nonfinite": 0}
+        return {"length": length, "absmax": 0.0, "nonfinite": 0, "float": t.is_floating_point()}
     if t.is_floating_point():
         fin = torch.isfinite(t)
         bad = int((~fin).sum())
         a = t.abs()[fin]
-        return {"length": length, "absmax": float(a.max()) if a.numel() else None, "nonfinite": bad}
+        return {"length": length, "absmax": float(a.max()) if a.numel() else None, "nonfinite": bad, "float": True}
     if t.dtype == torch.bool:
-        return {"length": length, "absmax": float(t.any()), "nonfinite": 0}
-    return {"length": length, "absmax": float(t.abs().max()), "nonfinite": 0}
+        return {"length": length, "absmax": float(t.any()), "nonfinite": 0, "float": False}
+    return {"length": length, "absmax": float(t.abs().max()), "nonfinite": 0, "float": False}
 
 
 def _items_stats(items: list[Any]) -> dict[str, list[dict]]:
