@@ -140,6 +140,28 @@ def test_overfit_batch_repeats_the_first_inputs_and_targets():
     assert h.notes["repeated-batches"] == 2
 
 
+def test_overfit_batch_keeps_a_packed_or_smaller_batch_consistent_with_its_targets():
+    # an EmbeddingBag text model (tokens + offsets, a different token count every batch)
+    # whose epoch ends on a smaller batch, and a second model in the same step (a GAN's)
+    torch.manual_seed(0)
+    bag, head = nn.EmbeddingBag(50, 8), nn.Linear(8, 3)
+    other = nn.Linear(5, 1)
+    opt = torch.optim.SGD([*bag.parameters(), *head.parameters(), *other.parameters()], lr=0.1)
+    seen = []
+    with experiment("overfit-batch") as h:
+        for n, rows in [(40, 8), (35, 8), (19, 4)]:
+            tokens = torch.randint(0, 50, (n,))
+            offsets = torch.arange(0, n, n // rows)[:rows]
+            y = torch.randint(0, 3, (rows,))
+            opt.zero_grad()
+            out = head(bag(tokens, offsets))
+            loss = F.cross_entropy(out, y) + other(torch.randn(rows, 5)).mean()
+            seen.append(out.shape[0])
+            loss.backward()
+            opt.step()
+    assert seen == [8, 8, 8] and h.notes["repeated-batches"] == 6  # 3 models x 2 steps and not h.notes["inputs-not-repeated"]
+
+
 def test_replace_samples_replaces_nonfinite_rows_with_their_targets():
     x = torch.randn(8, 4)
     x[3, 1] = float("nan")

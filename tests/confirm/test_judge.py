@@ -66,3 +66,27 @@ def test_any_curves_give_a_verdict(a, b):
 def test_summary_start_and_end_lie_within_the_curve(xs):
     s = summarize(np.array(xs))
     assert min(xs) <= s.start <= max(xs) and min(xs) <= s.end <= max(xs) and s.first_bad is None
+
+
+def test_the_budget_runs_past_a_late_symptom():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from traindoc.confirm.run import DEFAULT_STEPS, budget
+    from traindoc.findings import Finding
+
+    def run(n, bad_at=None):
+        v = np.linspace(2.0, 0.2, n)
+        if bad_at is not None:
+            v[bad_at:] = np.nan
+        s = SimpleNamespace(empty=False, values=v, steps=np.arange(n))
+        return SimpleNamespace(meta={"steps": n}, series=lambda name: s)
+
+    late = SimpleNamespace(symptoms=[Finding("loss-divergence", "warning", "up", location={"step": 600})])
+    assert budget(run(1200), None, late) == 900  # gradients never cleared: the climb starts at step 600
+    assert budget(run(700), None, late) == 700  # not past the run's own end
+    early = SimpleNamespace(symptoms=[Finding("loss-divergence", "warning", "up", location={"step": 100})])
+    assert budget(run(1200), None, early) == DEFAULT_STEPS
+    assert budget(run(1200, bad_at=50), None, late) == 75  # a NaN: its step and half again
+    assert budget(run(1200), 30, late) == 30  # --steps wins

@@ -137,7 +137,14 @@ def context(run: Any, d: Any) -> dict[str, Any]:
     return ctx
 
 
-def budget(run: Any, steps: int | None) -> int:
+# Symptoms that happen at a step: the re-executions must run past it, or the baseline never
+# shows it and every change "does not lower the loss" (gradients never cleared on an MNIST
+# MLP: the loss falls for 400 steps, then climbs back up epoch after epoch).
+TIMED = ("loss-divergence", "loss-spike", "grad-spike", "loss-oscillation")
+MAX_STEPS = 2000  # the cap when the symptom comes late (the seconds budget still applies)
+
+
+def budget(run: Any, steps: int | None, d: Any = None) -> int:
     total = run.meta.get("steps")
     total = int(total) if isinstance(total, int) and total > 0 else None
     if steps is not None:
@@ -148,7 +155,12 @@ def budget(run: Any, steps: int | None) -> int:
         bad = np.flatnonzero(~np.isfinite(loss.values))
         if len(bad):
             s = int(loss.steps[bad[0]])
-            k = s + max(10, s // 2)  # enough to see the symptom again, and its absence
+            return max(20, min(s + max(10, s // 2), DEFAULT_STEPS))  # the symptom again, and its absence
+    onsets = [int(f.location["step"]) for f in (d.symptoms if d is not None else ())
+              if f.name in TIMED and f.severity in ("error", "warning") and isinstance(f.location.get("step"), int)]
+    if onsets and min(onsets) + 10 > DEFAULT_STEPS:
+        s = min(onsets)
+        return min(s + max(10, s // 2), MAX_STEPS, total or MAX_STEPS)
     return max(20, min(k, DEFAULT_STEPS))
 
 
@@ -264,7 +276,7 @@ def confirm(run: Any, *, steps: int | None = None, seconds: float = DEFAULT_SECO
     d = diagnose(run, experiments=False)
     ctx = context(run, d)
     tests, untested = plan(d, ctx, only)
-    k = budget(run, steps)
+    k = budget(run, steps, d)
     floors = [load_all()[v.experiment].needs_steps for _, v in tests]
     total = run.meta.get("steps") if isinstance(run.meta.get("steps"), int) else None
     if steps is None and floors:

@@ -46,37 +46,46 @@ class OverfitBatch(Experiment):
         return "one batch repeated"
 
     def install(self, hooks, params, ctx) -> None:
-        first: dict[str, torch.Tensor] = {}
+        # the first call of each model (a GAN has two: the generator's noise must not reach
+        # the discriminator) with all its tensors, replaced as a whole: a packed batch
+        # (EmbeddingBag tokens + offsets) or the epoch's last, smaller batch stays
+        # consistent with the first step's targets, whatever the shapes
+        first: dict[int, dict[str, torch.Tensor]] = {}
         targets: list = []
-        state = {"inputs_done": False, "step": 0}
+        state = {"calls": 0}  # loss calls since the last backward()
 
         def on_input(module, args, kwargs):
-            if not state["inputs_done"]:
-                state["inputs_done"] = True
-                for path, x in _tensors(args, kwargs):
-                    first[path] = x.detach().clone()
+            got = _tensors(args, kwargs)
+            mine = first.get(id(module))
+            if mine is None:
+                if hooks.backwards == 0:  # the first step's forward (hand-written loops too)
+                    first[id(module)] = {path: x.detach().clone() for path, x in got}
+                return args, kwargs
+            if {p for p, _ in got} != set(mine):
+                hooks.notes["inputs-not-repeated"] += 1  # another call structure: left as it is
                 return args, kwargs
             hooks.notes["repeated-batches"] += 1
-            return map_tensors(args, kwargs, lambda p, x: first[p] if p in first and first[p].shape[1:] == x.shape[1:]
-                               else x)
+            return map_tensors(args, kwargs, lambda p, x: mine[p])
 
         def on_target(name, input, target, kwargs):
             if not isinstance(target, torch.Tensor):
                 return target
-            i = hooks.step_losses - 1
-            if state["step"] == 0:
+            i = state["calls"]
+            state["calls"] += 1
+            if hooks.backwards == 0:
                 targets.append(target.detach().clone())
                 return target
-            if 0 <= i < len(targets) and targets[i].shape == target.shape:
+            if i < len(targets) and targets[i].dtype == target.dtype and targets[i].dim() == target.dim():
                 return targets[i]
             return target
 
-        def post(opt):
-            state["step"] += 1
+        def backward(loss):
+            state["calls"] = 0
+            return loss
 
         hooks.on_input.append(on_input)
         hooks.on_target.append(on_target)
-        hooks.on_opt_post.append(post)
+        hooks.on_backward.append(backward)
 
     def judge(self, cause, base, var, params) -> Verdict:
         bad = unusable(var, var)
