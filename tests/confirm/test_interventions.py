@@ -88,6 +88,25 @@ def test_shuffle_labels_permutes_targets_not_inputs():
     assert h2.notes["shuffled"] == 0
 
 
+def test_shuffle_labels_does_not_blame_alignment_when_the_prior_fits_the_targets():
+    from traindoc.confirm.experiments.shuffle_labels import majority
+    from traindoc.confirm.registry import load_all
+    from traindoc.confirm.summary import summarize
+
+    tags = torch.zeros(32, 300)
+    tags[0, 5] = tags[3, 7] = 1.0  # 500 tags, each on well under 1 % of the documents
+    assert majority(tags) > 0.99 and majority(torch.arange(16) % 4) == 0.25 and majority(torch.randn(8)) is None
+    with experiment("shuffle-labels") as h:
+        F.binary_cross_entropy_with_logits(torch.randn(32, 300), tags)
+    assert h.values["majority"] > 0.99
+    base = summarize([0.7] * 10 + [0.04] * 40)
+    var = summarize([0.7] * 10 + [0.041] * 40, notes={"shuffled": 40, "majority": 0.998})
+    v = load_all()["shuffle-labels"].judge("label-misaligned", base, var, {})
+    assert v.verdict == "inconclusive" and "class-imbalance" in v.text
+    var.notes["majority"] = 0.5
+    assert load_all()["shuffle-labels"].judge("label-misaligned", base, var, {}).verdict == "confirmed"
+
+
 def test_standardize_inputs_uses_the_first_batch_statistics():
     seen = []
     x = [torch.randn(64, 4) * 100 + 50 for _ in range(2)]
