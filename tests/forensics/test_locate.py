@@ -202,17 +202,20 @@ def test_an_overflow_in_the_first_forward_names_the_init_first():
                                             "fields": [{"field": "args.0", "extreme": [], **field}]}]}
         return [f.name for f in rank(build_findings(res, B()))]
 
-    # an FFM whose latent vectors are drawn from U(0, 1): logits of +-108 before any update
-    assert names(0, exp_culprit(108.2)) == ["bad-init", "unstable-op"]
+    # an FFM whose latent vectors are drawn from U(0, 1): logits of +-108 before any update,
+    # on integer feature ids (ids are not a scale)
+    ids = {"float": False, "run_p50_absmax": 399.0}
+    assert names(0, exp_culprit(108.2), ids) == ["bad-init", "unstable-op"]
+    # the batch not profiled: its scale is unknown, the init only a lead after the op
+    assert names(0, exp_culprit(108.2)) == ["unstable-op", "bad-init"]
     # later in training the weights have moved: the op (a softmax without the max) is the cause
-    assert names(40, exp_culprit(108.2)) == ["unstable-op"]
+    assert names(40, exp_culprit(108.2), ids) == ["unstable-op"]
     # inputs that are merely large enough to matter at once are not an init's scale
-    assert names(0, exp_culprit(12.0)) == ["unstable-op"]
+    assert names(0, exp_culprit(12.0), ids) == ["unstable-op"]
     # a Cox model fed raw covariates (a sample year ~2000): the inputs' scale, not the init
     assert names(0, exp_culprit(640.0), {"float": True, "run_p50_absmax": 1999.0}) == ["data-unnormalized",
                                                                                          "unstable-op"]
     # the FFM's feature ids are integers in the hundreds: ids are not a scale
-    assert names(0, exp_culprit(108.2), {"float": False, "run_p50_absmax": 399.0})[0] == "bad-init"
     assert names(0, exp_culprit(108.2), {"float": True, "run_p50_absmax": 3.1})[0] == "bad-init"
 
 

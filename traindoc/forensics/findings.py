@@ -140,10 +140,10 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     if c and kind in ("unstable-op", "fp16-overflow"):
         op = _op_finding(c, kind, ctx)
         init = _init_overflow(c, kind, ctx)
-        if init:
+        if init and init.confidence > op.confidence - 0.1:
             # the op is where the starting scale shows, not its cause: it stays a lead below
             # the init, even once the script's own line (a lint finding) corroborates it
-            op = Finding.from_confidence(op.name, 0.7, op.message, location=op.location, evidence=op.evidence,
+            op = Finding.from_confidence(op.name, min(op.confidence or 0.7, 0.7), op.message, location=op.location, evidence=op.evidence,
                                          fix=op.fix, confirm=op.confirm)
         out += [op] + ([init] if init else [])
     nonfin = [p for p in ctx.profiles if "nonfinite" in p["extreme"]]
@@ -226,6 +226,18 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             or not any(o.get("posinf") or o.get("neginf") for o in outs):
         return None
     raw = _raw_inputs(ctx.profiles)
+    if not any(p.get("fields") for p in ctx.profiles):
+        # the batch was not profiled: its scale is unknown, so the starting weights are only
+        # a lead beside the op (16-bit images scaled by 1/255 overflow a softplus the same way)
+        return Finding.from_confidence(
+            "bad-init", 0.6,
+            f"{c['op']} in {_where_t(c)} overflowed in the first forward pass, before any update (inputs up to "
+            f"|x| {big:.4g}): the starting weights' scale, or the inputs' (the batch was not profiled), made "
+            f"those values",
+            location={"step": 0, "module": c.get("module"), "op": c["short"]},
+            evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])}],
+            fix="check the scale of the inputs (standardise them) and of the initial weights (fan-in scaled)",
+            confirm="print the std of the model's inputs and outputs on one batch before training: both O(1)")
     if raw is not None:
         field, scale = raw
         return Finding.from_confidence(
