@@ -65,9 +65,9 @@ def script_findings(run: Any) -> tuple[list[Finding], str | None]:
     cmd = run.meta.get("script") if isinstance(run.meta, dict) else None
     if not isinstance(cmd, dict) or not isinstance(cmd.get("script"), str) or cmd.get("module"):
         return [], "no script recorded"
-    path = Path(cmd["script"])
-    if not path.is_absolute() and isinstance(cmd.get("cwd"), str):
-        path = Path(cmd["cwd"]) / path
+    from .forensics.isolate import script_file  # the replay's own resolution of the recorded command
+
+    path = script_file(cmd)
     try:
         raw = path.read_bytes()
     except OSError:

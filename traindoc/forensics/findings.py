@@ -215,10 +215,12 @@ INIT_OVERFLOW = 50.0
 
 
 def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | None:
-    """``bad-init``: an op overflowed to Inf from large finite inputs in the forward of step
-    0, before any update: the values that overflow are the starting weights' work (or the
-    inputs' scale), and the op is only where it shows (an FFM drawing latent vectors from
-    U(0, 1): logits of +-100 at init, exp(-y z) overflows)."""
+    """An op overflowed to Inf from large finite inputs in the forward of step 0, before any
+    update: the values that overflow are the starting scale's work and the op is only where
+    it shows. ``data-unnormalized`` when the batch's float inputs are in raw units (a Cox
+    model on sample years), ``bad-init`` when they are not (an FFM drawing latent vectors
+    from U(0, 1): logits of +-100 at init), a ``bad-init`` lead when the batch was not
+    profiled; None when the op did not overflow at step 0."""
     ins, outs = c.get("inputs", []), c.get("outputs", [])
     big = max((i.get("absmax") or 0.0 for i in ins), default=0.0)
     if kind != "unstable-op" or ctx.step != 0 or c.get("phase") != "forward" or big < INIT_OVERFLOW \
@@ -226,6 +228,7 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             or not any(o.get("posinf") or o.get("neginf") for o in outs):
         return None
     raw = _raw_inputs(ctx.profiles)
+    ev = {"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])}
     if not any(p.get("fields") for p in ctx.profiles):
         # the batch was not profiled: its scale is unknown, so the starting weights are only
         # a lead beside the op (16-bit images scaled by 1/255 overflow a softplus the same way)
@@ -235,7 +238,7 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             f"|x| {big:.4g}): the starting weights' scale, or the inputs' (the batch was not profiled), made "
             f"those values",
             location={"step": 0, "module": c.get("module"), "op": c["short"]},
-            evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])}],
+            evidence=[ev],
             fix="check the scale of the inputs (standardise them) and of the initial weights (fan-in scaled)",
             confirm="print the std of the model's inputs and outputs on one batch before training: both O(1)")
     if raw is not None:
@@ -247,8 +250,7 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
             f"(median of the samples' max): unstandardised inputs carry that scale through the layers; "
             f"{c['op']} is where it shows",
             location={"step": 0, "column": field, "op": c["short"]},
-            evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])},
-                      {"field": field, "median_absmax": round(scale, 4)}],
+            evidence=[ev, {"field": field, "median_absmax": round(scale, 4)}],
             fix="standardise the float inputs with statistics of the training set ((x - mean) / std per feature; "
                 "log-transform heavy-tailed ones), and apply the same transform at evaluation",
             confirm="print the mean and std of each input feature over the training set: standardised, they are "
@@ -259,7 +261,7 @@ def _init_overflow(c: dict[str, Any], kind: str, ctx: _Context) -> Finding | Non
         f"|x| {big:.4g}, a scale no O(1)-initialised model produces at step 0. The starting weights (their "
         f"init, or the checkpoint loaded) or unstandardised inputs made those values; {c['op']} is where it shows",
         location={"step": 0, "module": c.get("module"), "op": c["short"]},
-        evidence=[{"op": c["op"], "phase": "forward", "step": 0, "inputs": "; ".join(_brief(s) for s in ins[:3])}],
+        evidence=[ev],
         fix="scale the initial weights to the fan-in (nn.init.xavier_uniform_ / kaiming_normal_, or the layers' "
             "defaults; a custom draw like torch.rand(...) needs a factor such as 1/sqrt(fan_in)), and standardise "
             "the inputs; then the stable form of the op as well",
