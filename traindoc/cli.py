@@ -34,7 +34,7 @@ def _cmd_run(a: argparse.Namespace) -> int:
     stop_on = {x.strip() for x in (a.stop_on or "").split(",") if x.strip()}
     if stop_on - {"nonfinite", "spike"}:
         raise UserError(f"--stop-on {a.stop_on}: expected nonfinite, spike or both (nonfinite,spike)")
-    mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True, stop_on=stop_on,
+    mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True, stop_on=stop_on, reads=a.reads,
                   command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
     started = time.time()
     outcome = run_script(a.script, a.args, mon, module=a.module)
@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--stop-on", metavar="KINDS",
                    help="nonfinite, spike or nonfinite,spike: stop the run (exit 1) once that step's bundle is "
                         "written, instead of training on")
+    r.add_argument("--reads", choices=("auto", "sync", "lagged"), default="auto",
+                   help="when the monitor reads a step's numbers: at the step (sync, one GPU sync per step) or "
+                        "at the next (lagged, no sync; a device copy of the weights); auto: lagged on a GPU "
+                        "when that copy fits in 5%% of its memory")
     r.add_argument("--no-writeback", action="store_true",
                    help="do not add the diagnosis to the TensorBoard/MLflow/W&B logs the script wrote "
                         "(also TRAINDOC_WRITEBACK=0)")

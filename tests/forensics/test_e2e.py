@@ -122,3 +122,21 @@ def test_script_that_stops_before_backward(monitored):
     plain = json.loads(next((monitored("log_zero")[1] / "bundles").iterdir()).joinpath("forensics.json").read_text())
     good = lambda d: [(p["position"], p["loss"], p["grad_norm"]) for p in d["per_sample"] if not p["bad"]]  # noqa: E731
     assert good(res) == good(plain)  # every re-run loaded the bundled weights into its new model
+
+
+@pytest.mark.parametrize("script", ["exp_softmax", "sqrt_backward"])
+def test_lagged_reads_bundle_replays_to_the_same_finding(monitored, tmp_path, script):
+    """``--reads lagged`` writes the bundle a step late, from the weights kept at the bad
+    step's boundary: the replay must reproduce it and name the same op and samples."""
+    r0, run0 = monitored(script)
+    r = run_cli("run", "--reads", "lagged", "--out", tmp_path / "run", SCRIPTS / f"{script}.py")
+    assert r.returncode == 1 and "reproduced: yes" in r.stderr, r.stderr[-3000:]
+    (b,) = sorted((tmp_path / "run" / "bundles").iterdir())
+    (b0,) = sorted((run0 / "bundles").iterdir())
+    assert b.name == b0.name  # the same step
+    meta = json.loads((b / "meta.json").read_text())
+    assert meta["lagged"]["weights"] == "kept"
+    got, want = (json.loads((x / "forensics.json").read_text()) for x in (b, b0))
+    assert got["bad_indices"] == want["bad_indices"]
+    top, top0 = _diagnose(tmp_path / "run")["causes"][0], _diagnose(run0)["causes"][0]
+    assert (top["name"], top["location"]) == (top0["name"], top0["location"])

@@ -134,12 +134,21 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
         }
         # signed: a bundle from elsewhere, or with an edited command, asks before it runs anything
         meta["origin"] = origin(final, jsonable(meta["command"]))
-        meta["batches"] = _store_batches(cap.cur, "batch", tmp)
-        if cap.prev:
-            meta["prev_step"] = cap.prev_step
-            meta["prev_batches"] = _store_batches(cap.prev, "prev_batch", tmp)
-        torch.save([_rng_plain(r) for _b, _i, r in cap.cur], tmp / "rng.pt")
-        torch.save(_cpu_state(roots), tmp / "model.pt")
+        view = cap.bundle_view(step)
+        meta["batches"] = _store_batches(view["cur"], "batch", tmp)
+        if view["prev"]:
+            meta["prev_step"] = view["prev_step"]
+            meta["prev_batches"] = _store_batches(view["prev"], "prev_batch", tmp)
+        torch.save([_rng_plain(r) for _b, _i, r in view["cur"]], tmp / "rng.pt")
+        if view["lagged"]:
+            # lagged reads: written at the next step's boundary, from the weights kept at this
+            # one (the optimizer state is the next step's: the replay does not read it)
+            meta["lagged"] = {"weights": "kept" if view["state"] is not None else "after the step",
+                              "optimizer": "after the step"}
+        if view["state"] is not None:
+            torch.save({k: t.to("cpu", copy=True) for k, t in view["state"].items()}, tmp / "model.pt")
+        else:
+            torch.save(_cpu_state(roots), tmp / "model.pt")
         early = cap.earlier_state(step)
         if early is not None:
             torch.save({k: t.to("cpu", copy=True) for k, t in early["tensors"].items()}, tmp / "earlier.pt")

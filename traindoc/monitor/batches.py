@@ -36,10 +36,19 @@ class Batches:
         self.eval_loader: str = "loss/eval"  # the series the current evaluation pass writes to
         self._unused_idx: list[np.ndarray] = []  # indices of batches drawn but never backpropagated
 
-    def take_unused_indices(self) -> list[int]:
-        """The dataset indices of batches drawn and never backpropagated (up to 4096), once."""
-        idx = [int(i) for a in self._unused_idx for i in a.tolist()][:4096]
-        self._unused_idx = []
+    @property
+    def unused_idx(self) -> list[np.ndarray]:
+        return self._unused_idx
+
+    def take_unused_indices(self, arrays: list[np.ndarray] | None = None) -> list[int]:
+        """The dataset indices of batches drawn and never backpropagated (up to 4096), once
+        (``arrays``: those noted at a step's boundary, for a read one step later)."""
+        src = self._unused_idx if arrays is None else arrays
+        idx = [int(i) for a in src for i in a.tolist()][:4096]
+        if arrays is None:
+            self._unused_idx = []
+        else:
+            self._unused_idx = [a for a in self._unused_idx if not any(a is b for b in arrays)]
         return idx
 
     def _describe_loader(self, it: Any, key: Any) -> None:

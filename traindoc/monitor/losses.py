@@ -79,8 +79,7 @@ class LossFns:
         if not isinstance(target, torch.Tensor):
             return
         if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
-            t = target.detach().reshape(-1)
-            self._add_label_counts(torch.bincount(t.clamp(min=0), weights=(t >= 0).float()))
+            self._add_label_counts(_class_counts(input, target.detach().reshape(-1)))
         elif (name.startswith("binary_cross_entropy") and target.is_floating_point()
               and (target.dim() == 1 or (target.dim() == 2 and target.shape[1] == 1))):
             # one binary label per sample (multi-label targets have no single class prior)
@@ -105,30 +104,44 @@ class LossFns:
         if len(self._leak_inputs) < 2:
             own = []  # forward(idx) computing its loss on idx itself has no target slot: y = x
         if len(own) >= 2 and not t.is_floating_point():  # (a float one is an autoencoder's model(x, x))
-            self._leak(name, f"the target of {name} is the model's {self._leak_inputs[own[0]][0]} itself (y = x)",
-                       self._leak_inputs[own[0]][0])
+            self._leak(self.mon.step, name, f"the target of {name} is the model's "
+                       f"{self._leak_inputs[own[0]][0]} itself (y = x)", self._leak_inputs[own[0]][0])
             return
+        # Each candidate is a pair of device tensors [holds, column] read with the step's
+        # transfer (no sync of its own); the first that holds is the leak.
+        cands: list[tuple[str, str]] = []
+        flags: list[torch.Tensor] = []
         for i, (where, x) in enumerate(self._leak_inputs):
             if x.device != t.device or x.numel() < 2 or i in own:
                 continue
             if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
-                    and x.numel() >= 8 and torch.equal(x.reshape(-1), t.reshape(-1)):
-                what = f"the target of {name} is the model's {where} itself (y = x)"
+                    and x.numel() >= 8:
+                same = (x.reshape(-1) == t.reshape(-1)).all().reshape(1)
+                flags.append(torch.cat([same.float(), same.new_zeros(1, dtype=torch.float32)]))
+                cands.append((where, f"the target of {name} is the model's {where} itself (y = x)"))
             elif x.ndim == 2 and x.shape[0] >= 8 and x.shape[1] > 1 and t.numel() == x.shape[0] \
                     and t.dtype != torch.bool:
                 same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
-                if not bool(same.any()):
-                    continue
-                what = f"the target of {name} is column {int(same.nonzero()[0])} of the model's {where}"
-            else:
-                continue
-            self._leak(name, what, where)
+                # argmax of a 0/1 vector: the first column that equals the target
+                flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))
+                cands.append((where, f"the target of {name} is column \0 of the model's {where}"))
+        if not cands:
             return
 
-    def _leak(self, name: str, what: str, where: str) -> None:
+        def decide(step: int, vals: list[float]) -> None:
+            if self._leak_found:
+                return
+            for j, (where, what) in enumerate(cands):
+                if vals[2 * j] > 0:
+                    self._leak(step, name, what.replace("\0", str(int(vals[2 * j + 1]))), where)
+                    return
+
+        self.mon.recorder.defer(self.mon.step, [], flags, decide)
+
+    def _leak(self, step: int, name: str, what: str, where: str) -> None:
         self._leak_found = True
         self._leak_inputs = []
-        self.mon.writer.event(self.mon.step, "target-in-input", what, {"loss_fn": name, "input": where})
+        self.mon.writer.event(step, "target-in-input", what, {"loss_fn": name, "input": where})
 
     def _add_label_counts(self, counts: torch.Tensor) -> None:
         lc = self.label_counts
@@ -139,11 +152,14 @@ class LossFns:
             self.label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
                 counts, (0, n - len(counts)))
 
-    def flush_labels(self) -> None:
-        """The label histogram since the previous one, as an event (a sync: sampled steps and close)."""
-        counts = self.label_counts.tolist()
-        self.mon.writer.event(self.mon.step, "labels", "label histogram since the previous one",
-                              {"counts": {str(i): c for i, c in enumerate(counts) if c}})
+    def defer_labels(self) -> None:
+        """The label histogram since the previous one, as an event, read with the step's
+        transfer (sampled steps and close)."""
+        def write(step: int, counts: list[float]) -> None:
+            self.mon.writer.event(step, "labels", "label histogram since the previous one",
+                                  {"counts": {str(i): c for i, c in enumerate(counts) if c}})
+
+        self.mon.recorder.defer(self.mon.step, [], [self.label_counts], write)
         self.label_counts = None
 
     def _describe(self, name: str, input: Any, target: Any) -> None:
@@ -173,7 +189,8 @@ class LossFns:
         self._eval = {}
         return out
 
-    def note_skipped(self, values: dict[str, float], fn_vals: list[float]) -> None:
+    def note_skipped(self, values: dict[str, float], fn_vals: list[float], step: int,
+                     unused: list | None = None) -> None:
         """A loss function's output that was non-finite while the backpropagated loss was
         finite (or absent): the script's own check skipped it (``if torch.isnan(loss):
         continue``), so the run looked healthy. Recorded as ``loss/skipped`` with an event
@@ -183,10 +200,25 @@ class LossFns:
         if not bad or (loss is not None and not math.isfinite(loss)):
             return
         values["loss/skipped"] = bad[0]
-        idx = self.mon.batches.take_unused_indices()
-        self.mon.writer.event(self.mon.step, "loss-skipped",
+        idx = self.mon.batches.take_unused_indices(unused)
+        self.mon.writer.event(step, "loss-skipped",
                               f"{len(bad)} non-finite loss(es) computed and never backpropagated before step "
-                              f"{self.mon.step}", {"count": len(bad), "value": bad[0], "indices": idx})
+                              f"{step}", {"count": len(bad), "value": bad[0], "indices": idx})
+
+
+def _class_counts(input: Any, t: torch.Tensor) -> torch.Tensor:
+    """Counts per class of integer targets, on their device and without a sync (a
+    ``bincount`` on CUDA reads the largest target first): the classes are the input's class
+    dimension (``(N, C, ...)`` or ``(C,)``). A target outside ``[0, C)`` is an
+    ``ignore_index`` (-100; 255 in segmentation masks) and is not counted."""
+    if isinstance(input, torch.Tensor) and input.dim() >= 1:
+        c = int(input.shape[1] if input.dim() >= 2 else input.shape[0])
+    else:  # no logits to read C from: a CPU bincount, or nothing on a GPU
+        if t.is_cuda:
+            return torch.zeros(0, device=t.device)
+        return torch.bincount(t.clamp(min=0), weights=(t >= 0).float())
+    ok = (t >= 0) & (t < c)
+    return torch.zeros(c, device=t.device).scatter_add_(0, t.clamp(0, max(c - 1, 0)).long(), ok.float())
 
 
 def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -15,11 +15,14 @@ Structure: the monitor is a coordinator over measurement objects, each owning it
 evaluation losses, the leak check), ``BackwardClock`` (backward passes, the backward
 clock, the carried gradient), ``Optimizers`` (the step boundary and the optimizer-side
 measurements), ``Scalers`` (GradScaler). The state of the step in progress is one
-``StepRecord``. The monitor takes the step's record: one gather (the sync), the writes,
-the triggers.
+``StepRecord``. The ``Recorder`` takes the step's record: one transfer of a small vector
+to the host, read at once (``reads="sync"``: the step's one sync on a GPU) or at the next
+step's boundary (``"lagged"``: no sync; the default on a GPU when a device copy of the
+weights fits, see record.py), then the writes and the triggers.
 
 Cost on an unsampled step: one fused norm over the gradients, one device-to-host copy
-of a small vector (the one sync), a few dozen Python operations and a queue put.
+of a small vector, a few dozen Python operations and a queue put; lagged reads add one
+device-side copy of the weights.
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class Monitor:
         stop_on: Iterable[str] = (),
         max_steps: int | None = None,
         max_seconds: float | None = None,
+        reads: str = "auto",
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
@@ -133,7 +137,9 @@ class Monitor:
         self.batches = Batches(self)
         self.loss_fns = LossFns(self)
         self.scalers = Scalers()
-        self.recorder = Recorder(self)  # the step's record: the one gather, the writes, the triggers
+        # the step's record: its transfer to the host (read at once or a step later), the
+        # writes, the triggers (see record.py for ``reads``)
+        self.recorder = Recorder(self, reads)
         self.last_batch: Any = None
         # triggers and bundles (capture.py); replay=None: replay after `traindoc run` only
         from .capture import Capture
@@ -248,13 +254,13 @@ class Monitor:
         if self._lock is not None:
             os.close(self._lock)  # releases the flock: the folder is complete
             self._lock = None
-        self.capture.cur = self.capture.prev = []  # drop the batch references
+        self.capture.release()  # drop the batch references and the kept weights
         self._replay_at_close()
 
     def _flush_at_close(self, w: RunWriter) -> None:
         """What the last step left: deferred records, evaluation after the last step, losses
         the script computed and never backpropagated."""
-        self.recorder.flush_deferred()
+        self.recorder.drain()
         names: list[str] = []
         tensors: list[torch.Tensor] = []
         eval_names = self.loss_fns.eval_tensors(names, tensors)  # evaluation after the last step
@@ -264,7 +270,7 @@ class Monitor:
         if fn_losses:  # a loss the script checked and stopped on (`if isnan(loss): break`)
             vals = gather([torch.stack([x.float() for x in fn_losses])])
             values: dict[str, float] = {}
-            self.loss_fns.note_skipped(values, vals)
+            self.loss_fns.note_skipped(values, vals, self.step)
             if values:
                 from .capture import StopTraining
 

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 import torch
 
 from . import context
-from .quantities import gather, grad_norms, total_norm, underflow_fraction
+from .quantities import grad_norms, total_norm, underflow_fraction
 
 
 class _OptState:
@@ -176,7 +176,7 @@ class Optimizers:
             self._before_update(params, pnames, names, tensors)
         self._lrs(opt, st, names, tensors, lrs)
         if not primary:
-            mon.recorder.defer(mon.step, names, tensors)
+            mon.recorder.defer(mon.step, names, tensors)  # read with the primary's transfer
             if lrs:
                 mon.writer.scalars(mon.step, lrs)
             return
@@ -264,27 +264,33 @@ class Optimizers:
         mon.end_step()
 
     def _update_ratio(self) -> None:
-        """Sampled steps: each parameter's norm and the norm of its update over it."""
+        """Sampled steps: each parameter's norm and the norm of its update over it (read
+        with the next step's transfer: no sync of its own)."""
         mon, rec = self.mon, self.mon.rec
         t0 = mon.timer()
         after = [p.detach() for p in rec.before_params]
         delta = torch._foreach_sub(after, rec.before)
         dn = grad_norms(delta)
         pn = grad_norms(after)
-        flat = gather([torch.stack(dn), torch.stack(pn)])  # sampled steps only: a second sync
-        k = len(dn)
         names = [mon.models.param_names.get(id(p), f"param{i}") for i, p in enumerate(rec.before_params)]
-        vals: dict[str, float] = {}
-        tot_d = tot_p = 0.0
-        for i, n in enumerate(names):
-            d, w = flat[i], flat[k + i]
-            vals[f"param_norm/{n}"] = w
-            vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
-            tot_d += d * d
-            tot_p += w * w
-        vals["param_norm"] = math.sqrt(tot_p)
-        vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
         rec.before = None
         rec.before_params = None
         rec.extra_time += mon.timer() - t0
-        mon.writer.scalars(mon.step, vals)
+        mon.recorder.defer(mon.step, [], [torch.stack(dn), torch.stack(pn)],
+                           lambda step, flat: mon.writer.scalars(step, _ratios(names, flat)))
+
+
+def _ratios(names: list[str], flat: list[float]) -> dict[str, float]:
+    """Parameter norms and update ratios from [update norms..., parameter norms...]."""
+    k = len(names)
+    vals: dict[str, float] = {}
+    tot_d = tot_p = 0.0
+    for i, n in enumerate(names):
+        d, w = flat[i], flat[k + i]
+        vals[f"param_norm/{n}"] = w
+        vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
+        tot_d += d * d
+        tot_p += w * w
+    vals["param_norm"] = math.sqrt(tot_p)
+    vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
+    return vals

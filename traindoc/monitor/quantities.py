@@ -1,8 +1,10 @@
 """Tensor computations of the monitor. Everything here stays on the tensors' device and
-returns tensors; nothing here syncs with the host except :func:`gather`, which is the
-monitor's one sync per step."""
+returns tensors; the host reads them only through :class:`Transfer` (at once with
+:func:`gather`, or a step later: the lagged reads of ``monitor/record.py``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import torch
 
@@ -16,29 +18,56 @@ _TANH_LIKE = (torch.nn.Tanh, torch.nn.Hardtanh)
 ACT_STATS = ("mean", "std", "absmax", "zero", "fp16_over")
 
 
-def gather(tensors: list[torch.Tensor]) -> list[float]:
-    """Flatten 0-d/1-d tensors into one list of Python floats.
+class Transfer:
+    """Tensors on their way to the host: flattened per device into one float32 vector and,
+    on CUDA, copied with ``non_blocking`` into pinned host memory behind a CUDA event, so
+    that starting the transfer never waits for the device. :meth:`values` reads them: on
+    CUDA it waits on the event (called a step later by the lagged reads, when the device
+    has long passed it); on CPU the vector is already there.
 
-    Tensors are concatenated per device, so a CUDA run pays one device-to-host copy
-    (note: this is the monitor's CPU-GPU sync point, once per step).
-    """
-    if not tensors:
-        return []
-    by_dev: dict[torch.device, list[int]] = {}
-    for i, t in enumerate(tensors):
-        by_dev.setdefault(t.device, []).append(i)
-    out: list[float] = []
-    parts: dict[int, list[float]] = {}
-    for dev, idx in by_dev.items():
-        flat = torch.cat([tensors[i].detach().reshape(-1).float() for i in idx]).tolist()
-        pos = 0
-        for i in idx:
-            n = tensors[i].numel()
-            parts[i] = flat[pos : pos + n]
-            pos += n
-    for i in range(len(tensors)):
-        out.extend(parts[i])
-    return out
+    The flattening is a copy, so an in-place change of a tensor after the transfer began
+    (a GradScaler's scale, a learning-rate tensor) does not reach the values."""
+
+    __slots__ = ("_sizes", "_parts")
+
+    def __init__(self, tensors: list[torch.Tensor]) -> None:
+        self._sizes = [t.numel() for t in tensors]
+        by_dev: dict[torch.device, list[int]] = {}
+        for i, t in enumerate(tensors):
+            by_dev.setdefault(t.device, []).append(i)
+        self._parts: list[tuple[list[int], torch.Tensor, Any]] = []
+        for dev, idx in by_dev.items():
+            flat = torch.cat([tensors[i].detach().reshape(-1).float() for i in idx])
+            event = None
+            if flat.is_cuda:
+                host = torch.empty(flat.shape, dtype=flat.dtype, pin_memory=True)
+                host.copy_(flat, non_blocking=True)
+                event = torch.cuda.Event()
+                event.record(torch.cuda.current_stream(flat.device))
+                flat = host
+            self._parts.append((idx, flat, event))
+
+    def values(self) -> list[float]:
+        """The floats, in the order of the tensors (a tensor of n elements gives n)."""
+        parts: dict[int, list[float]] = {}
+        for idx, flat, event in self._parts:
+            if event is not None:
+                event.synchronize()  # lagged: the copy finished long ago; at once: the one sync
+            vals = flat.tolist()
+            pos = 0
+            for i in idx:
+                parts[i] = vals[pos : pos + self._sizes[i]]
+                pos += self._sizes[i]
+        out: list[float] = []
+        for i in range(len(self._sizes)):
+            out.extend(parts[i])
+        return out
+
+
+def gather(tensors: list[torch.Tensor]) -> list[float]:
+    """Flatten 0-d/1-d tensors into one list of Python floats, now (a :class:`Transfer`
+    read at once: on a GPU, one device-to-host sync)."""
+    return Transfer(tensors).values() if tensors else []
 
 
 def grad_norms(grads: list[torch.Tensor]) -> list[torch.Tensor]:
