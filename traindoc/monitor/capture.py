@@ -194,8 +194,9 @@ class Capture:
         (before ``optimizer.step``) into buffers on the same device, so that a trigger read a
         step later bundles them. Device to device: no sync; memory one copy of the
         parameters and buffers; cost a ``state_dict()`` walk (~0.2 ms for 150 tensors) and
-        one fused copy per step."""
-        if not self.enabled:
+        one fused copy per step. Not once no bundle can be written any more."""
+        if not self.enabled or (self._nonfinite_done and len(self.bundles) >= self.max_bundles):
+            self._kept, self._kept_step = {}, None
             return
         src, dst = [], []
         for prefix, m in self.mon.live_roots():
