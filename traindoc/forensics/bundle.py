@@ -110,6 +110,25 @@ def _cpu_state(roots: list[tuple[str, torch.nn.Module]]) -> dict[str, torch.Tens
     return out
 
 
+def _save_step(view: dict[str, Any], roots: list, meta: dict[str, Any], tmp: Path) -> None:
+    """The step's batches, the step before's, their RNG states and the weights the step's
+    forward used (see ``Capture.bundle_view``)."""
+    meta["batches"] = _store_batches(view["cur"], "batch", tmp)
+    if view["prev"]:
+        meta["prev_step"] = view["prev_step"]
+        meta["prev_batches"] = _store_batches(view["prev"], "prev_batch", tmp)
+    torch.save([_rng_plain(r) for _b, _i, r in view["cur"]], tmp / "rng.pt")
+    if view["lagged"]:
+        # lagged reads: written at the next step's boundary, from the weights kept at this
+        # one (the optimizer state is the next step's: the replay does not read it)
+        meta["lagged"] = {"weights": "kept" if view["state"] is not None else "after the step",
+                          "optimizer": "after the step"}
+    if view["state"] is not None:
+        torch.save({k: t.to("cpu", copy=True) for k, t in view["state"].items()}, tmp / "model.pt")
+    else:
+        torch.save(_cpu_state(roots), tmp / "model.pt")
+
+
 def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
     """Write the bundle of ``step`` (called by the monitor before ``optimizer.step``)."""
     mon = cap.mon
@@ -134,21 +153,7 @@ def write_bundle(cap: Any, step: int, trigger: dict[str, Any]) -> Path | None:
         }
         # signed: a bundle from elsewhere, or with an edited command, asks before it runs anything
         meta["origin"] = origin(final, jsonable(meta["command"]))
-        view = cap.bundle_view(step)
-        meta["batches"] = _store_batches(view["cur"], "batch", tmp)
-        if view["prev"]:
-            meta["prev_step"] = view["prev_step"]
-            meta["prev_batches"] = _store_batches(view["prev"], "prev_batch", tmp)
-        torch.save([_rng_plain(r) for _b, _i, r in view["cur"]], tmp / "rng.pt")
-        if view["lagged"]:
-            # lagged reads: written at the next step's boundary, from the weights kept at this
-            # one (the optimizer state is the next step's: the replay does not read it)
-            meta["lagged"] = {"weights": "kept" if view["state"] is not None else "after the step",
-                              "optimizer": "after the step"}
-        if view["state"] is not None:
-            torch.save({k: t.to("cpu", copy=True) for k, t in view["state"].items()}, tmp / "model.pt")
-        else:
-            torch.save(_cpu_state(roots), tmp / "model.pt")
+        _save_step(cap.bundle_view(step), roots, meta, tmp)
         early = cap.earlier_state(step)
         if early is not None:
             torch.save({k: t.to("cpu", copy=True) for k, t in early["tensors"].items()}, tmp / "earlier.pt")

@@ -16,13 +16,12 @@ evaluation losses, the leak check), ``BackwardClock`` (backward passes, the back
 clock, the carried gradient), ``Optimizers`` (the step boundary and the optimizer-side
 measurements), ``Scalers`` (GradScaler). The state of the step in progress is one
 ``StepRecord``. The ``Recorder`` takes the step's record: one transfer of a small vector
-to the host, read at once (``reads="sync"``: the step's one sync on a GPU) or at the next
-step's boundary (``"lagged"``: no sync; the default on a GPU when a device copy of the
-weights fits, see record.py), then the writes and the triggers.
+to the host, read at once (``reads="sync"``) or at the next boundary (``"lagged"``, see
+record.py), then the writes and the triggers.
 
 Cost on an unsampled step: one fused norm over the gradients, one device-to-host copy
-of a small vector, a few dozen Python operations and a queue put; lagged reads add one
-device-side copy of the weights.
+of a small vector, a few dozen Python operations and a queue put (lagged: and one
+device-side copy of the weights).
 """
 
 from __future__ import annotations
@@ -293,11 +292,9 @@ class Monitor:
             except Exception as exc:  # noqa: BLE001 - the run is recorded; replay is extra
                 self.replay_output = f"traindoc: replay failed ({type(exc).__name__}: {exc})\n"
             if self.replay is None and self.replay_output:  # `traindoc run`: show it with the diagnosis
-
                 sys.stderr.write(self.replay_output)
 
     def _want_replay(self) -> bool:
-
         if self.world_size > 1 or os.environ.get("TRAINDOC_REPLAY", "1") == "0":
             return False
         if self.replay is not None:
