@@ -132,3 +132,20 @@ def test_merge_keeps_the_strongest_confirming_ratio():
                 Result("lr-too-low", "lr-scale", "x10", "inconclusive", "t", 0.8, None),
                 Result("lr-too-low", "lr-scale", "x100", "confirmed", "t", 0.2, 0.2)])
     assert len(m) == 1 and m[0].experiment == "lr-range-test" and m[0].ratio == 0.2
+
+
+def test_a_bug_fix_that_worsens_the_loss_of_a_symptomless_run_does_not_refute():
+    """90 in bench/real: uncleared gradients under Adam reach a lower heatmap MSE than
+    cleared ones (x3.7) and a worse keypoint accuracy: with no loss symptom in the run, the
+    loss cannot speak against the bug. A neutral result still refutes; a knob (the
+    learning rate) still refutes; a run with a symptom still refutes."""
+    mzg = cause("missing-zero-grad", 0.92, "warning")
+    worse = res("missing-zero-grad", "refuted", "force-zero-grad", effect=3.7)
+    out, _ = apply([mzg], [], {"results": [worse]})
+    assert out[0].confidence == 0.92 and "cannot refute" in out[0].evidence[-1]["note"]
+    out, _ = apply([mzg], [], {"results": [res("missing-zero-grad", "refuted", "force-zero-grad", effect=1.0)]})
+    assert out[0].confidence < 0.3
+    out, _ = apply([cause("lr-too-high", 0.9)], [], {"results": [res("lr-too-high", "refuted", "lr-scale", 3.0)]})
+    assert out[0].confidence < 0.3
+    out, _ = apply([mzg], [Finding("loss-divergence", "warning", "up")], {"results": [worse]})
+    assert out[0].confidence < 0.3

@@ -8,6 +8,12 @@ the run folder holds ``confirm.json``).
   than it could, is not a failed run).
 - **refuted**: the change did nothing for the symptom. The cause keeps 30 % of its
   confidence, drops to ``warning`` or below, and says which experiment spoke against it.
+  Except on a run with no loss symptom, when the change that removes a bug (not a knob:
+  learning rate, clipping) makes the loss at least twice *higher*: there was no loss
+  problem for the cause to explain, and the bug was helping the loss, so the loss cannot
+  speak against it (it may hurt what the script measures and traindoc does not: uncleared
+  gradients under Adam reached a lower heatmap MSE and a worse keypoint accuracy). Then it
+  counts as inconclusive.
 - **inconclusive**: recorded as evidence; the ranking is unchanged.
 - a **damper** (x0.1 learning rate, clipping) that removed the symptom while a change
   aimed at one specific cause also did: "also helps", confidence at least 0.6, not 0.9.
@@ -18,6 +24,7 @@ A finite baseline that one change made learn at least twice as well is the sympt
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..findings import ERROR, Finding
@@ -50,6 +57,15 @@ FIXES = {
 # The LR range test is one too for lr-too-high: any bug that destabilises training
 # (uncleared gradients, a summed loss, a bad init) lowers the rate where the sweep breaks.
 DAMPERS = {("lr-too-high", "lr-scale"), ("lr-too-high", "lr-range-test"), ("exploding-gradient", "clip-grads")}
+KNOBS = frozenset({"lr-scale", "lr-range-test", "clip-grads"})  # settings, not the removal of a bug
+
+
+def _loss_cannot_refute(r: dict[str, Any], troubled: bool) -> bool:
+    """A refutation on a run without a loss symptom where removing the bug made the loss
+    at least 1/DECISIVE times higher (see the module docstring)."""
+    eff = r.get("effect")
+    return (not troubled and r.get("experiment") not in KNOBS and isinstance(eff, (int, float))
+            and eff >= 1 / DECISIVE)
 
 
 def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] | None
@@ -87,20 +103,20 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
                 c = min(0.99, max(f.confidence or 0.5, 0.8) + 0.1)
                 out[i] = Finding(f.name, sev if sev == ERROR else f.severity, f.message, location=f.location,
                                  evidence=f.evidence + [ev], fix=f.fix, confirm=f.confirm, confidence=c)
-        elif verdict == "refuted":
+        elif verdict == "refuted" and not _loss_cannot_refute(r, troubled):
             for i in hits:
                 f = out[i]
                 c = (f.confidence if f.confidence is not None else 0.5) * 0.3
-                out[i] = Finding(f.name, "warning" if c >= 0.25 else "info",
-                                 f"{f.message} (refuted by experiment {r.get('experiment')}: {r.get('text')})",
-                                 location=f.location, evidence=f.evidence + [ev], fix=f.fix, confirm=f.confirm,
+                out[i] = replace(f, severity="warning" if c >= 0.25 else "info", evidence=f.evidence + [ev],
+                                 message=f"{f.message} (refuted by experiment {r.get('experiment')}: {r.get('text')})",
                                  confidence=c)
-        else:
+        else:  # inconclusive, or a refutation the loss cannot make: evidence only
+            if verdict == "refuted":
+                ev["note"] = ("the run shows no loss symptom, and removing the cause made the loss higher: the "
+                              "loss is not where it hurts, so it cannot refute it")
             for i in hits:
-                f = out[i]
-                out[i] = Finding(f.name, f.severity, f.message, location=f.location, evidence=f.evidence + [ev],
-                                 fix=f.fix, confirm=f.confirm, confidence=f.confidence)
-    _outrank(out, results)
+                out[i] = replace(out[i], evidence=out[i].evidence + [ev])
+    _outrank(out, results, troubled)
     symptoms = list(symptoms)
     slow = _slow_learning(data, results)
     if slow and not any(s.name == "slow-learning" for s in symptoms):
@@ -108,14 +124,14 @@ def apply(causes: list[Finding], symptoms: list[Finding], data: dict[str, Any] |
     return out, symptoms
 
 
-def _outrank(out: list[Finding], results: list[dict[str, Any]]) -> None:
+def _outrank(out: list[Finding], results: list[dict[str, Any]], troubled: bool = True) -> None:
     """A cause an experiment confirmed (and none refuted) outranks, in place, every cause
     none did: a rule's 95 % is a guess from the series, a removed symptom a measured effect.
     Among confirmed causes, the larger effect ranks first (the lower end loss relative to
     the baseline, in the script's units; a removed non-finite loss counts as 0): the change
     at the root restores training, one that compensates for it helps less (a raw series in
     the hundreds: standardising it takes the loss from 9e5 to 3e3, a 100x rate to 2e5)."""
-    refuted = {r["cause"] for r in results if r.get("verdict") == "refuted"}
+    refuted = {r["cause"] for r in results if r.get("verdict") == "refuted" and not _loss_cannot_refute(r, troubled)}
     confirmed = {r["cause"] for r in results if r.get("verdict") == "confirmed"
                  and (r["cause"], r.get("experiment")) not in DAMPERS} - refuted
     ratio: dict[str, float] = {}
