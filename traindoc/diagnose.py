@@ -130,11 +130,11 @@ def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
         if n.startswith("meta:"):  # a check the monitor ran (its absence of events is then a result)
             if not any(n[5:] in (run.meta_for(r).get("checks") or []) for r in run.ranks):
                 missing.append(n[5:] + " check")
-        elif n.startswith("event:"):  # a kind of event, e.g. the label histograms of "event:labels"
+        elif n.startswith("event:"):  # a kind of event ("event:labels"), or one of several ("a|b")
             if kinds is None:
                 kinds = {ev["kind"] for ev in run.events()}
-            if n[6:] not in kinds:
-                missing.append(n[6:] + " events")
+            if not kinds.intersection(n[6:].split("|")):
+                missing.append(n[6:].replace("|", " or ") + " events")
         elif n.endswith("/"):
             if not any(run.matching(n, r) for r in run.ranks):
                 missing.append(n + "*")

@@ -25,6 +25,9 @@ class LossFns:
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
         self.label_counts: torch.Tensor | None = None
+        # multi-label targets (N, K) of a binary cross-entropy: [rows, positives per tag],
+        # summed over the run on the device, read once at close (see multilabel_summary)
+        self.multi_counts: torch.Tensor | None = None
 
     @property
     def fn_losses(self) -> list[torch.Tensor]:
@@ -86,6 +89,37 @@ class LossFns:
             t = target.detach().reshape(-1)
             pos = (t >= 0.5).sum().float()
             self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+        elif name.startswith("binary_cross_entropy") and target.is_floating_point() and target.dim() == 2:
+            self._add_multi_counts(target.detach())
+
+    def _add_multi_counts(self, t: torch.Tensor) -> None:
+        """Rows and positives per tag of a multi-label target; another tag count than the
+        first one seen (a second head) is not mixed in. One reduction, no sync."""
+        mc = self.multi_counts
+        if mc is not None and (mc.numel() != t.shape[1] + 1 or mc.device != t.device):
+            return
+        row = torch.cat([t.new_full((1,), float(t.shape[0]), dtype=torch.float32), (t >= 0.5).sum(0).float()])
+        self.multi_counts = row if mc is None else mc + row
+
+    def multilabel_summary(self) -> None:
+        """At close: the tags' positive rates as an event ``labels-multi`` (rows, tags, mean
+        and median rate, share of tags under 1 %, and ``prior_entropy``: the mean binary
+        entropy of the tags, the per-element BCE of a model that learned only each tag's
+        frequency). A summary, not the K counts: K may be tens of thousands."""
+        mc, self.multi_counts = self.multi_counts, None
+        if mc is None:
+            return
+        c = mc.double().cpu()  # close: one read
+        rows, pos = float(c[0]), c[1:]
+        if rows <= 0 or pos.numel() < 2:
+            return
+        p = (pos / rows).clamp(0, 1)
+        q = p.clamp(1e-12, 1 - 1e-12)
+        h = -(p * q.log() + (1 - p) * (1 - q).log())
+        self.mon.writer.event(self.mon.step, "labels-multi", f"{pos.numel()} tags over {int(rows)} rows",
+                              {"rows": rows, "tags": int(pos.numel()), "mean_rate": float(p.mean()),
+                               "median_rate": float(p.median()), "rare_share": float((p < 0.01).double().mean()),
+                               "prior_entropy": float(h.mean())})
 
     def _check_leak(self, name: str, target: torch.Tensor) -> None:
         """During the first LEAK_STEPS steps: is the loss's target one of the model's own

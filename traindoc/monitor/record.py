@@ -143,6 +143,7 @@ class Recorder:
         lf = self.mon.loss_fns
         if lf.label_counts is not None:
             lf.defer_labels()
+        lf.multilabel_summary()
         if self._deferred:
             ds, self._deferred = self._deferred, []
             self._write_deferred(ds, Transfer([t for d in ds for t in d[2]]).values())

@@ -46,3 +46,37 @@ def test_rare_positives_under_bce_are_seen_as_class_imbalance(tmp_path):
     y = (torch.rand(4000, generator=g) < 0.03).float()
     d = _train(tmp_path, lambda out, t: nn.functional.binary_cross_entropy_with_logits(out.squeeze(1), t), 1, y)
     assert "class-imbalance" in [c.name for c in d.causes], d.cannot_tell
+
+
+def _multilabel(tmp_path, signal, steps=300):
+    """40 tags, each positive on ~1 % of 4 000 rows; ``signal``: how strongly the tag shows
+    in the inputs (0: it does not, the model can only learn each tag's frequency)."""
+    g = torch.Generator().manual_seed(3)
+    y = (torch.rand(4000, 40, generator=g) < 0.01).float()
+    x = torch.randn(4000, 40, generator=g) + signal * y
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(40, 64), nn.ReLU(), nn.Linear(64, 40))
+    opt = torch.optim.Adam(model.parameters(), 3e-3)
+    with traindoc.watch(out=tmp_path / "r"):
+        for s in range(steps):
+            i = torch.randint(0, 4000, (128,), generator=torch.Generator().manual_seed(s))
+            loss = nn.functional.binary_cross_entropy_with_logits(model(x[i]), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    (ev,) = [e["data"] for e in run.events() if e["kind"] == "labels-multi"]
+    return ev, traindoc.diagnose(run)
+
+
+def test_rare_tags_learned_only_as_frequencies_are_class_imbalance(tmp_path):
+    ev, d = _multilabel(tmp_path, signal=0.0)
+    assert ev["tags"] == 40 and 0.007 < ev["mean_rate"] < 0.013
+    assert d.causes and d.causes[0].name == "class-imbalance", [(c.name, c.message) for c in d.causes]
+    assert "every tag absent" in d.causes[0].message
+
+
+def test_rare_tags_the_model_learns_are_not(tmp_path):
+    ev, d = _multilabel(tmp_path, signal=4.0)
+    assert ev["tags"] == 40
+    assert "class-imbalance" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]

@@ -9,11 +9,15 @@ from ..evidence import features, finding
 from ..util import fmt
 
 
-@rule("class-imbalance", needs=("loss", "event:labels"))
+@rule("class-imbalance", needs=("loss", "event:labels|labels-multi"))
 def class_imbalance(run):
     """What it detects: a label distribution (recorded from the cross-entropy targets)
     where one class holds more than 85 % of the targets, and a training loss that settles
-    near the entropy of that distribution: the model predicts the majority class.
+    near the entropy of that distribution: the model predicts the majority class. For
+    multi-label targets of a binary cross-entropy (one column per tag): tags positive on
+    under 5 % of the rows on average, and a loss that settles within 0.8-1.5x their mean
+    binary entropy, the per-element loss of a model that learned only each tag's frequency:
+    it predicts every tag absent.
 
     Why it happens: long-tailed real data (fraud, rare intents, defects) trained with an
     unweighted loss and uniform sampling.
@@ -25,6 +29,8 @@ def class_imbalance(run):
     (WeightedRandomSampler), focal loss, or metrics that show the minority classes.
     """
     f = features(run)
+    if f.multilabel and not f.labels:
+        return _multilabel(f)
     if not f.labels:
         return []
     total = sum(f.labels.values())
@@ -48,4 +54,26 @@ def class_imbalance(run):
         fix="weight the loss by inverse class frequency (weight=/pos_weight=) or resample (WeightedRandomSampler); "
             "report per-class recall",
         confirm="measure per-class recall on validation data: the minority classes are (almost) never predicted",
+    )]
+
+
+def _multilabel(f) -> list:
+    m = f.multilabel
+    rate, h = float(m.get("mean_rate", math.nan)), float(m.get("prior_entropy", math.nan))
+    if not (rate <= 0.05 and h > 0 and math.isfinite(f.loss_last)):
+        return []
+    if not 0.8 * h <= f.loss_last <= 1.5 * h or f.first_bad is not None:
+        return []
+    c = 0.55 + min(0.3, (1 - rate - 0.85) * 3)
+    return [finding(
+        "class-imbalance", c,
+        f"the {m.get('tags')} tags are positive on {rate:.1%} of the rows on average ({m.get('rare_share', 0):.0%} of "
+        f"them on under 1 %); the loss settles at {fmt(f.loss_last)}, near {fmt(h)}, the loss of a model that "
+        "learned only each tag's frequency: it predicts every tag absent",
+        evidence=[{"events": "labels-multi", "tags": m.get("tags"), "mean_rate": round(rate, 5),
+                   "rare_share": m.get("rare_share")},
+                  {"series": "loss", "last": fmt(f.loss_last), "prior_entropy": fmt(h)}],
+        fix="pos_weight= in BCEWithLogitsLoss (negatives/positives per tag), focal or asymmetric loss, or drop the "
+            "rarest tags; report per-tag recall or F1, not accuracy",
+        confirm="measure recall per tag on validation data: the rare tags are never predicted",
     )]

@@ -42,6 +42,7 @@ class Features:
     labels: dict[int, float] = field(default_factory=dict)  # label histogram over the run
     prior_entropy: float = float("nan")   # entropy of the label histogram (nats)
     n_classes: int = 0
+    multilabel: dict[str, Any] = field(default_factory=dict)  # the labels-multi event's data (multi-label BCE)
     dtypes: set[str] = field(default_factory=set)
     scaler: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
@@ -168,6 +169,8 @@ def _batch(f: Features, run, rank: int, s) -> None:
 def _labels(f: Features, run, rank: int) -> None:
     counts: dict[int, float] = {}
     for ev in run.events(rank):
+        if ev["kind"] == "labels-multi" and isinstance(ev.get("data"), dict):
+            f.multilabel = ev["data"]
         if ev["kind"] == "labels" and ev.get("data"):
             for k, c in (ev["data"].get("counts") or {}).items():
                 counts[int(k)] = counts.get(int(k), 0.0) + float(c)
