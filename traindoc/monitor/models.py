@@ -30,6 +30,10 @@ class Models:
         self._root_hooks: list[Any] = []
         self.compiled = False
         self._autocast: set[tuple[tuple[str, str], ...]] = set()
+        # modules with trainable parameters that a watched model calls but does not own (a
+        # plain list or dict of layers instead of nn.ModuleList/ModuleDict): id -> weakref
+        self._orphans: dict[int, weakref.ref] = {}
+        self._orphans_said: set[int] = set()
 
     def live_roots(self) -> list[tuple[str, torch.nn.Module]]:
         """The models being trained, with the prefix of their parameter names."""
@@ -81,6 +85,7 @@ class Models:
                     self.mon.guard("forward-inputs", self._hook_root, m)
 
     def describe(self) -> None:
+        self._say_orphans()
         for r in self._roots:
             m = r()
             if m is not None and id(m) not in self._summarised:
@@ -94,6 +99,26 @@ class Models:
             name = f"opt{opt_index}.group{gi}.param{pi}"
             self.param_names[id(p)] = name
         return name
+
+    def _say_orphans(self) -> None:
+        """An event per module a model called in a training forward (sampled steps) that is
+        not one of its submodules and whose trainable parameters no optimizer holds: they
+        are invisible to ``model.parameters()``, so they never train (params-not-updated).
+        Python-side set lookups, once per such module."""
+        todo = [k for k in self._orphans if k not in self._orphans_said]
+        opts = self.mon.optim.live()
+        if not todo or not opts or self.mon.step < 1:  # from step 1: every optimizer has stepped once
+            return
+        held = {id(p) for o in opts for g in o.param_groups for p in g["params"]}
+        for k in todo:
+            m = self._orphans[k]()
+            self._orphans_said.add(k)
+            ps = [p for p in m.parameters() if p.requires_grad] if m is not None else []
+            if ps and not any(id(p) in held for p in ps):
+                self.mon.writer.event(self.mon.step, "unregistered-module",
+                                      f"{type(m).__name__} runs inside the model's forward but is not its submodule",
+                                      {"class": type(m).__name__, "tensors": len(ps),
+                                       "values": sum(p.numel() for p in ps)})
 
     # ------------------------------------------------------------------ forward hooks
     def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:
@@ -118,6 +143,8 @@ class Models:
             return  # leaves only: a parent's output is its last child's
         name = self._mod_names.get(module)
         if name is None:
+            if self._depth > 0 and id(module) not in self._orphans and len(self._orphans) < 64:
+                self._orphans[id(module)] = weakref.ref(module)  # inside a model's forward, not its own
             return
         y = out[0] if isinstance(out, (tuple, list)) and out else out
         if not isinstance(y, torch.Tensor) or not y.is_floating_point() or y.numel() == 0:

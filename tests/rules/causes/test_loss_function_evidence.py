@@ -80,3 +80,49 @@ def test_rare_tags_the_model_learns_are_not(tmp_path):
     ev, d = _multilabel(tmp_path, signal=4.0)
     assert ev["tags"] == 40
     assert "class-imbalance" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]
+
+
+class _Branches(nn.Module):
+    """Parallel conv branches kept in a plain list (``plain``) or an nn.ModuleList; an
+    optional frozen teacher kept out of the module tree, called under no_grad."""
+
+    def __init__(self, plain, teacher=False):
+        super().__init__()
+        convs = [nn.Conv1d(8, 16, k) for k in (3, 4, 5)]
+        self.convs = convs if plain else nn.ModuleList(convs)
+        self.fc = nn.Linear(48, 2)
+        self._teacher = [nn.Linear(30, 30)] if teacher else []  # hidden from parameters() on purpose
+
+    def forward(self, x):
+        if self._teacher:
+            with torch.no_grad():
+                x = x + 0 * self._teacher[0](x)
+        return self.fc(torch.cat([c(x).amax(-1) for c in self.convs], 1))
+
+
+def _branches(tmp_path, plain, teacher=False):
+    torch.manual_seed(0)
+    m = _Branches(plain, teacher)
+    opt = torch.optim.Adam(m.parameters(), 1e-3)
+    x = torch.randn(256, 8, 30)
+    y = (x[:, 0].mean(1) > 0).long()
+    with traindoc.watch(out=tmp_path / "r"):
+        for s in range(60):
+            i = torch.randint(0, 256, (32,), generator=torch.Generator().manual_seed(s))
+            loss = nn.functional.cross_entropy(m(x[i]), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    return [e["data"] for e in run.events() if e["kind"] == "unregistered-module"], traindoc.diagnose(run)
+
+
+def test_layers_in_a_python_list_are_params_not_updated(tmp_path):
+    ev, d = _branches(tmp_path, plain=True)
+    assert sorted(e["values"] for e in ev) == [400, 528, 656]
+    assert d.causes[0].name == "params-not-updated" and "nn.ModuleList" in d.causes[0].message
+
+
+def test_a_module_list_or_a_hidden_frozen_teacher_is_not(tmp_path):
+    ev, d = _branches(tmp_path, plain=False, teacher=True)
+    assert ev == [] and "params-not-updated" not in [c.name for c in d.causes]

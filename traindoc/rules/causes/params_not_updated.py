@@ -60,8 +60,9 @@ def params_not_updated(run):
         "params-not-updated", c, _message(share, reasons),
         location={"param": frozen[0]} if frozen else {},
         evidence=reasons,
-        fix="build the optimizer from model.parameters() once the model is final; remove .detach()/.data on the "
-            "path to the loss; unfreeze what should train",
+        fix="keep layers in nn.ModuleList/nn.ModuleDict (not a Python list/dict); build the optimizer from "
+            "model.parameters() once the model is final; remove .detach()/.data on the path to the loss; unfreeze "
+            "what should train",
         confirm="after loss.backward(), list the parameters whose .grad is None; compare weights before/after 10 steps",
     )]
 
@@ -71,6 +72,15 @@ def _unreached(run) -> tuple[list[dict], float]:
     of optimizer tensors no gradient reaches."""
     trainable, in_opt, n_tensors = _counts(run)
     reasons, share = [], 0.0
+    orphans = [e["data"] for e in run.events() if e["kind"] == "unregistered-module" and isinstance(e.get("data"), dict)]
+    if orphans:
+        # layers the model calls but does not own: outside model.parameters(), so outside
+        # the optimizer and the trainable count above
+        values = sum(int(o.get("values", 0)) for o in orphans)
+        share = max(share, values / max(1, values + trainable))
+        classes = sorted({str(o.get("class")) for o in orphans})
+        reasons.append({"events": "unregistered-module", "modules": len(orphans), "classes": classes[:4],
+                        "values": values})
     if trainable and in_opt and in_opt < 0.9 * trainable:
         share = max(share, 1 - in_opt / trainable)
         reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable})
@@ -105,6 +115,8 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
 
     stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
+    if any(r.get("events") == "unregistered-module" for r in reasons) and share >= 0.1:
+        c = max(c, 0.75)  # seen directly: the forward runs layers no optimizer can reach
     # A bias whose gradient is exactly 0 is harmless when something downstream cancels it (a
     # difference of two embeddings, a norm that subtracts the mean): the layer still learns.
     if frozen and all(p.endswith("bias") for p in frozen) and len(reasons) == 1:
@@ -117,6 +129,10 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
 
 def _message(share: float, reasons: list[dict]) -> str:
     return f"{share:.0%} of the trainable parameters never change: " + "; ".join(
+        "the model's forward calls {modules} layer(s) ({classes}, {values} values) that are not its submodules "
+        "(a plain Python list or dict instead of nn.ModuleList/ModuleDict): model.parameters() does not "
+        "include them, so no optimizer holds them".format(modules=r["modules"], classes=", ".join(r["classes"]),
+                                                           values=r["values"]) if "modules" in r else
         "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r) if "meta" in r
         else "{tensors_with_gradient} of {tensors_in_optimizer} optimizer tensors get a gradient".format(**r)
         if "tensors_with_gradient" in r and "steps" not in r else
