@@ -67,6 +67,9 @@ SCHEMA: tuple[Series, ...] = (
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),
     Series("loss_fn/{fn}/target_{k}", "value", "once per loss function", "LossFns", "the target's min, max and the share of "
            "integral values (k: min, max, integral): class indices given as floats, a target outside the loss's range"),
+    Series("loss_fn/{fn}/input_{k}", "value", "once per logit loss", "LossFns", "the logits' min, max and share of "
+           "exact zeros (k: min, max, zero) given to cross_entropy / binary_cross_entropy_with_logits: a ReLU before "
+           "the loss"),
     Series("time/step", "seconds", EVERY, "Recorder", "wall time between optimizer steps"),
     Series("time/data", "seconds", EVERY, "Recorder", "the part of it spent waiting on the DataLoader"),
     Series("sampled", "flag", SAMPLED, "Recorder", "1 on a sampled step"),

@@ -211,6 +211,13 @@ class LossFns:
             t = target.detach().float().reshape(-1)
             stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean()])
             mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral")], [stats])
+        if name in ("cross_entropy", "binary_cross_entropy_with_logits") and isinstance(input, torch.Tensor) \
+                and input.is_floating_point() and input.numel():
+            # logits: unconstrained reals, exactly 0 almost never; a ReLU in front of the
+            # loss makes them >= 0 with many exact zeros (read by loss-mismatch)
+            x = input.detach().float().reshape(-1)
+            stats = torch.stack([x.min(), x.max(), (x == 0).float().mean()])
+            mon.recorder.defer(mon.step, [f"loss_fn/{name}/input_{k}" for k in ("min", "max", "zero")], [stats])
 
     def eval_tensors(self, names: list[str], tensors: list[torch.Tensor]) -> list[str]:
         """Append each evaluation loader's mean loss to the step's gather; returns the names."""

@@ -126,3 +126,32 @@ def test_layers_in_a_python_list_are_params_not_updated(tmp_path):
 def test_a_module_list_or_a_hidden_frozen_teacher_is_not(tmp_path):
     ev, d = _branches(tmp_path, plain=False, teacher=True)
     assert ev == [] and "params-not-updated" not in [c.name for c in d.causes]
+
+
+def _logits_run(tmp_path, head):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), *head)
+    opt = torch.optim.Adam(model.parameters(), 1e-2)
+    x = torch.randn(1000, 8)
+    y = (x[:, :2].sum(1) > 0).long() + 2 * (x[:, 2] > 0).long()
+    with traindoc.watch(out=tmp_path / "r"):
+        for s in range(80):
+            i = torch.randint(0, 1000, (64,), generator=torch.Generator().manual_seed(s))
+            loss = nn.functional.cross_entropy(model(x[i]), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_a_relu_on_the_logits_is_a_loss_mismatch(tmp_path):
+    d = _logits_run(tmp_path, [nn.Linear(32, 4), nn.ReLU()])
+    assert d.causes and d.causes[0].name == "loss-mismatch" and "ReLU after the last layer" in d.causes[0].message
+
+
+def test_raw_or_zero_initialised_logits_are_not(tmp_path):
+    assert "loss-mismatch" not in [c.name for c in _logits_run(tmp_path / "a", [nn.Linear(32, 4)]).causes]
+    head = nn.Linear(32, 4)
+    nn.init.zeros_(head.weight)
+    nn.init.zeros_(head.bias)  # a zero-initialised head (timm, DeiT): every logit exactly 0 at first
+    assert "loss-mismatch" not in [c.name for c in _logits_run(tmp_path / "b", [head]).causes]

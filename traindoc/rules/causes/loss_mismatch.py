@@ -23,7 +23,13 @@ def loss_mismatch(run):
     How to confirm: check the loss against the model's last layer; on one batch, the
     loss of a perfect prediction is not ~0 (a floor) or the loss is negative.
 
-    Also: a regression loss (MSE, L1, Huber) on integer targets 0..K (K >= 2) given by a
+    Also: logits given to cross_entropy / binary_cross_entropy_with_logits that are never
+    negative and exactly 0 in 10-99 % of the entries at the loss's first call (a ReLU after
+    the last layer): real-valued logits are almost never exactly 0, rectified ones are
+    wherever the layer's output was negative, and a class whose score is stuck at 0 gets
+    no gradient through the ReLU.
+
+    And: a regression loss (MSE, L1, Huber) on integer targets 0..K (K >= 2) given by a
     single output, whose loss stays at a fifth or more of the variance such labels would
     have (a warning; an error from half the variance): class indices regressed as numbers (the monitor records each loss function's
     input shape and its target's range once).
@@ -59,7 +65,26 @@ def loss_mismatch(run):
                     "(apply it only at inference)",
                 confirm="overfit one batch: with the extra squashing the loss cannot get near 0",
             )]
-    return _regression_on_classes(run, f)
+    return _rectified_logits(run) or _regression_on_classes(run, f)
+
+
+def _rectified_logits(run) -> list:
+    rank = focus_rank(run)
+    for name in ("cross_entropy", "binary_cross_entropy_with_logits"):
+        lo, hi, zero = (run.series(f"loss_fn/{name}/input_{k}", rank).values for k in ("min", "max", "zero"))
+        if not (lo.size and hi.size and zero.size):
+            continue
+        if lo[0] >= 0 and hi[0] > 0 and 0.1 <= zero[0] <= 0.99:
+            return [finding(
+                "loss-mismatch", 0.75,
+                f"the logits given to {name} are never negative and exactly 0 in {zero[0]:.0%} of the entries (min "
+                f"{fmt(lo[0])}, max {fmt(hi[0])}): a ReLU after the last layer, so every negative class score is "
+                "clipped to 0 and gets no gradient",
+                evidence=[{"loss_function": name, "input_min": fmt(lo[0]), "input_zero_share": round(float(zero[0]), 4)}],
+                fix="remove the activation after the last layer: the loss wants raw logits (any real number)",
+                confirm="print (logits == 0).float().mean() on one batch: raw logits are almost never exactly 0",
+            )]
+    return []
 
 
 _REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
