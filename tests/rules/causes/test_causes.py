@@ -131,6 +131,12 @@ def test_lr_too_high_not_on_a_small_init_left_by_a_whole_norm_update(make_run):
     flat = 0.69 + 0.01 * np.random.default_rng(5).standard_normal(n)
     d = diagnose(make_run(n=n, loss=flat, opt="Adagrad", lr=0.1, update=upd, sample_every=10))
     assert "lr-too-high" in [c.name for c in d.causes]
+    # and on a loss that ends lower but blew up 1e5x over its start on the way (real-fault
+    # 80: SGD 0.025 on raw MSE targets, the ReLUs die, the steps shrink, the loss recovers)
+    blown = loss.copy() * 3000
+    blown[5:12] = [2e8, 3e7, 1e7, 5e6, 2e6, 8e5, 2e5]
+    d = diagnose(make_run(n=n, loss=blown, opt="SGD", lr=0.025, update=upd, sample_every=10))
+    assert d.causes and d.causes[0].name == "lr-too-high" and "its start within the first steps" in d.causes[0].message
 
 
 def test_missing_zero_grad_running_sum(make_run):

@@ -43,7 +43,8 @@ def lr_too_high(run):
     """What it detects: a learning rate large enough to oscillate or diverge: the loss
     climbs (or blows up to NaN) while each update moves the weights by a large fraction
     of their size (update/weight ratio above ~3e-2 where healthy runs sit near 1e-3, or
-    30-100 % on the first steps),
+    30-100 % on the first steps while the loss falls by less than 30 % overall or blows up
+    to 10x its start within the first tenth of the run),
     with inputs on a sane scale and the loss averaged (not summed).
 
     Why it happens: a learning rate copied from another optimizer, batch size or model
@@ -155,12 +156,17 @@ def _branches(run, f) -> tuple[float, list]:
              "growth_before": fmt(o.get("loss_growth", float("nan")))}]
     if f.first_bad is not None or len(f.loss) < 10:
         return 0.0, []
-    if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and f.rel_drop0 < REWRITE_DROP
+    blowup = _early_blowup(f)
+    if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and (f.rel_drop0 < REWRITE_DROP or blowup >= 10)
             and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
-        # the first updates rewrote the weights (each moved them by 30-100 % of their norm)
+        # the first updates rewrote the weights (each moved them by 30-100 % of their norm),
+        # and the loss did not fall much, or blew up on the way (the run may recover once
+        # its ReLUs have died and the steps shrink: it still lost its start to the step size)
+        ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)}
+        if blowup >= 10:
+            ev["early_max_over_first"] = fmt(blowup)
         return 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7), [
-            {"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"},
-            {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last)}]
+            {"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"}, ev]
     loss_ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "min": fmt(f.loss_min)}
     if len(f.loss) >= 20 and np.isfinite(ur):
         progress, regress = _progress(f)
@@ -184,6 +190,17 @@ def _branches(run, f) -> tuple[float, list]:
             rise = f.loss_last / max(f.loss_first, 1e-12)
             return 1.0 + 0.1 * min(2.0, np.log10(rise)), [{**loss_ev, "note": "no update/weight ratios recorded"}]
     return 0.0, []
+
+
+def _early_blowup(f) -> float:
+    """The highest loss of the first tenth of the run (at least 10 steps) over the first
+    loss: 1 when it only fell. Only for a positive loss."""
+    x = np.asarray(f.loss, float)
+    k = max(10, len(x) // 10)
+    head = x[:k][np.isfinite(x[:k])]
+    if not head.size or not np.isfinite(x[0]) or x[0] <= 0 or f.loss_min < 0:
+        return 1.0
+    return float(head.max() / x[0])
 
 
 def _progress(f) -> tuple[float, float]:
@@ -229,9 +246,11 @@ def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple
     """What the evidence says, after "the learning rate ... is too high: "."""
     ur = f.update_ratio
     if early is not None and f.first_bad is None:
+        up = _early_blowup(f)
         return (f"the first updates moved the weights by up to {early} of their norm (healthy: 1e-3 to 1e-1), "
                 f"rewriting what the initialisation set up; the loss went from {fmt(f.loss_first)} to "
-                f"{fmt(f.loss_last)} (min {fmt(f.loss_min)})")
+                f"{fmt(f.loss_last)} (min {fmt(f.loss_min)}" + (f"; {fmt(up)}x its start within the first steps)"
+                                                              if up >= 10 else ")"))
     if f.first_bad is not None:
         if only_schedule:
             return (f"it rose {fmt(grow)}x during the run (a warmup or schedule) before the loss went non-finite at "
