@@ -215,7 +215,9 @@ class Optimizers:
         if now:
             names.extend(["grad_carried", "grad_carried_ref"])
             ref = total_norm(grad_norms(now))
-            tensors.append(torch.stack([torch.as_tensor(carried, dtype=torch.float32).to(ref.device), ref]))
+            c = carried.to(ref.device) if isinstance(carried, torch.Tensor) else torch.full((), float(carried),
+                                                                                         device=ref.device)
+            tensors.append(torch.stack([c.float(), ref]))  # (a CPU float copied in would be a sync)
 
     def _before_update(self, params: list[torch.Tensor], pnames: list[str], names: list[str],
                        tensors: list[torch.Tensor]) -> None:
