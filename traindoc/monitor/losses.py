@@ -59,7 +59,7 @@ class LossFns:
     def end_leak_check(self) -> None:
         self._leak_inputs = []  # the leak check is over: drop the references
 
-    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any) -> None:
+    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weighted: bool = False) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
             return
         if not torch.is_grad_enabled():
@@ -78,7 +78,7 @@ class LossFns:
         if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
             fb["targets"].append(target)  # the loss's target, when it never went through the model
         if name not in self._seen:
-            self._describe(name, input, target)
+            self._describe(name, input, target, weighted)
         if not isinstance(target, torch.Tensor):
             return
         if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
@@ -196,7 +196,7 @@ class LossFns:
         self.mon.recorder.defer(self.mon.step, [], [self.label_counts], write)
         self.label_counts = None
 
-    def _describe(self, name: str, input: Any, target: Any) -> None:
+    def _describe(self, name: str, input: Any, target: Any, weighted: bool = False) -> None:
         """Once per loss function: what it was given (the loss-mismatch rule reads it). The
         target's range goes through the step's gather: no sync of its own."""
         self._seen.add(name)
@@ -206,7 +206,8 @@ class LossFns:
                 t, torch.Tensor) else type(t).__name__
 
         mon = self.mon
-        mon.writer.meta(f"loss_function/{name}", {"step": mon.step, "input": desc(input), "target": desc(target)})
+        mon.writer.meta(f"loss_function/{name}", {"step": mon.step, "input": desc(input), "target": desc(target),
+                                                  "weighted": weighted})
         if isinstance(target, torch.Tensor) and target.is_floating_point() and target.numel():
             t = target.detach().float().reshape(-1)
             stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean()])

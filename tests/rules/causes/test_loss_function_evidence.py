@@ -155,3 +155,14 @@ def test_raw_or_zero_initialised_logits_are_not(tmp_path):
     nn.init.zeros_(head.weight)
     nn.init.zeros_(head.bias)  # a zero-initialised head (timm, DeiT): every logit exactly 0 at first
     assert "loss-mismatch" not in [c.name for c in _logits_run(tmp_path / "b", [head]).causes]
+
+
+def test_rare_positives_under_a_weighted_loss_are_not_class_imbalance(tmp_path):
+    """pos_weight= (or weight=) is the fix: the rule stays silent (bench/real 104's fixed version)."""
+    g = torch.Generator().manual_seed(2)
+    y = (torch.rand(4000, generator=g) < 0.03).float()
+    pw = torch.tensor(30.0)
+    d = _train(tmp_path, lambda out, t: nn.functional.binary_cross_entropy_with_logits(out.squeeze(1), t, pos_weight=pw),
+               1, y)
+    assert "class-imbalance" not in [c.name for c in d.causes]
+    assert traindoc.open_run(tmp_path / "r").meta["loss_function/binary_cross_entropy_with_logits"]["weighted"]

@@ -22,6 +22,9 @@ def class_imbalance(run):
     Why it happens: long-tailed real data (fraud, rare intents, defects) trained with an
     unweighted loss and uniform sampling.
 
+    Not when the classification loss is given class weights (``weight=``, ``pos_weight=``):
+    that is the fix, and a weighted loss is not comparable with the label entropy.
+
     How to confirm: per-class recall on a validation set (the minority classes are
     never predicted); the loss plateau equals the label entropy printed here.
 
@@ -29,6 +32,8 @@ def class_imbalance(run):
     (WeightedRandomSampler), focal loss, or metrics that show the minority classes.
     """
     f = features(run)
+    if any(isinstance(m, dict) and m.get("weighted") for k, m in run.meta.items() if k.startswith("loss_function/")):
+        return []  # the loss is class-weighted: the fix is in place, and its value is not the label entropy's
     if f.multilabel and not f.labels:
         return _multilabel(f)
     if not f.labels:
