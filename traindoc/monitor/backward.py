@@ -64,8 +64,10 @@ class BackwardClock:
             # or a loop that updates the weights by hand. The latter when no torch.optim
             # optimizer holds the model's parameters (one scan of live objects, once), or
             # after 256 backwards whatever holds them.
-            if (self._waiting == 1 and not self._an_optimizer_holds_the_model()) or self._waiting >= 256:
+            if self._waiting == 1 and not self._an_optimizer_holds_the_model():
                 self._start()
+            elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
+                self._start(idle=self._idle_optimizers())
         rec.losses.append(mon.scalers.unscaled(t).reshape(()))
         self.since_step = True
         mon.batches.assign()
@@ -123,15 +125,35 @@ class BackwardClock:
                     return True
         return False
 
-    def _start(self, pending_only: bool = False) -> None:
+    def _idle_optimizers(self) -> list[str]:
+        """The classes of the live optimizers that hold the watched model's parameters (one
+        scan of live objects: called once, when 256 backwards passed without a step)."""
+        import gc
+
+        params = {id(p) for _, m in self.mon.live_roots() for p in m.parameters()}
+        out = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for o in gc.get_objects():
+                if issubclass(type(o), torch.optim.Optimizer) and any(
+                        id(p) in params for g in o.param_groups for p in g["params"]):
+                    out.append(type(o).__name__)
+        return out
+
+    def _start(self, pending_only: bool = False, idle: list[str] | None = None) -> None:
         """Start the backward clock. ``pending_only``: the current backward's loss stays for
-        its own step (its gradients are known: torch.autograd.grad returned them)."""
+        its own step (its gradients are known: torch.autograd.grad returned them).
+        ``idle``: the optimizers that hold the model and never stepped (read by
+        params-not-updated)."""
         mon, rec = self.mon, self.mon.rec
         self.active = True
-        mon.writer.meta("step_clock", {
-            "kind": "backward", "from_step": mon.step,
-            "why": "no torch.optim optimizer stepped: one backward() (or torch.autograd.grad of the loss) "
-                   "is counted as one step"})
+        clock = {"kind": "backward", "from_step": mon.step,
+                 "why": "no torch.optim optimizer stepped: one backward() (or torch.autograd.grad of the loss) "
+                        "is counted as one step"}
+        if idle:
+            clock["idle_optimizers"] = idle[:4]
+            clock["backwards_before"] = self._waiting
+        mon.writer.meta("step_clock", clock)
         pending, rec.losses = rec.losses, []
         current = pending.pop() if pending_only and pending else None
         ag, rec.ag_grads = rec.ag_grads, None

@@ -166,3 +166,31 @@ def test_rare_positives_under_a_weighted_loss_are_not_class_imbalance(tmp_path):
                1, y)
     assert "class-imbalance" not in [c.name for c in d.causes]
     assert traindoc.open_run(tmp_path / "r").meta["loss_function/binary_cross_entropy_with_logits"]["weighted"]
+
+
+def _idle_optimizer_run(tmp_path, by_hand):
+    torch.manual_seed(0)
+    x = torch.randn(512, 8)
+    y = (x[:, 0] > 0).long()
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+    opt = torch.optim.Adam(model.parameters(), 1e-2)  # built, then never stepped
+    with traindoc.watch(out=tmp_path / "r"):
+        for s in range(300):
+            i = torch.randint(0, 512, (32,), generator=torch.Generator().manual_seed(s))
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x[i]), y[i]).backward()
+            if by_hand:  # the update written by hand: the idle optimizer is harmless
+                with torch.no_grad():
+                    for p in model.parameters():
+                        p -= 0.1 * p.grad
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_an_optimizer_that_never_steps_is_params_not_updated(tmp_path):
+    d = _idle_optimizer_run(tmp_path, by_hand=False)
+    assert d.causes and d.causes[0].name == "params-not-updated" and "step() was never called" in d.causes[0].message
+
+
+def test_an_idle_optimizer_next_to_a_hand_written_update_is_not(tmp_path):
+    d = _idle_optimizer_run(tmp_path, by_hand=True)
+    assert "params-not-updated" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]

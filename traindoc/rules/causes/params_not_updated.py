@@ -27,7 +27,9 @@ def _counts(run) -> tuple[int, int, int]:
 @rule("params-not-updated", needs=("loss",))
 def params_not_updated(run):
     """What it detects: parameters that never change: trainable parameters of the model
-    that no optimizer holds, optimizer parameters that never receive a gradient (cut off
+    that no optimizer holds (or that the model calls without owning them: layers kept in a
+    plain list), an optimizer that holds them and never steps (256 backward passes, no
+    ``step()``, a loss that does not fall), optimizer parameters that never receive a gradient (cut off
     from the graph by .detach(), .data, torch.no_grad or an unused branch), or
     parameters whose update is exactly zero on every sampled step.
 
@@ -72,6 +74,14 @@ def _unreached(run) -> tuple[list[dict], float]:
     of optimizer tensors no gradient reaches."""
     trainable, in_opt, n_tensors = _counts(run)
     reasons, share = [], 0.0
+    idle = (run.meta.get("step_clock") or {}).get("idle_optimizers")
+    f = features(run)
+    stepped = any(k.startswith("optimizer/") for k in run.meta)  # written at an optimizer's first step
+    if idle and not stepped and not (np.isfinite(f.rel_drop) and f.rel_drop >= 0.3):
+        # an optimizer holds the model, backward() ran hundreds of times, step() never did,
+        # and the loss did not fall (a hand-written update would have moved it)
+        share = 1.0
+        reasons.append({"meta": "step_clock", "idle_optimizers": idle, "backwards_without_step": run.meta.get("steps")})
     orphans = [e["data"] for e in run.events() if e["kind"] == "unregistered-module" and isinstance(e.get("data"), dict)]
     if orphans:
         # layers the model calls but does not own: outside model.parameters(), so outside
@@ -117,6 +127,8 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
     if any(r.get("events") == "unregistered-module" for r in reasons) and share >= 0.1:
         c = max(c, 0.75)  # seen directly: the forward runs layers no optimizer can reach
+    if any("idle_optimizers" in r for r in reasons):
+        c = max(c, 0.9)  # seen directly: the optimizer exists and never steps
     # A bias whose gradient is exactly 0 is harmless when something downstream cancels it (a
     # difference of two embeddings, a norm that subtracts the mean): the layer still learns.
     if frozen and all(p.endswith("bias") for p in frozen) and len(reasons) == 1:
@@ -129,6 +141,9 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
 
 def _message(share: float, reasons: list[dict]) -> str:
     return f"{share:.0%} of the trainable parameters never change: " + "; ".join(
+        "{opt} holds the model's parameters, but its step() was never called in {n} backward passes".format(
+            opt=" and ".join(r["idle_optimizers"]), n=r.get("backwards_without_step") or "hundreds of")
+        if "idle_optimizers" in r else
         "the model's forward calls {modules} layer(s) ({classes}, {values} values) that are not its submodules "
         "(a plain Python list or dict instead of nn.ModuleList/ModuleDict): model.parameters() does not "
         "include them, so no optimizer holds them".format(modules=r["modules"], classes=", ".join(r["classes"]),
