@@ -110,35 +110,16 @@ class BackwardClock:
         rec.ag_grads = None  # consumed by the step, or dropped: never held past this call
 
     def _an_optimizer_holds_the_model(self, params: set[int] | None = None) -> bool:
-        import gc
-
         if params is None:
             params = {id(p) for _, m in self.mon.live_roots() for p in m.parameters()}
         if not params:
             return True  # nothing known yet: wait for an optimizer
-        with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
-            warnings.simplefilter("ignore")
-            for o in gc.get_objects():
-                # type(), not isinstance(): isinstance on a dead weakref.proxy raises ReferenceError
-                if issubclass(type(o), torch.optim.Optimizer) and any(
-                        id(p) in params for g in o.param_groups for p in g["params"]):
-                    return True
-        return False
+        return bool(_holders(params, first=True))
 
     def _idle_optimizers(self) -> list[str]:
-        """The classes of the live optimizers that hold the watched model's parameters (one
-        scan of live objects: called once, when 256 backwards passed without a step)."""
-        import gc
-
-        params = {id(p) for _, m in self.mon.live_roots() for p in m.parameters()}
-        out = []
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for o in gc.get_objects():
-                if issubclass(type(o), torch.optim.Optimizer) and any(
-                        id(p) in params for g in o.param_groups for p in g["params"]):
-                    out.append(type(o).__name__)
-        return out
+        """The classes of the live optimizers that hold the watched model's parameters
+        (called once, when 256 backwards passed without a step)."""
+        return _holders({id(p) for _, m in self.mon.live_roots() for p in m.parameters()})
 
     def _start(self, pending_only: bool = False, idle: list[str] | None = None) -> None:
         """Start the backward clock. ``pending_only``: the current backward's loss stays for
@@ -208,3 +189,21 @@ class BackwardClock:
         mon.recorder.finish(names, tensors, counts, params, pnames, norms)
         self._ag_by_id = {}
         mon.end_step()
+
+
+def _holders(params: set[int], first: bool = False) -> list[str]:
+    """The classes of the live ``torch.optim`` optimizers holding any of ``params`` (one scan
+    of live objects; ``first``: stop at the first)."""
+    import gc
+
+    out: list[str] = []
+    with warnings.catch_warnings():  # isinstance on deprecated module attributes warns
+        warnings.simplefilter("ignore")
+        for o in gc.get_objects():
+            # type(), not isinstance(): isinstance on a dead weakref.proxy raises ReferenceError
+            if issubclass(type(o), torch.optim.Optimizer) and any(
+                    id(p) in params for g in o.param_groups for p in g["params"]):
+                out.append(type(o).__name__)
+                if first:
+                    break
+    return out
