@@ -227,7 +227,7 @@ class Capture:
         roots = self.mon.live_roots()
         if not roots:
             return
-        if not self._snapshot_fits(roots):
+        if not self._snapshot_fits():
             return
         # reuse the older of the two buffers: the newer one stays the "earlier state"
         slot = self._snaps.pop(0) if len(self._snaps) == 2 else {"step": None, "tensors": {}}
@@ -245,14 +245,14 @@ class Capture:
         slot["step"] = step
         self._snaps.append(slot)
 
-    def _snapshot_fits(self, roots: list) -> bool:
+    def _snapshot_fits(self) -> bool:
         """Two host copies of the weights must fit in ``TRAINDOC_SNAPSHOT_MAX_FRACTION``
         (default 0.1) of the host's memory: a 7B-parameter model in float32 would need
         56 GB. Decided once, at the first snapshot; when it does not fit, the rolling
         snapshot is off (the triage then skips "the same batch from an earlier state")
         and the run's meta says why."""
         if self._snap_ok is None:
-            need = 2 * sum(t.numel() * t.element_size() for _, m in roots for t in m.state_dict().values())
+            need = 2 * self.state_bytes()
             frac = float(os.environ.get("TRAINDOC_SNAPSHOT_MAX_FRACTION", "0.1"))
             try:
                 host = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
