@@ -75,6 +75,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
             return "count"
         if a == "sq":
             return "sumsq"
+        if a == "softmax" and _other_axis(m, call, x, method=not q.startswith(("torch.sum", "torch.mean"))):
+            return "probsum"
         return None
     if q in N.NORM or q == "torch.Tensor.norm":
         return "norm"
@@ -102,6 +104,41 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if last[:1].isupper():
         return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
     return None
+
+
+def _int(e: Any) -> Any:
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub and isinstance(e.operand, ast.Constant) \
+            and type(e.operand.value) is int:
+        return -e.operand.value
+    return None
+
+
+def _dim(call: ast.Call, pos: int) -> Any:
+    """A reduction's or a softmax's constant ``dim`` (keyword or the ``pos``-th argument)."""
+    for k in call.keywords:
+        if k.arg == "dim":
+            return _int(k.value)
+    return _int(call.args[pos]) if len(call.args) > pos else None
+
+
+def _other_axis(m: Module, call: ast.Call, x: Any, method: bool) -> bool:
+    """``probs.sum(0)`` where ``probs = softmax(z, dim=-1)``: summed over another axis than
+    the softmax's, so it is not 1 but a sum of probabilities, 0 where each one underflowed."""
+    red = _dim(call, 0 if method else 1)
+    src = x
+    if isinstance(src, ast.Name):
+        d = m.defs(src)
+        src = d[0] if d and len(d) == 1 else None
+    if red is None or not isinstance(src, ast.Call):
+        return False
+    f = src.func
+    own = isinstance(f, ast.Attribute) and f.attr == "softmax" and m.callee(src)[0] == "meth"
+    sm = _dim(src, 0 if own else 1)
+    if sm is None or sm == red:
+        return False
+    return (sm < 0) == (red < 0) or 0 in (sm, red)
 
 
 _MODULE_SELF = frozenset("to cuda cpu half float double bfloat16 train eval requires_grad_ type".split())

@@ -7,6 +7,7 @@
 - :meth:`Module.kind`: a tag for tensors (``"softmax"``, ``"log_softmax"``, ``"sigmoid"``,
   ``"prob"``, ``"exp"``/``"exp0"`` (exp of an unshifted / max-shifted argument),
   ``"sumexp"``/``"sumexp0"``, ``"norm"``, ``"variance"``, ``"std"``, ``"sumsq"``,
+  ``"probsum"`` (softmax probabilities summed or averaged over another axis),
   ``"sq"``, ``"mask"``, ``"count"``), or a tuple for objects: ``("ref", qualname)`` for a
   library name, ``("inst", qualname)`` for an instance of a library class,
   ``("seq", tag)`` for an ``nn.Sequential`` whose last layer returns ``tag``,
@@ -244,7 +245,12 @@ class Module:
         if op is ast.Div:
             if self.has_kind(e.left, ("exp", "exp0")) and self.has_kind(e.right, ("sumexp", "sumexp0")):
                 return "softmax"  # a hand-written softmax
+            if self.kind(e.left) == "probsum":
+                return "probsum"  # a mean over time of probabilities: still 0 where each one is
             return None
+        if op is ast.Add and self.kind(e.left) in ("sq", "sumsq") and self.kind(e.right) in ("sq", "sumsq") \
+                and _sliced(e.left) and _sliced(e.right):
+            return "sumsq"  # g[:, 0] ** 2 + g[:, 1] ** 2: 0 where both are
         if op is ast.Pow and isinstance(e.right, ast.Constant) and e.right.value == 2:
             return "sq"
         if op is ast.Mult and _small(e) and ast.dump(e.left) == ast.dump(e.right):
@@ -324,6 +330,15 @@ class Module:
         if c[0] == "meth":
             return c[2]
         return self.first_arg(call)
+
+
+def _sliced(e: Any) -> bool:
+    """A square whose base is read out of a tensor (``g[:, 0] ** 2``, ``x.pow(2)[..., 1]``):
+    a term ``h ** 2`` of a name or attribute may be a positive constant (``sigma ** 2``, a
+    pseudo-Huber ``c ** 2``), which keeps the sum away from 0, so only slices are trusted."""
+    base = e.left if isinstance(e, ast.BinOp) else e
+    return isinstance(base, ast.Subscript) or isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+        and isinstance(e.func.value, ast.Subscript)
 
 
 def _small(e: ast.BinOp) -> bool:

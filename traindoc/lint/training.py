@@ -28,7 +28,8 @@ def is_backward(m: Module, call: ast.Call) -> bool:
 def backward_target(call: ast.Call) -> Any:
     """The tensor a backward call backpropagates: ``loss`` in ``loss.backward()``,
     ``scaler.scale(loss).backward()``, ``accelerator.backward(loss)``,
-    ``self.manual_backward(loss)``; None for anything else."""
+    ``self.manual_backward(loss)``, ``criterion(out, y).backward()`` (the call); None for
+    anything else."""
     f = call.func
     if not isinstance(f, ast.Attribute):
         return None
@@ -36,8 +37,8 @@ def backward_target(call: ast.Call) -> Any:
         r = f.value
         if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
             return r.args[0]
-        if isinstance(r, ast.Name) or isinstance(r, (ast.BinOp, ast.Attribute, ast.Subscript)):
-            return r
+        if isinstance(r, (ast.Name, ast.BinOp, ast.Attribute, ast.Subscript, ast.Call)):
+            return r  # ``criterion(out, y).backward()`` too
         return None
     if f.attr == "manual_backward" and call.args:
         return call.args[0]

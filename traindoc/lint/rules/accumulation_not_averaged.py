@@ -13,13 +13,14 @@ from ..training import backward_target, is_backward, is_clear, is_step
 @lint_rule(
     "accumulation-not-averaged", "TD523", "warning",
     "gradient accumulation (step every k iterations) without dividing the loss by k: the gradient is k times too large",
-    needles=[("backward",), ("%",), ("step",)],
+    needles=[("backward",), ("%", "+= 1"), ("step",)],
     fix="divide the loss by the number of accumulation steps before backward: (loss / accum_steps).backward()",
     confirm="compare the gradient norm after k micro-batches with the norm of one full batch: it is k times larger",
 )
 def check(m):
     """What it detects: a loop that calls `backward()` on every iteration but steps the
-    optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`),
+    optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`) or
+    a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`),
     and clears the gradients only there too (gradient accumulation), while nothing in the
     loop divides the loss: no `loss / accum`, `loss /= accum`, no division by the same
     quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
@@ -48,9 +49,12 @@ def check(m):
         own = [s.node for s in by_loop.get(id(loop), ()) if s.ctx.loops[-1] is loop]
         backs = [c for c in own if is_backward(m, c)]
         steps = [c for c in own if is_step(m, c)]
-        if not backs or not steps or b"%" not in segment(m, loop):
+        if not backs or not steps:
             continue
-        gates = [n for n in ast.walk(loop) if isinstance(n, ast.If) and _mod(n.test)
+        seg = segment(m, loop)
+        if b"%" not in seg and b"+= 1" not in seg:
+            continue
+        gates = [n for n in ast.walk(loop) if isinstance(n, ast.If) and (_mod(n.test) or _counter(loop, n))
                  and any(_inside(n, s) for s in steps)]
         if not gates:
             continue
@@ -58,7 +62,7 @@ def check(m):
             continue  # backward only under the gate: no accumulation
         if any(is_clear(m, c) and not any(_inside(g, c) for g in gates) for c in own):
             continue  # cleared every iteration: not accumulating
-        divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test)}
+        divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test) + _counter(loop, g)}
         for b in backs:
             if any(_inside(g, b) for g in gates) or isinstance(b.func, ast.Attribute) and \
                     "accelerator" in text(b.func.value):
@@ -73,6 +77,22 @@ def check(m):
 
 def _mod(test) -> bool:
     return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod for n in ast.walk(test))
+
+
+def _counter(loop, gate: ast.If) -> list:
+    """``[k]`` when ``gate`` is ``if n >= k:`` (or ``==``) on a counter the loop increments
+    (``n += 1``) and the gate resets (``n = 0``): accumulation counted by hand; else []."""
+    t = gate.test
+    if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and type(t.ops[0]) in (ast.GtE, ast.Eq, ast.Gt)
+            and isinstance(t.left, ast.Name)):
+        return []
+    n = t.left.id
+    bumped = any(isinstance(x, ast.AugAssign) and type(x.op) is ast.Add and isinstance(x.target, ast.Name)
+                 and x.target.id == n and isinstance(x.value, ast.Constant) and x.value.value == 1
+                 for x in ast.walk(loop))
+    reset = any(isinstance(x, ast.Assign) and any(isinstance(y, ast.Name) and y.id == n for y in x.targets)
+                and isinstance(x.value, ast.Constant) and x.value.value == 0 for b in gate.body for x in ast.walk(b))
+    return [t.comparators[0]] if bumped and reset else []
 
 
 def _mod_rhs(test) -> list:
@@ -98,7 +118,8 @@ def _divided(m, loop, tgt, divisors: set) -> bool:
     ``loss.div(k)``, or anything divided by the modulo's right-hand side."""
     if isinstance(tgt, ast.BinOp) and type(tgt.op) is ast.Div:
         return True
-    names = {n.id for n in ast.walk(tgt) if isinstance(n, ast.Name)}
+    # ``criterion(out, y).backward()``: no name to divide later (its inputs are not the loss)
+    names = set() if isinstance(tgt, ast.Call) else {n.id for n in ast.walk(tgt) if isinstance(n, ast.Name)}
     for n in ast.walk(loop):
         if isinstance(n, ast.BinOp) and type(n.op) is ast.Div:
             if (text(n.right) or ast.dump(n.right)) in divisors:

@@ -22,7 +22,10 @@ def check(m):
     without the `training` argument, whose default is True. A call that passes `training`
     (by keyword or as the third positional argument) is not flagged, `training=True`
     included (Monte Carlo dropout is deliberate), and neither is a call under a test of
-    `self.training` (`if self.training: x = F.dropout(x, p)`).
+    `self.training` (`if self.training: x = F.dropout(x, p)`). Also flagged: a dropout
+    function of the file (`dropout_layer(x, p)`, no mode passed) gated on a flag the module sets in
+    `__init__` (`if self.is_training: x = dropout_layer(x, p)`), which `eval()` leaves as
+    it was; the finding points at the `if`.
 
     Why it happens: unlike `nn.Dropout`, the functional form does not know the
     module's mode. `model.eval()` leaves it on, so validation and inference drop p of the
@@ -54,6 +57,42 @@ def check(m):
         yield Hit(call, f"`{c[1].rsplit('.', 1)[-1]}` without training=self.training in "
                         f"`{site.ctx.cls.name}.{site.ctx.func.name}`: its default is training=True, so dropout "
                         "stays on after model.eval()")
+    yield from _own_flag(m)
+
+
+def _own_flag(m):
+    """``if self.is_training: x = dropout_layer(x, p)``: dropout gated on a flag the module
+    set in ``__init__`` instead of ``self.training``, which ``model.eval()`` never changes."""
+    for cls in (n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)):
+        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        if init is None:
+            continue
+        flags = {t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets
+                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+        flags.discard("training")
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef) or fn is init:
+                continue
+            for n in ast.walk(fn):
+                t = n.test if isinstance(n, ast.If) else None
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                        and t.attr in flags and _drops(m, n.body):
+                    yield Hit(n, f"dropout gated on `self.{t.attr}`, a flag set in `__init__`, not on "
+                                 "`self.training`: model.eval() does not change it, so dropout stays on in evaluation")
+
+
+def _drops(m, body) -> bool:
+    """The statements call a dropout function of this file (named for it) without passing
+    the module's mode."""
+    for b in body:
+        for c in ast.walk(b):
+            if isinstance(c, ast.Call) and may_be(c, lambda n: "dropout" in n.lower()):
+                k = m.callee(c)
+                mode = any(isinstance(x, ast.Attribute) and x.attr == "training" for x in ast.walk(c))
+                if k[0] == "obj" and isinstance(k[1], tuple) and k[1][0] == "func" \
+                        and "dropout" in k[1][1].name.lower() and not mode:
+                    return True  # a torch dropout there is the main check's (with or without training=)
+    return False
 
 
 def _guarded(m, fn, call) -> bool:

@@ -19,7 +19,8 @@ from ..source import segment, text
 def check(m):
     """What it detects: inside a loop that calls `loss.backward()` (also
     `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), the same `loss`
-    tensor added to a running total or appended to a list: `total_loss += loss`,
+    tensor, or one of the terms it was summed from (`loss = mse + ce`: `mse`, `ce`), added
+    to a running total or appended to a list: `total_loss += loss`, `running_ce += ce`,
     `running = running + loss * x.size(0)`, `losses.append(loss)`, when that total is
     never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
     `float(loss)` are fine.
@@ -63,11 +64,13 @@ def check(m):
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        for node, tgt, v, how in _accumulations(loop, names):
+        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names)):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             what = {"append": f"`{tgt}.append({v})`", "+=": f"`{tgt} += {v}`"}.get(how, f"`{tgt} = {tgt} + {v}`")
-            yield Hit(node, f"{what} accumulates the loss tensor that backward() just used: it keeps every step's "
+            whose = "the loss tensor that backward() just used" if v in names else \
+                "a term of the loss that backward() just used"
+            yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
 
 
@@ -94,6 +97,25 @@ def _accumulations(loop: ast.AST, names: set[str]) -> list[tuple]:
                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
             found.append((n, text(n.func.value), n.args[0].id, "append"))
     return found
+
+
+def _terms(loop: ast.AST, names: set[str]) -> set[str]:
+    """Names summed into a backpropagated loss inside the loop (``loss = mse + 0.1 * ce``:
+    ``mse``, ``ce``): each carries its share of the same graph."""
+    out: set[str] = set()
+
+    def add(e):
+        if isinstance(e, ast.Name):
+            out.add(e.id)
+        elif isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Sub, ast.Mult):
+            add(e.left)
+            add(e.right)
+
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id in names and isinstance(n.value, ast.BinOp) and type(n.value.op) is ast.Add:
+            add(n.value)
+    return out - names
 
 
 def _backwarded(call: ast.Call) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..bindings import Param
-from ..flow import ordered_events
+from ..flow import calls_index, is_module_class, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
 from ..training import train_event
@@ -14,8 +14,7 @@ from ..training import train_event
 @lint_rule(
     "train-mode-not-restored", "TD512", "warning",
     "a training loop puts the model in eval mode (for validation) and never calls model.train() again",
-    needles=[("eval(", "train(False"), ("backward",), ("step",),
-             ("ropout", "BatchNorm", "batch_norm", "from_pretrained", "models.", "timm")],
+    needles=[("eval(", "train(False"), ("backward",), ("step",)],
     fix="call model.train() at the start of every epoch (or at the end of the validation function)",
     confirm="print model.training at the first training step of epoch 2: it is False",
 )
@@ -24,10 +23,14 @@ def check(m):
     directly or through the same file's functions) and also calls `model.eval()` (or
     `model.train(False)`), typically through a `validate(model)` function, while no
     `.train()` call runs anywhere in that loop or the functions it calls. The model must be
-    one whose `.parameters()` the file hands to something (the optimizer), so putting a
-    frozen teacher or an EMA copy in eval mode is not flagged; nor is a file that has no
-    dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
-    pretrained or library model), where eval mode changes nothing; a diffusers model
+    one whose `.parameters()` the file hands to something (the optimizer), or, in a file
+    that never calls `.parameters()` (the optimizer is built elsewhere), one the loop
+    itself calls (`model(x)`, `model.loss(...)`), so putting a frozen teacher or an EMA
+    copy in eval mode is not flagged. Nor is a file whose model is in sight (an
+    `nn.Module` class or torch.nn layers built in the file) with no dropout or batch norm
+    (no `Dropout`, `BatchNorm`, `dropout`, and no pretrained or library model), where eval
+    mode changes nothing; a model that comes from elsewhere (passed in, imported) may have
+    either, so it is flagged. A diffusers model
     (`UNet2DConditionModel.from_pretrained`, GroupNorm and no dropout by default, also
     wrapped by `get_peft_model` or `accelerator.prepare`) in a file that never mentions
     dropout or batch norm counts as such. A training function defined
@@ -55,19 +58,58 @@ def check(m):
                 ...
             evaluate(model, val_loader)
     """
-    params = _parameter_owners(m)
-    if not params:
+    if not _mode_matters(m):
         return
+    params = _parameter_owners(m)
     for site in m.w.loops:
         ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=3, key="mode")
         kinds = {e for e, _, _ in ev}
         if not {"B", "S", "E"} <= kinds or "R" in kinds:
             continue
+        # no .parameters() anywhere: the optimizer comes from elsewhere; the trained model is
+        # then one the loop itself calls (what the E event's receiver must be)
+        trained = params or _called_in(m, site.node)
         for e, node, _ in ev:
-            if e == "E" and _owners(m, node.func.value) & params and not _mode_free(m, node.func.value):
+            if e == "E" and _owners(m, node.func.value) & trained and not _mode_free(m, node.func.value):
                 yield Hit(node, f"`{text(node.func.value)}.eval()` runs inside the training loop on line "
-                                f"{site.node.lineno} and no `.train()` call follows: every later epoch trains in "
-                                "eval mode (dropout off, BatchNorm frozen); call model.train() at each epoch's start")
+                                f"{site.node.lineno} and no `.train()` call follows in that loop: the training steps "
+                                "after it run in eval mode (dropout off, BatchNorm frozen); call model.train() after "
+                                "validating, or at the start of each epoch")
+
+
+_MODE_WORDS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"models.", b"timm")
+
+
+def _mode_matters(m) -> bool:
+    """Something in the file may behave differently in eval mode: dropout or batch norm in
+    sight, a pretrained or library model, or no model built in the file at all (it comes
+    from a caller, whose layers this file cannot show)."""
+    if any(w in m.source for w in _MODE_WORDS):
+        return True
+    got = m.memo.get("train-mode.model-in-sight")
+    if got is None:
+        got = m.memo["train-mode.model-in-sight"] = any(
+            isinstance(n, ast.ClassDef) and is_module_class(m, n) for n in ast.walk(m.tree)
+        ) or any(_layer(m.qualname(s.node.func) or "") for s in m.w.calls)
+    return not got
+
+
+def _layer(q: str) -> bool:
+    """A torch.nn layer constructor (``torch.nn.Linear``), not a loss or a function."""
+    return q.startswith("torch.nn.") and q[9:10].isupper() and not q.endswith("Loss")
+
+
+def _called_in(m, loop) -> set[str]:
+    """Last names of what a loop calls as a model: ``model(x)``, ``self.model(x)``,
+    ``model.loss(x, y)`` (the receiver of a method call that is not a tensor or loss op)."""
+    out = set()
+    for s in calls_index(m)[0].get(id(loop), []):
+        f = s.node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, (ast.Name, ast.Attribute)):
+            out.add(_last(text(f.value)))
+        if isinstance(f, (ast.Name, ast.Attribute)):
+            out.add(_last(text(f)))
+    return out
 
 
 def _classify(m, call: ast.Call) -> str:

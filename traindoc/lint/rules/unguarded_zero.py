@@ -22,14 +22,15 @@ WHY = {
     "count": "a count (0 when the mask selects nothing, e.g. an all-padding batch)",
     "sumsq": "a sum or mean of squares (0 for an all-zero vector)",
     "sq": "a square (0 where its base is 0)",
+    "probsum": "a sum or mean of softmax probabilities over another axis (0 where every one underflows)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
-    "log": ("prob", "norm", "variance", "std", "count", "sumsq"),
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
-    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid"),
+    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum"),
     # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
     "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob"),
     "pow<1": ("variance", "sumsq", "sq"),
@@ -208,9 +209,28 @@ def _tested(m, arg, func) -> bool:
     tested = memo.get(id(scope))
     if tested is None:
         tested = memo[id(scope)] = {
-            x.id for n in ast.walk(scope) if type(n) in _TESTS for x in ast.walk(n.test) if type(x) is ast.Name
+            x.id for n in ast.walk(scope) if type(n) in _TESTS for x in _guarded(n.test) if type(x) is ast.Name
         }
     return not names.isdisjoint(tested)
+
+
+def _guarded(test):
+    """The nodes of a condition that can rule out a zero. ``if ema > grad_norm:`` bounds
+    ``grad_norm`` from above only (0 passes it), so its side is left out; ``if grad_norm >
+    max_norm``, ``if n > 0``, ``if n:`` and ``n == 0`` keep theirs."""
+    todo = [test]
+    while todo:
+        c = todo.pop()
+        yield c
+        if type(c) is ast.Compare and len(c.ops) == 1:
+            op, left, right = type(c.ops[0]), c.left, c.comparators[0]
+            if op in (ast.Gt, ast.GtE) and not isinstance(left, ast.Constant):
+                todo.append(left)
+                continue
+            if op in (ast.Lt, ast.LtE) and not isinstance(right, ast.Constant):
+                todo.append(right)
+                continue
+        todo.extend(ast.iter_child_nodes(c))
 
 
 _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)

@@ -1,0 +1,98 @@
+"""More spellings of catalogue pitfalls (December 2026, second pass): each case as in
+test_catalogue.py, a line ending in `# !` must be reported by the rule and no other line.
+Written in new words from the pitfall's description; near misses included as negatives."""
+
+import pytest
+
+from tests.lint.test_catalogue import LOOP, check
+
+CASES = {
+    "train-mode-not-restored": [
+        # validation mid-epoch through a function; train() only at the epoch's start; the
+        # model comes from a caller (no layers in sight), so its dropout/BN are unknown
+        "def evaluate(net, dl):\n    net.eval()  # !\n    with torch.no_grad():\n"
+        "        return sum(net(x).sum().item() for x in dl)\n"
+        "def fit(net, opt, dl, val, epochs):\n    for ep in range(epochs):\n        net.train()\n"
+        "        for i, (x, y) in enumerate(dl):\n            opt.zero_grad()\n            net(x).sum().backward()\n"
+        "            opt.step()\n            if i % 100 == 0:\n                evaluate(net, val)\n",
+        "class Runner:\n    def __init__(self, net, opt):\n        self.net, self.opt = net, opt\n"
+        "    def check(self, dl):\n        self.net.eval()  # !\n        for x in dl:\n            self.net(x)\n"
+        "    def epoch(self, dl):\n        self.net.train()\n        for x in dl:\n            self.check(dl)\n"
+        "            self.opt.zero_grad()\n            self.net(x).sum().backward()\n            self.opt.step()\n",
+        # negatives: train() restored inside the loop after validating
+        "def evaluate(net, dl):\n    net.eval()\n    return [net(x) for x in dl]\n"
+        "def fit(net, opt, dl, val):\n    for i, x in enumerate(dl):\n        net(x).sum().backward()\n"
+        "        opt.step()\n        opt.zero_grad()\n        if i % 100 == 0:\n            evaluate(net, val)\n"
+        "            net.train()\n",
+        # a model built here with no dropout or batch norm: eval mode changes nothing
+        LOOP + "def evaluate(dl):\n    model.eval()\n    return [model(x) for x in dl]\n"
+               "for i, x in enumerate(dl):\n    model(x).sum().backward()\n    opt.step()\n    opt.zero_grad()\n"
+               "    evaluate(dl)\n",
+        # a frozen teacher the loop only reads, in a file without .parameters(): not the trained model
+        "def distill(student, teacher, opt, dl):\n    for x in dl:\n        teacher.eval()\n"
+        "        with torch.no_grad():\n            t = teacher(x)\n        s = student(x)\n"
+        "        F.mse_loss(s, t).backward()\n        opt.step()\n        opt.zero_grad()\n        student.train()\n",
+    ],
+    "running-loss-keeps-graph": [
+        LOOP + "tot_rec = tot_kl = 0.0\nfor x, y in dl:\n    rec = F.mse_loss(model(x), y)\n"
+               "    kl = model(x).pow(2).mean()\n    loss = rec + 0.1 * kl\n    opt.zero_grad()\n    loss.backward()\n"
+               "    opt.step()\n    tot_rec += rec  # !\n    tot_kl = tot_kl + kl  # !\n",
+        # negatives: the terms as numbers; a term not part of the backpropagated loss
+        LOOP + "tot_rec = 0.0\nfor x, y in dl:\n    rec = F.mse_loss(model(x), y)\n    reg = model.weight.abs().sum()\n"
+               "    loss = rec + reg\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+               "    tot_rec += rec.item()\n    tot_reg = reg.detach()\n",
+        LOOP + "seen = 0\nfor x, y in dl:\n    n = x.shape[0]\n    loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n    opt.step()\n    opt.zero_grad()\n    seen += n\n",
+    ],
+    "unguarded-zero": [
+        "def edges(img, conv):\n    g = conv(img)\n    return torch.sqrt(g[:, 0] ** 2 + g[:, 1] ** 2)  # !\n"
+        "edges(x, nn.Conv2d(1, 2, 3)).mean().backward()\n",
+        "def rescale(g, ema):\n    n = g.norm()\n    if ema > n:\n        return g * ema / n  # !\n    return g\n",
+        "def pooled(logits, w):\n    p = torch.softmax(logits, dim=-1)\n    avg = p.mean(0)\n"
+        "    return -(w * torch.log(avg)).sum()  # !\n",
+        # negatives: eps added; clipping-style guard (n above a positive bound); the softmax
+        # summed over its own axis (that is 1); a squared sum with eps
+        "def edges(img, conv):\n    g = conv(img)\n    return torch.sqrt(g[:, 0] ** 2 + g[:, 1] ** 2 + 1e-8)\n"
+        "edges(x, nn.Conv2d(1, 2, 3)).mean().backward()\n",
+        "def clip(g, max_norm):\n    n = g.norm()\n    if n > max_norm:\n        g = g * max_norm / n\n    return g\n",
+        "def total(logits):\n    p = torch.softmax(logits, dim=-1)\n    return torch.log(p.sum(-1))\n",
+        "def pooled(logits, w):\n    p = torch.softmax(logits, dim=-1)\n    return -(w * torch.log(p.mean(0) + 1e-9)).sum()\n",
+    ],
+    "accumulation-not-averaged": [
+        LOOP + "k = 0\nfor x, y in dl:\n    F.mse_loss(model(x), y).backward()  # !\n    k += 1\n"
+               "    if k == 8:\n        opt.step()\n        opt.zero_grad()\n        k = 0\n",
+        # negatives: divided by the count; a counter that is never reset (not accumulation)
+        LOOP + "k = 0\nfor x, y in dl:\n    (F.mse_loss(model(x), y) / 8).backward()\n    k += 1\n"
+               "    if k >= 8:\n        opt.step()\n        opt.zero_grad()\n        k = 0\n",
+        LOOP + "k = 0\nfor x, y in dl:\n    opt.zero_grad()\n    F.mse_loss(model(x), y).backward()\n    k += 1\n"
+               "    if k >= 8:\n        opt.step()\n",
+    ],
+    "functional-dropout-always-on": [
+        "def dropout_mask(x, p):\n    keep = (torch.rand_like(x) > p).float()\n    return keep * x / (1 - p)\n"
+        "class MLP(nn.Module):\n    def __init__(self, train_mode=True):\n        super().__init__()\n"
+        "        self.train_mode = train_mode\n        self.fc = nn.Linear(4, 4)\n"
+        "    def forward(self, x):\n        h = self.fc(x)\n        if self.train_mode:  # !\n"
+        "            h = dropout_mask(h, 0.3)\n        return h\n",
+        # negatives: gated on the module's own mode; the flag only switches a torch dropout that
+        # receives the mode; a dropout module
+        "def drop(x, p):\n    return x * (torch.rand_like(x) > p) / (1 - p)\n"
+        "class MLP(nn.Module):\n    def forward(self, x):\n        if self.training:\n            x = drop(x, 0.3)\n"
+        "        return x\n",
+        "class MLP(nn.Module):\n    def __init__(self, use_drop):\n        super().__init__()\n"
+        "        self.use_drop = use_drop\n    def forward(self, x):\n        if self.use_drop:\n"
+        "            x = F.dropout(x, 0.3, training=self.training)\n        return x\n",
+        "class MLP(nn.Module):\n    def __init__(self, use_drop):\n        super().__init__()\n"
+        "        self.use_drop = use_drop\n        self.drop = nn.Dropout(0.3)\n    def forward(self, x):\n"
+        "        if self.use_drop:\n            x = self.drop(x)\n        return x\n",
+    ],
+}
+
+
+@pytest.mark.parametrize("rule,src", [(r, s) for r, cases in CASES.items() for s in cases])
+def test_case(rule, src):
+    check(rule, src)
+
+
+def test_each_rule_has_both_ways():
+    for rule, cases in CASES.items():
+        assert any("# !" in c for c in cases) and any("# !" not in c for c in cases), rule
