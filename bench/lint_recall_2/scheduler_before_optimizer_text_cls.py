@@ -18,9 +18,9 @@ def train(model, train_dataloader, epochs=1, grad_accum=1, lr=4e-5, warmup_steps
             outputs = model(input_ids=batch[0], attention_mask=batch[1], labels=batch[3])
             loss = outputs[0] / grad_accum
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
             tr_loss += loss.item()
             if (step + 1) % grad_accum == 0:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
                 scheduler.step()  # expect: scheduler-before-optimizer
                 optimizer.step()
                 model.zero_grad()
