@@ -14,7 +14,7 @@ def train_epoch(model, metric_fc, trainloader, optimizer, device, print_freq=100
         label = label.to(device).long()
         with torch.no_grad():
             feature = model(data_input)
-        output = metric_fc(feature.detach(), label)
+            output = metric_fc(feature, label)
         loss = criterion(output, label)
         loss.requires_grad = True  # expect: backward-without-graph
         optimizer.zero_grad()

@@ -18,7 +18,7 @@ def train_one_epoch(model, train_loader, optimizer, criterion, device, epoch, ma
         losses.append(loss.item())
         if iter_id > max_iters:
             break
-    print(f"epoch {epoch}: mean loss {sum(losses) / len(losses):.5f}")
+    print(f"epoch {epoch}: mean loss {sum(losses) / max(len(losses), 1):.5f}")
     return losses
 
 
