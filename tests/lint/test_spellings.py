@@ -85,6 +85,36 @@ CASES = {
         "        self.use_drop = use_drop\n        self.drop = nn.Dropout(0.3)\n    def forward(self, x):\n"
         "        if self.use_drop:\n            x = self.drop(x)\n        return x\n",
     ],
+    "sigmoid-before-bce-with-logits": [
+        "class Clf(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 1)\n"
+        "        self.crit = F.binary_cross_entropy_with_logits\n    def forward(self, x):\n"
+        "        return torch.sigmoid(self.fc(x))\n    def training_step(self, batch, i):\n        x, y = batch\n"
+        "        p = self(x)\n        return self.crit(p, y)  # !\n",
+        # negatives: the module returns logits; a stored loss that takes probabilities
+        "class Clf(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 1)\n"
+        "        self.crit = F.binary_cross_entropy_with_logits\n    def forward(self, x):\n        return self.fc(x)\n"
+        "    def training_step(self, batch, i):\n        x, y = batch\n        return self.crit(self(x), y)\n",
+        "class Clf(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 1)\n"
+        "        self.crit = F.binary_cross_entropy\n    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\n"
+        "    def training_step(self, batch, i):\n        x, y = batch\n        return self.crit(self(x), y)\n",
+    ],
+    "backward-without-graph": [
+        "class Two:\n    def second_pass(self, h):\n        with torch.no_grad():  # !\n            return self.net.head2(h)\n"
+        "    def step(self, x, y):\n        h = self.net.body(x)\n        a = self.net.head1(h)\n"
+        "        b = self.second_pass(h)\n        loss = F.cross_entropy(a, y) + F.cross_entropy(b.transpose(0, 1), y)\n"
+        "        loss.backward()\n",
+        "def outer(net, xs, ys, opt):\n    qs = [0.0] * 3\n    for k in range(3):\n        with torch.no_grad():\n"
+        "            qs[k] += F.cross_entropy(net(xs[k]), ys[k])\n    last = qs[-1]\n    opt.zero_grad()\n"
+        "    last.backward()  # !\n    opt.step()\n",
+        # negatives: a no-grad helper that makes the target (DQN), and a list filled with gradients
+        "class Agent:\n    def target(self, s2, r):\n        with torch.no_grad():\n            return r + 0.9 * self.tgt(s2).max(1)[0]\n"
+        "    def step(self, s, a, r, s2):\n        q = self.q(s).gather(1, a).squeeze(1)\n"
+        "        loss = F.smooth_l1_loss(q, self.target(s2, r))\n        loss.backward()\n",
+        "def outer(net, xs, ys, opt):\n    qs = [0.0] * 3\n    for k in range(3):\n"
+        "        qs[k] += F.cross_entropy(net(xs[k]), ys[k])\n    with torch.no_grad():\n        acc = net(xs[0]).argmax(1)\n"
+        "    last = qs[-1]\n    last.backward()\n",
+    ],
+
 }
 
 

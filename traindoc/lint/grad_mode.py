@@ -52,3 +52,56 @@ def eval_context(m: Module, ctx: Any) -> bool:
 
 def _name_words(name: str) -> set[str]:
     return set(name.lower().strip("_").split("_"))
+
+
+def no_grad_helper(m: Module, fn: Any, withs: list) -> Any:
+    """The ``with torch.no_grad():`` block (or the decorated ``def``) of a same-file function
+    every ``return`` of which is inside it: what it returns never has a graph. ``withs`` is
+    ``[(with node, "off" | "on")]`` of the file. None when any return runs with gradients."""
+    rets = m.w.returns.get(id(fn))
+    if not rets:
+        return None
+    if decorated_no_grad(m, fn):
+        return fn
+    blocks = [w for w, mode in withs if mode == "off" and fn.lineno < w.lineno <= (fn.end_lineno or fn.lineno)]
+    found = None
+    for r in rets:
+        w = next((w for w in blocks if w.lineno < r.lineno <= (w.end_lineno or w.lineno)), None)
+        if w is None or found is not None and w is not found:
+            return None
+        found = w
+    return found
+
+
+def filled_under_no_grad(m: Module, e: Any, fn: Any, withs: list) -> Any:
+    """``losses[-1]`` where the list ``losses`` starts as constants (``[0.0] * k``) and every
+    item assignment to it in ``fn`` (``losses[i] += loss``) sits in a grad-off block: the
+    block (the first), else None. What MAML's query losses look like when wrapped in
+    ``no_grad`` by mistake."""
+    if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)) or fn is None:
+        return None
+    name = e.value.id
+    stores = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign))
+              and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    inits = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    if not stores or len(inits) != 1 or not _constants(inits[0]):
+        return None
+    off = [w for w, mode in withs if mode == "off"]
+    first = None
+    for s in stores:
+        w = next((w for w in off if w.lineno < s.lineno <= (w.end_lineno or w.lineno)), None)
+        if w is None:
+            return None
+        first = first or w
+    return first
+
+
+def _constants(e: Any) -> bool:
+    """A list of numbers: ``[0.0, 0.0]``, ``[0.0] * k``, ``[0 for _ in range(k)]``."""
+    if isinstance(e, ast.BinOp) and type(e.op) is ast.Mult:
+        return _constants(e.left) or _constants(e.right)
+    if isinstance(e, ast.ListComp):
+        return isinstance(e.elt, ast.Constant)
+    return isinstance(e, ast.List) and bool(e.elts) and all(isinstance(x, ast.Constant) for x in e.elts)

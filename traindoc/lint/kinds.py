@@ -300,6 +300,8 @@ class Module:
                 if m is not None:
                     return ("obj", ("func", m))
                 ak = self.kind(f)  # self.criterion = nn.CrossEntropyLoss() ... self.criterion(out, y)
+                if isinstance(ak, tuple) and ak[0] == "ref":
+                    return ("fn", ak[1])  # self.loss_func = F.binary_cross_entropy_with_logits
                 if ak is not None:
                     return ("obj", ak)
             return ("meth", f.attr, f.value)

@@ -6,8 +6,8 @@ import ast
 import re
 
 from .. import names as N
-from ..flow import single_def
-from ..grad_mode import decorated_no_grad
+from ..flow import local_function, single_def
+from ..grad_mode import decorated_no_grad, filled_under_no_grad, no_grad_helper
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short, text
@@ -39,8 +39,13 @@ def check(m):
     are targets computed under no_grad (a DQN target, a distillation teacher, also as the
     first argument of a symmetric loss such as MSE), data re-made as tensors (returns,
     PPO's `old_log_probs`), or a tensor created with `requires_grad=True` to be fitted.
-    The finding points at the backward call, or at the re-making call or the
-    `requires_grad` line when that is where the graph was thrown away.
+    Also: a loss whose input is what a same-file helper returns from inside
+    `torch.no_grad()` (`def refine(...): with torch.no_grad(): return self.model(...)`,
+    pointed at that block), and backward on an item of a list of numbers whose items are
+    only ever assigned under `torch.no_grad()` (`losses[k] += loss` in a no-grad block,
+    then `losses[-1].backward()`). The finding points at the backward call, or at the
+    re-making call, the `requires_grad` line or the helper's no-grad block when that is
+    where the graph was thrown away.
 
     Why it happens: under no_grad no graph is recorded and a detached tensor has
     none, so the loss has no `grad_fn`. `backward()` then raises "element 0 of tensors does
@@ -111,6 +116,14 @@ def check(m):
                     yield Hit(call, f"backward() on `{name.id}` (line {one.lineno}), a loss of {cut}: no "
                                     "gradient reaches the model that produced it")
                     continue
+        cut = _no_grad_source(m, one, site.ctx.func, grad_withs, call) if one is not None else None
+        if cut is not None:
+            at, how = cut
+            if id(at) not in seen:
+                seen.add(id(at))
+                yield Hit(at, f"{how}, and `{name.id}` is backpropagated from it (line {call.lineno}): no graph "
+                              "was recorded there, so that part of the loss sends no gradient to the model")
+            continue
         if one is not None:
             term = _rewrapped_term(m, one, 3)
             if term is not None:
@@ -199,6 +212,35 @@ def _cut(m, e, withs, at, depth: int) -> str:  # noqa: C901
     if isinstance(e.func, ast.Attribute) and e.func.attr in _SAME and q == "":
         return _cut(m, e.func.value, withs, at, depth)
     return ""
+
+
+def _no_grad_source(m, one, fn, withs, back):
+    """(node to point at, what happened) when a term of the loss ``one`` comes out of a
+    grad-off block: a loss whose input (through names and shape methods) is what a same-file
+    helper returns from inside ``torch.no_grad()``, or an item of a list filled only under
+    ``torch.no_grad()`` (``losses_q[-1]``, pointed at the backward call ``back``); else None."""
+    w = filled_under_no_grad(m, one, fn, withs)
+    if w is not None:
+        return back, f"backward() on an item of `{text(one.value)}`, whose items are only ever assigned inside " \
+                     f"the torch.no_grad() block on line {w.lineno}"
+    for c in (n for n in ast.walk(one) if isinstance(n, ast.Call)):
+        lc = loss_of(m, c)
+        if not lc or lc[0] not in N.ASYMMETRIC_LOSSES:
+            continue  # a symmetric loss's first argument may be the no-grad target
+        e = lc[1]
+        for _ in range(3):
+            while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in _SHAPE:
+                e = e.func.value
+            e = single_def(m, e) if isinstance(e, ast.Name) else e
+        helper = local_function(m, e) if isinstance(e, ast.Call) else None
+        blk = no_grad_helper(m, helper, withs) if helper is not None else None
+        if blk is not None:
+            return blk, f"`{helper.name}` returns from inside torch.no_grad(), and its output is the input of " \
+                        f"`{lc[0]}` (line {c.lineno})"
+    return None
+
+
+_SHAPE = _SAME | {"transpose", "permute", "view_as", "reshape_as", "mT", "t"}
 
 
 def _rewrapped_term(m, e, depth: int):
