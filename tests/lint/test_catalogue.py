@@ -386,12 +386,20 @@ CASES = {
         LOOP + "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nfor x, y in dl:\n"
                "    with torch.amp.autocast(device_type=str(device)):  # !\n        loss = F.mse_loss(model(x), y)\n"
                "    loss.backward()\n",
+        # a device the caller picks (args.device) and no dtype: float16 wherever it runs on CUDA
+        LOOP + "for x, y in dl:\n    with torch.autocast(device_type=args.device):  # !\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
+        # nanoGPT's dtype table with the key set to "float16"
+        LOOP + "dtype = 'float16'\npt = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}[dtype]\n"
+               "ctx = torch.autocast(device_type='cuda', dtype=pt)  # !\nfor x, y in dl:\n    with ctx:\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         # negatives
+        LOOP + "dtype = 'bfloat16'\npt = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}[dtype]\n"
+               "ctx = torch.autocast(device_type='cuda', dtype=pt)\nfor x, y in dl:\n    with ctx:\n"
+               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         LOOP + "device = 'cuda' if torch.cuda.is_available() else 'cpu'\nfor x, y in dl:\n"
                "    with torch.autocast(device_type=device, dtype=torch.bfloat16):\n"
                "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
-        LOOP + "for x, y in dl:\n    with torch.autocast(device_type=args.device):\n"
-               "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",      # a device it cannot read
         LOOP + "for x, y in dl:\n    with torch.autocast('cuda', dtype=torch.bfloat16):\n"
                "        loss = F.mse_loss(model(x), y)\n    loss.backward()\n",
         LOOP + "for x, y in dl:\n    with torch.autocast('cpu'):\n        loss = F.mse_loss(model(x), y)\n"

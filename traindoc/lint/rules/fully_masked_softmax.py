@@ -17,6 +17,16 @@ _CAUSAL = re.compile(r"tril|triu|causal|subsequent|future|look_?ahead|nopeak|no_
 _GUARDS = ("nan_to_num", "isnan", "isfinite")
 
 
+def _softmaxish(name: str) -> bool:
+    return "softmax" in name.lower()
+
+
+def _on_self(call: ast.Call) -> bool:
+    """``self.sm(x)``: a module of the class, which may be an ``nn.Softmax`` by any name."""
+    f = call.func
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
+
+
 def _minus_inf(e: ast.AST) -> bool:
     """``float("-inf")``, ``-float("inf")``, ``-math.inf``, ``-np.inf``, ``-torch.inf``, ``float('-Infinity')``."""
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
@@ -43,15 +53,18 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
 def _softmax_of(m, fn: ast.AST, name: str, after: int) -> ast.Call | None:
     """The first softmax (any spelling) of the plain name ``name`` in ``fn`` after line ``after``."""
     for node in ast.walk(fn):
-        if not (isinstance(node, ast.Call) and node.lineno >= after and may_be(node, {"softmax"})):
+        if not (isinstance(node, ast.Call) and node.lineno >= after and (
+                may_be(node, _softmaxish) or _on_self(node))):
             continue
         c = m.callee(node)
-        if c[0] == "fn" and c[1] in N.SOFTMAX and node.args and isinstance(node.args[0], ast.Name) \
-                and node.args[0].id == name:
-            return node
         f = node.func
-        if c[0] == "meth" and c[1] == "softmax" and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                and f.value.id == name:
+        arg = node.args[0] if node.args else None
+        if c[0] == "fn" and (c[1] in N.SOFTMAX or c[1] in N.LOG_SOFTMAX) or \
+                c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1] in N.SOFTMAX_MODULES:
+            if isinstance(arg, ast.Name) and arg.id == name:
+                return node  # F.softmax(attn, -1); self.softmax = nn.Softmax(dim=2) ... self.softmax(attn)
+        elif c[0] == "meth" and c[1] in ("softmax", "log_softmax") and isinstance(f, ast.Attribute) \
+                and isinstance(f.value, ast.Name) and f.value.id == name:
             return node
     return None
 
@@ -60,7 +73,7 @@ def _softmax_of(m, fn: ast.AST, name: str, after: int) -> ast.Call | None:
     "fully-masked-softmax", "TD542", "warning",
     "scores filled with -inf under a padding-style mask (not causal), then a softmax: a row whose "
     "every entry is masked (an all-padding sequence) is exp(-inf)/sum = 0/0 = NaN",
-    needles=[("masked_fill",), ("inf",), ("softmax",)],
+    needles=[("masked_fill", "log()"), ("inf", "mask"), ("softmax", "Softmax")],
     fix="fill with torch.finfo(scores.dtype).min instead of -inf, or zero the fully masked rows after the "
         "softmax (torch.where(mask.any(-1, keepdim=True), attn, 0))",
     confirm="run one batch that holds an all-padding sequence: the attention weights of its rows are NaN",
@@ -70,8 +83,11 @@ def check(m):
     or not) whose result reaches a softmax in the same function, where the mask is not a
     causal one (neither the mask expression nor the assignment of the names it uses in that
     function mentions tril/triu/causal/subsequent/future, or nanoGPT's `bias` buffer) and the
-    function does not guard against NaN (`nan_to_num`, `isnan`, `isfinite`). The line is the
-    `masked_fill`.
+    function does not guard against NaN (`nan_to_num`, `isnan`, `isfinite`). Also in place
+    through `.data` (`attn.data.masked_fill_(mask, -inf)`), with the softmax a module
+    (`self.softmax = nn.Softmax(dim=-1)`), and the same fill spelled as the log of a mask
+    added to the scores (`v = v + mask.float().log()`, then a softmax of `v`). The line is the
+    `masked_fill` (or the assignment that adds the log).
 
     Why it happens: a causal mask always leaves the diagonal visible, but a padding
     mask can hide every key of a row: an empty sentence, a document with all its sentences
@@ -99,8 +115,9 @@ def check(m):
         fn = _enclosing_function(m, call) or m.tree
         if _CAUSAL.search(_mask_text(m, fn, call.args[0])):
             continue
-        name = (f.value.id if f.attr == "masked_fill_" and isinstance(f.value, ast.Name)
-                else _assigned_name(m, call))
+        recv = f.value.value if isinstance(f.value, ast.Attribute) and f.value.attr == "data" else f.value
+        name = (recv.id if f.attr == "masked_fill_" and isinstance(recv, ast.Name)
+                else _assigned_name(m, call))  # attn.data.masked_fill_(...) fills attn
         if name is None or _softmax_of(m, fn, name, call.lineno) is None:
             continue
         src = ast.unparse(fn) if fn is not m.tree else ""
@@ -108,3 +125,34 @@ def check(m):
             continue
         yield Hit(call, f"`{name}` filled with -inf under a mask that is not causal, then a softmax: a row with "
                         "every entry masked (all padding) gives 0/0 = NaN; fill with torch.finfo(dtype).min")
+    yield from _log_masks(m)
+
+
+def _log_masks(m):
+    """``v = v + mask.float().log()``, then a softmax of ``v``: adding the log of a 0/1 mask is
+    the same -inf fill (AllenNLP's old ``masked_log_softmax``)."""
+    for site in m.w.calls:
+        call = site.node
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and f.attr == "log" and not call.args or
+                m.qualname(f) == "torch.log" and len(call.args) == 1):
+            continue
+        inner = call.args[0] if call.args else f.value
+        cast = False  # log(keep.float()): a bool or 0/1 tensor cast to take its log
+        while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and not inner.args \
+                and inner.func.attr in ("float", "double", "half", "to", "type_as"):
+            inner, cast = inner.func.value, True
+        if not (cast or m.kind(inner) == "mask" or "mask" in ast.unparse(inner).lower()):
+            continue
+        fn = _enclosing_function(m, call) or m.tree
+        stmt = next((n for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                     and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.BinOp)
+                     and type(n.value.op) is ast.Add and any(x is call for x in ast.walk(n.value))), None)
+        if stmt is None or _CAUSAL.search(ast.unparse(inner)):
+            continue
+        name = stmt.targets[0].id
+        if _softmax_of(m, fn, name, stmt.lineno) is None:
+            continue
+        yield Hit(stmt, f"`{name}` gets the log of a 0/1 mask added (log 0 = -inf), then a softmax: a row whose "
+                        "mask is all zeros gives 0/0 = NaN; fill with torch.finfo(dtype).min, or use a guarded "
+                        "masked softmax")

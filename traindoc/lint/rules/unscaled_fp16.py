@@ -213,7 +213,7 @@ def _autocast(m, q: str, call: ast.Call) -> str:
     if isinstance(en, ast.Constant) and en.value is False:
         return ""
     if "dtype" in kw:
-        return "float16 autocast" if m.qualname(kw["dtype"]) in N.FP16 else ""
+        return "float16 autocast" if m.qualname(_picked(m, kw["dtype"])) in N.FP16 else ""
     if q == "torch.cuda.amp.autocast":
         return "torch.cuda.amp.autocast() (float16 by default)"
     if q == "torch.cpu.amp.autocast":
@@ -225,7 +225,43 @@ def _autocast(m, q: str, call: ast.Call) -> str:
         return 'autocast on CUDA (float16 by default there)'
     if isinstance(dev, ast.Constant) and dev.value == "cuda":
         return 'autocast("cuda") (float16 by default on CUDA)'
+    if dev is not None and q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast") \
+            and not _readable(m, dev, 4):
+        # a device the file does not show (a caller's): autocast without a dtype is float16 on CUDA,
+        # where such scripts train; a CPU run would be bfloat16, and the file never says which
+        return "autocast on a device given by the caller, without a dtype (float16 on CUDA)"
     return ""
+
+
+def _picked(m, e):
+    """``{"float16": torch.float16, ...}[dtype]`` with ``dtype = "float16"``: the value the
+    constant key picks (nanoGPT's ``ptdtype``), else ``e`` (through one name)."""
+    e = _value(m, e)
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Dict):
+        key = _value(m, e.slice)
+        if isinstance(key, ast.Constant):
+            for k, v in zip(e.value.keys, e.value.values):
+                if isinstance(k, ast.Constant) and k.value == key.value:
+                    return v
+    return e
+
+
+def _readable(m, e, depth: int) -> bool:
+    """The device is spelled in the file (a string, ``torch.device("cpu")``, a conditional
+    on cuda availability), not only a parameter or an attribute of a caller's object."""
+    if depth < 0 or e is None:
+        return False
+    e = _value(m, e)
+    if isinstance(e, ast.Constant):
+        return True
+    if isinstance(e, ast.IfExp):
+        return True
+    if isinstance(e, ast.Attribute) and e.attr == "type":
+        return _readable(m, e.value, depth - 1)
+    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and (
+            m.qualname(e.func) == "torch.device" or isinstance(e.func, ast.Name) and e.func.id == "str"):
+        return _readable(m, e.args[0], depth - 1)
+    return not isinstance(e, (ast.Name, ast.Attribute, ast.Call))
 
 
 def _cuda(m, e, depth: int) -> bool:
