@@ -128,6 +128,22 @@ CASES = {
         "    return F.softmax(s, -1)\n",
         "def logged(v, keep):\n    v = v + keep.float().log()\n    return v.sum()\n",
     ],
+    "one-hot-target": [
+        "crit = nn.CrossEntropyLoss()\ndef step(net, x, y, C=10):\n    t = torch.zeros(y.size(0), C)\n"
+        "    t[torch.arange(y.size(0)), y] = 1\n    return crit(net(x), t)  # !\n",
+        "def step(net, x, y, C=10):\n    t = torch.zeros(len(y), C).scatter_(1, y[:, None], 1)\n"
+        "    return F.cross_entropy(net(x), t)  # !\n",
+        # negatives: zeros filled with a slice (a mask, not one-hot); the labels themselves
+        "def step(net, x, y, C=10):\n    t = torch.zeros(len(y), C)\n    t[:, 0] = 1\n    return F.mse_loss(net(x), t)\n",
+        "def step(net, x, y, C=10):\n    w = torch.zeros(len(y), C)\n    w[0, 1] = 0.5\n    return F.cross_entropy(net(x), y)\n",
+    ],
+    "unshifted-softmax": [
+        "def edge_softmax(score, dst, n):\n    e = score.exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
+        "    return e / z[dst]  # !\n",
+        # negative: shifted by the max first
+        "def edge_softmax(score, dst, n):\n    e = (score - score.max()).exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
+        "    return e / z[dst]\n",
+    ],
 }
 
 

@@ -26,6 +26,9 @@ def call_kind(m: Module, call: ast.Call) -> Any:
         if name in ("softmax", "log_softmax", "sigmoid", "exp", "sum", "nansum", "mean", "norm", "var", "std",
                     "count_nonzero", "square", "pow", "bincount"):
             return fn_kind(m, _METHOD_AS_FN.get(name, tq), call, lambda: recv)
+        if name in _SCATTER_SUMS:
+            return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
+                (k.value for k in call.keywords if k.arg in ("source", "src")), None))
         rk = m.kind(recv)
         if isinstance(rk, tuple) and rk[0] in ("local", "inst", "seq") and name in _MODULE_SELF:
             return rk  # nn.Module.to/cuda/half/train return the module itself
@@ -78,6 +81,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         if a == "softmax" and _other_axis(m, call, x, method=not q.startswith(("torch.sum", "torch.mean"))):
             return "probsum"
         return None
+    if q in ("torch_scatter.scatter_add", "torch_scatter.scatter_sum", "torch_geometric.utils.scatter"):
+        return _grouped_sum(m, arg())  # torch_scatter.scatter_add(e, index, dim=0)
     if q in N.NORM or q == "torch.Tensor.norm":
         return "norm"
     if q in N.VAR or q == "torch.Tensor.var":
@@ -103,6 +108,21 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     last = q.rsplit(".", 1)[-1]
     if last[:1].isupper():
         return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
+    return None
+
+
+_SCATTER_SUMS = frozenset({"index_add", "index_add_", "scatter_add", "scatter_add_"})
+
+
+def _grouped_sum(m: Module, src: Any) -> Any:
+    """``zeros(n).index_add_(0, index, e)``: per-group sums of ``e``, a softmax denominator
+    when ``e`` is an exponential (a scatter softmax over graph edges)."""
+    if src is None:
+        return None
+    if m.has_kind(src, ("exp",)):
+        return "sumexp"
+    if m.has_kind(src, ("exp0",)):
+        return "sumexp0"
     return None
 
 

@@ -16,7 +16,8 @@ from .loss_shape_broadcast import _const, _ctor
     "one-hot-target", "TD524", "warning",
     "one-hot targets (F.one_hot, torch.eye(C)[y], to_categorical, label_binarize) or float class indices passed to "
     "CrossEntropyLoss / NLLLoss, which take class indices; class indices passed to BCEWithLogitsLoss",
-    needles=[("one_hot", "eye", "to_categorical", "binarize", "Binarizer", "get_dummies", "float", "randint", "max"),
+    needles=[("one_hot", "eye", "to_categorical", "binarize", "Binarizer", "get_dummies", "float", "randint", "max",
+              "zeros"),
              ("cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss", "binary_cross_entropy", "BCEWithLogitsLoss",
               "BCELoss")],
     fix="pass the class indices (a LongTensor of shape (N,)) directly: F.cross_entropy(logits, y)",
@@ -106,7 +107,7 @@ def _one_hot(m, e, depth: int) -> str:  # noqa: C901
     if isinstance(e, ast.Name):
         d = m.defs(e)
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
-            return _one_hot(m, d[0], depth - 1)
+            return _one_hot(m, d[0], depth - 1) or _filled_rows(m, e.id, d[0])
         return ""
     if isinstance(e, ast.Subscript):
         base = e.value  # torch.eye(C)[y] / np.eye(C)[y]: rows of the identity
@@ -147,6 +148,8 @@ def _one_hot(m, e, depth: int) -> str:  # noqa: C901
     if c[0] == "meth" and depth:
         if c[1] == "fit_transform" and _binarizer(m, c[2]):
             return "int"
+        if c[1] in ("scatter", "scatter_") and _zeros(m, c[2]) and _is_one(e.args[2] if len(e.args) > 2 else None):
+            return "int" if _int_dtype(m, c[2]) else "float"  # torch.zeros(n, C).scatter_(1, y[:, None], 1)
         inner = _one_hot(m, c[2], depth - 1)
         if not inner:
             return ""
@@ -156,6 +159,42 @@ def _one_hot(m, e, depth: int) -> str:  # noqa: C901
             return "int"
         if c[1] in _PASS or c[1] in ("to_numpy", "toarray", "numpy"):
             return inner
+    return ""
+
+
+_ZEROS = frozenset({"torch.zeros", "numpy.zeros", "torch.zeros_like", "numpy.zeros_like"})
+
+
+def _zeros(m, e) -> bool:
+    return isinstance(e, ast.Call) and m.qualname(e.func) in _ZEROS and (len(e.args) >= 2 or any(
+        isinstance(a, ast.Tuple) and len(a.elts) >= 2 for a in e.args))
+
+
+def _int_dtype(m, e) -> bool:
+    dt = next((k.value for k in e.keywords if k.arg == "dtype"), None)
+    return dt is not None and (m.qualname(dt) or "").rsplit(".", 1)[-1] in ("long", "int64", "int32", "int", "uint8")
+
+
+def _is_one(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value in (1, 1.0) and not isinstance(e.value, bool)
+
+
+def _filled_rows(m, name: str, d) -> str:
+    """``t = torch.zeros(n, C)`` then ``t[torch.arange(n), y] = 1`` (or ``t[i, y[i]] = 1``,
+    ``t.scatter_(1, y[:, None], 1)``): a one-hot built by hand, "float" unless the zeros are
+    integers; else ""."""
+    if not _zeros(m, d):
+        return ""
+    for n in ast.walk(m.tree):
+        if isinstance(n, ast.Assign) and _is_one(n.value) and any(
+                isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                and isinstance(t.slice, ast.Tuple) and len(t.slice.elts) == 2
+                and not any(isinstance(x, ast.Slice) for x in t.slice.elts) for t in n.targets):
+            return "int" if _int_dtype(m, d) else "float"
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "scatter_" \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name and len(n.args) > 2 \
+                and _is_one(n.args[2]):
+            return "int" if _int_dtype(m, d) else "float"
     return ""
 
 

@@ -11,14 +11,16 @@ from ..registry import Hit, lint_rule
 @lint_rule(
     "unshifted-softmax", "TD502", "error",
     "a hand-written softmax that does not subtract the row max: exp overflows to inf and inf/inf is NaN",
-    needles=[("exp",), ("sum",)],
+    needles=[("exp",), ("sum", "_add")],
     fix="use torch.softmax(x, dim) (with masked_fill(~mask, -inf) for masks), or subtract x.amax(dim, keepdim=True) first",
     confirm="add 100 to the scores: the hand-written version returns NaN, torch.softmax does not",
 )
 def check(m):
     """What it detects: a softmax written by hand, exp(x) divided by the sum of exp(x),
     where x is not shifted by its maximum first: `x.exp() / x.exp().sum(-1, keepdim=True)`,
-    `e = torch.exp(s) * mask; e / e.sum(1, keepdim=True)`, `torch.div(e, e.sum(...))`.
+    `e = torch.exp(s) * mask; e / e.sum(1, keepdim=True)`, `torch.div(e, e.sum(...))`, and
+    a grouped (scatter) softmax: `e / torch.zeros(n).index_add_(0, index, e)[index]`
+    (also `scatter_add_`, `torch_scatter.scatter_add`).
     A shifted argument (`x - x.max(...)`, `x - x.amax(...)`, `x - logsumexp`, a clamp from
     above, a log-probability) is not flagged.
 
