@@ -144,6 +144,11 @@ CASES = {
         "def edge_softmax(score, dst, n):\n    e = (score - score.max()).exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
         "    return e / z[dst]\n",
     ],
+    "tensor-op-result-discarded": [
+        "x = F.one_hot(torch.tensor([1, 2]), 3).float()\nx.cuda()  # !\n",
+        # negative: a module's .cuda() is in place
+        "net = nn.Linear(3, 3).float()\nnet.cuda()\n",
+    ],
 }
 
 

@@ -87,11 +87,18 @@ def _tensor(m, e, ctx) -> bool:
     return False
 
 
-def _factory(m, x) -> bool:
-    if not isinstance(x, ast.Call):
+def _factory(m, x, depth: int = 4) -> bool:
+    """A tensor factory (``torch.tensor``, ``torch.randn``, ``F.one_hot``, ``torch.cat``), also at
+    the bottom of a chain of tensor methods (``F.one_hot(t, 5).float()``)."""
+    if not isinstance(x, ast.Call) or depth < 0:
         return False
     c = m.callee(x)
-    return c[0] == "fn" and c[1] in N.TENSOR_FACTORIES
+    if c[0] == "fn":
+        return c[1] in N.TENSOR_FACTORIES or c[1] in _MADE
+    return c[0] == "meth" and c[1] in _OPS and _factory(m, c[2], depth - 1)
+
+
+_MADE = frozenset({"torch.nn.functional.one_hot", "torch.cat", "torch.stack", "torch.where", "torch.arange"})
 
 
 def _unpacked(target, name: str) -> bool:
