@@ -149,6 +149,28 @@ CASES = {
         # negative: a module's .cuda() is in place
         "net = nn.Linear(3, 3).float()\nnet.cuda()\n",
     ],
+    "kl-div-input-not-log": [
+        "def prior_term(logits, prior):\n    p = F.softmax(logits, dim=1)\n    avg = p.mean(dim=0)\n"
+        "    return F.kl_div(avg, prior, reduction='sum')  # !\n",
+        # negative: the log of the batch-mean probabilities
+        "def prior_term(logits, prior):\n    p = F.softmax(logits, dim=1)\n    avg = p.mean(dim=0)\n"
+        "    return F.kl_div(avg.log(), prior, reduction='sum')\n",
+    ],
+    "softmax-before-cross-entropy": [
+        # the file's one model class, used through a parameter of a function nobody here calls
+        "class TagHead(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.body = nn.Sequential(nn.Linear(8, 4), nn.LogSoftmax(dim=1))\n    def forward(self, x):\n"
+        "        return self.body(x)\ndef step(head, x, y, opt):\n    crit = nn.CrossEntropyLoss()\n"
+        "    loss = crit(head(x), y)  # !\n    loss.backward()\n    opt.step()\n",
+        # negatives: two top-level models (which one is passed is unknown); a parameter not named as a model
+        "class A(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.body = nn.Sequential(nn.Linear(8, 4), nn.LogSoftmax(dim=1))\n    def forward(self, x):\n"
+        "        return self.body(x)\nclass B(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "def step(model, x, y):\n    return nn.CrossEntropyLoss()(model(x), y)\n",
+        "class TagHead(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.body = nn.Sequential(nn.Linear(8, 4), nn.LogSoftmax(dim=1))\n    def forward(self, x):\n"
+        "        return self.body(x)\ndef step(fn, x, y):\n    return nn.CrossEntropyLoss()(fn(x), y)\n",
+    ],
 }
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from . import names as N
 from .bindings import UNKNOWN, ImportRef, Param, Scope
 from .call_kinds import call_kind
+from .main_model import only_model_for
 from .scope import Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
@@ -164,7 +165,11 @@ class Module:
             if isinstance(k, tuple) and k[0] == "ref" and k[1].rsplit(".", 1)[-1][:1].isupper():
                 return ("inst", k[1])
         values = []
-        for call in self.call_sites(p.fn):
+        sites = self.call_sites(p.fn)
+        if not sites and p.default is None:
+            cls = only_model_for(self, p.name)  # def fit(model, ...) never called here: the file's model
+            return ("local", cls) if cls is not None else None
+        for call in sites:
             if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
                 return None  # f(*args) / f(**kw): cannot tell which argument lands where
             i = None if p.pos is None else p.pos - (1 if p.bound else 0)

@@ -41,7 +41,7 @@ def check(m):
         if lc is None or lc[0] != "kl_div":
             continue
         _, inp, tgt = lc
-        if inp is not None and m.kind(inp) in ("softmax", "sigmoid"):
+        if inp is not None and m.kind(inp) in ("softmax", "sigmoid", "probsum"):
             yield Hit(call, f"kl_div's input {describe(m, inp)} is a probability; it expects log-probabilities "
                             "(its formula is target * (log target - input)); use log_softmax")
         elif tgt is not None and m.kind(tgt) == "log_softmax" and m.callee(call)[0] == "fn":

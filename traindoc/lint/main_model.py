@@ -1,0 +1,54 @@
+"""The file's model, for a parameter that no call in the file fills: ``def fit(model, loader)``
+in a file that defines one model class and never calls ``fit``. Reading the parameter as an
+instance of that class lets the rules see what its ``forward`` returns (a sigmoid fed to
+BCEWithLogitsLoss, a LogSoftmax fed to CrossEntropyLoss) where the script's author wrote
+them in one file but wired them together in another."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # kinds imports this module: the type alone, no import cycle at run time
+    from .kinds import Module
+
+MODEL_WORDS = frozenset({"model", "net", "network", "classifier", "clf", "generator", "discriminator", "encoder",
+                         "decoder", "policy", "critic", "actor", "predictor", "regressor", "learner"})
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def only_model_for(m: Module, name: str) -> Any:
+    """The one ``nn.Module`` class of the file that no other class of the file builds (its
+    top-level model), when ``name`` reads as a model (``model``, ``net``, ...) or as a word of
+    that class's name (``head`` for ``LabelHead``); else None. Memoised per file."""
+    top = m.memo.get("main-model.top")
+    if top is None:
+        top = m.memo["main-model.top"] = _top_models(m)
+    if len(top) != 1:
+        return None
+    cls = top[0]
+    words = {w.lower() for w in _CAMEL.findall(cls.name)} | {cls.name.lower()}
+    low = name.lower().strip("_")
+    return cls if low in MODEL_WORDS or low in words or low.rsplit("_", 1)[-1] in MODEL_WORDS else None
+
+
+def _top_models(m: Module) -> list:
+    classes = [n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef) and _module_class(m, n)]
+    if not classes or len(classes) > 8:
+        return []
+    names = {c.name for c in classes}
+    inner = set()  # classes another module class builds (its submodules)
+    for c in classes:
+        for n in ast.walk(c):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names and n.func.id != c.name:
+                inner.add(n.func.id)
+    return [c for c in classes if c.name not in inner]
+
+
+def _module_class(m: Module, cls: ast.ClassDef) -> bool:
+    for b in cls.bases:
+        q = m.qualname(b) or ""
+        if q.startswith(("torch.nn.", "lightning.", "pytorch_lightning.")):
+            return True
+    return False
