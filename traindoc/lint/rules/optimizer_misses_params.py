@@ -29,7 +29,8 @@ def check(m):
     parameters (`filter(lambda p: p.requires_grad, ...)`, `[p for p in ... if
     p.requires_grad]`) followed by unfreezing (`p.requires_grad = True`,
     `requires_grad_()`). Not flagged when a new optimizer is built, or `add_param_group`
-    is called, after the change.
+    is called, after the change. The finding points at the new layer's assignment, or at
+    the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
     Why it happens: an optimizer holds the parameter tensors it was given. A layer
     assigned later has new parameters the optimizer never sees, so they keep their random
@@ -87,8 +88,8 @@ def _late_changes(m, call: ast.Call, owner: str, filtered: bool, nodes: list):
             yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
                          f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
                          "build the optimizer after the model is complete")
-        elif filtered and _unfreezes(n, owner):
-            yield Hit(n, f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
+        elif filtered and _unfreezes(n, owner) is not None:
+            yield Hit(_unfreezes(n, owner), f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
                          "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
                          "rebuild the optimizer or add_param_group")
 
@@ -154,15 +155,16 @@ _NO_PARAMS = frozenset("torch.nn.ReLU torch.nn.Identity torch.nn.Dropout torch.n
                        "torch.nn.AdaptiveAvgPool2d torch.nn.AvgPool2d torch.nn.Upsample torch.nn.SiLU".split())
 
 
-def _unfreezes(n, owner: str) -> bool:
-    """``for p in model.x.parameters(): p.requires_grad = True`` or ``model.x.requires_grad_()``."""
+def _unfreezes(n, owner: str):
+    """The statement that unfreezes: ``p.requires_grad = True`` in ``for p in
+    model.x.parameters():`` (the assignment), or ``model.x.requires_grad_()``; else None."""
     mine = lambda t: t == owner or t.startswith(owner + ".")  # noqa: E731
     if isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute) \
             and n.iter.func.attr in ("parameters", "named_parameters") and mine(text(n.iter.func.value)):
-        return any(isinstance(x, ast.Assign) and isinstance(x.value, ast.Constant) and x.value.value is True
-                   and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in x.targets)
-                   for b in n.body for x in ast.walk(b))
+        return next((x for b in n.body for x in ast.walk(b) if isinstance(x, ast.Assign)
+                     and isinstance(x.value, ast.Constant) and x.value.value is True
+                     and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in x.targets)), None)
     if isinstance(n, ast.Call) and call_name(n) == "requires_grad_" and mine(text(n.func.value)):
         a = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "requires_grad"), None)
-        return a is None or isinstance(a, ast.Constant) and a.value is True
-    return False
+        return n if a is None or isinstance(a, ast.Constant) and a.value is True else None
+    return None
