@@ -171,6 +171,22 @@ CASES = {
         "        self.body = nn.Sequential(nn.Linear(8, 4), nn.LogSoftmax(dim=1))\n    def forward(self, x):\n"
         "        return self.body(x)\ndef step(fn, x, y):\n    return nn.CrossEntropyLoss()(fn(x), y)\n",
     ],
+    "grad-cleared-before-step": [
+        "def step(net, opt, xb, yb, k=4):\n    for x, y in zip(xb.chunk(k), yb.chunk(k)):\n        opt.zero_grad()  # !\n"
+        "        (F.mse_loss(net(x), y) / k).backward()\n    opt.step()\n",
+        "def ppo(acc, policy, opt, batches):\n    for b in batches:\n        with acc.accumulate(policy):\n"
+        "            acc.backward(policy(b).sum())\n            opt.step()\n            policy.zero_grad()  # !\n",
+        # negatives: cleared once before the micro-batches; per-sample gradients read in the loop;
+        # the optimizer's own zero_grad inside accumulate
+        "def step(net, opt, xb, yb, k=4):\n    opt.zero_grad()\n    for x, y in zip(xb.chunk(k), yb.chunk(k)):\n"
+        "        (F.mse_loss(net(x), y) / k).backward()\n    opt.step()\n",
+        "def dp(net, opt, xs, ys):\n    acc = [torch.zeros_like(p) for p in net.parameters()]\n"
+        "    for x, y in zip(xs, ys):\n        opt.zero_grad()\n        F.mse_loss(net(x), y).backward()\n"
+        "        for a, p in zip(acc, net.parameters()):\n            a += p.grad.clamp(-1, 1)\n"
+        "    for a, p in zip(acc, net.parameters()):\n        p.grad = a\n    opt.step()\n",
+        "def ppo(acc, policy, opt, batches):\n    for b in batches:\n        with acc.accumulate(policy):\n"
+        "            acc.backward(policy(b).sum())\n            opt.step()\n            opt.zero_grad()\n",
+    ],
 }
 
 

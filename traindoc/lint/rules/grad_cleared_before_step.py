@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..flow import ordered_events
+import ast
+
+from ..flow import calls_index, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, step_target, train_event
@@ -11,7 +13,7 @@ from ..training import is_backward, step_target, train_event
 @lint_rule(
     "grad-cleared-before-step", "TD511", "error",
     "the gradients are cleared between backward() and the optimizer step, so the step sees zero (or no) gradients",
-    needles=[("backward",), ("step",), ("zero_grad", ".grad", "clear_grad")],
+    needles=[("backward",), ("step", "accumulate"), ("zero_grad", ".grad", "clear_grad")],
     fix="order each iteration as zero_grad(), backward(), step(): clear the gradients before the backward, "
         "never between the backward and the step",
     confirm="print a weight before and after the step: it does not change (only weight decay moves it)",
@@ -74,6 +76,55 @@ def check(m):
                                       f"{node.lineno}) and before the optimizer step (line {step[1].lineno}): "
                                       "the step sees no gradients and the weights do not learn")
                 break
+    yield from _micro_batches(m)
+    yield from _model_cleared_in_accumulate(m)
+
+
+def _micro_batches(m):
+    """``for x, y in zip(xs, ys): opt.zero_grad(); loss(x, y).backward()`` with the step after
+    the loop: each micro-batch clears the one before, so the step sees only the last. A loop
+    that reads the gradients (per-sample gradients, DP-SGD) is left alone."""
+    by_loop, by_func = calls_index(m)
+    for site in m.w.loops:
+        loop = site.node
+        ev = [(e, a) for e, _, a in ordered_events(m, loop, lambda c: train_event(m, c), key="train",
+                                                    own_level=True)]  # helpers expanded
+        zs = [c for e, c in ev if e == "Z"]
+        bs = [c for e, c in ev if e == "B"]
+        if not zs or not bs or any(e == "S" for e, _ in ev) or zs[0].lineno > bs[0].lineno:
+            continue
+        if any(isinstance(n, ast.Attribute) and n.attr == "grad" and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(loop)):
+            continue
+        outer = [s.node for s in (by_loop.get(id(site.ctx.loops[-1]), ()) if site.ctx.loops
+                                  else by_func.get(id(site.ctx.func), ()))]
+        after = sorted((c for c in outer if c.lineno > (loop.end_lineno or loop.lineno)), key=lambda c: c.lineno)
+        nxt = next(((e, c) for e, c in ((train_event(m, c), c) for c in after) if e), ("", None))
+        closure = nxt[0] == "S" and bool(nxt[1].args or nxt[1].keywords) and \
+            text(nxt[1].func.value) == step_target(nxt[1])  # opt.step(fn) recomputes; scaler.step(opt) does not
+        if nxt[0] == "S" and not closure:
+            yield Hit(zs[0], f"gradients cleared inside the micro-batch loop on line {loop.lineno}, before each "
+                             "backward(), while the optimizer steps once after it: every micro-batch erases the "
+                             "one before, so the step sees only the last; clear once before the loop")
+
+
+def _model_cleared_in_accumulate(m):
+    """``with accelerator.accumulate(model): ... model.zero_grad()``: accelerate skips the
+    prepared optimizer's step and zero_grad on the micro-steps that do not sync, but not the
+    model's, which clears what the earlier micro-steps accumulated."""
+    for site in m.w.withs:
+        for item in site.node.items:
+            e = item.context_expr
+            if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "accumulate"
+                    and e.args):
+                continue
+            model = text(e.args[0])
+            for n in (x for b in site.node.body for x in ast.walk(b)):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "zero_grad" \
+                        and text(n.func.value) == model:
+                    yield Hit(n, f"`{model}.zero_grad()` inside `accumulate({model})`: accelerate skips the "
+                                 "optimizer's zero_grad on micro-steps that do not sync, but not the model's, so "
+                                 "each micro-step erases the gradients accumulated so far; call optimizer.zero_grad()")
 
 
 def _optimizer_like(t: str) -> bool:
