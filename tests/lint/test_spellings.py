@@ -44,6 +44,13 @@ CASES = {
         LOOP + "seen = 0\nfor x, y in dl:\n    n = x.shape[0]\n    loss = F.mse_loss(model(x), y)\n"
                "    loss.backward()\n    opt.step()\n    opt.zero_grad()\n    seen += n\n",
     ],
+    "unscaled-fp16": [
+        "def fit(unet, dl):\n    unet = unet.cuda().half()  # !\n    opt = torch.optim.AdamW(unet.parameters())\n"
+        "    for x, y in dl:\n        F.mse_loss(unet(x).float(), y).backward()\n        opt.step()\n",
+        # negative: a frozen encoder in half precision, the trained model in float32
+        "def fit(unet, vae, dl):\n    vae = vae.cuda().half()\n    opt = torch.optim.AdamW(unet.parameters())\n"
+        "    for x, y in dl:\n        F.mse_loss(unet(vae(x).float()), y).backward()\n        opt.step()\n",
+    ],
     "unguarded-zero": [
         "def edges(img, conv):\n    g = conv(img)\n    return torch.sqrt(g[:, 0] ** 2 + g[:, 1] ** 2)  # !\n"
         "edges(x, nn.Conv2d(1, 2, 3)).mean().backward()\n",
@@ -186,6 +193,30 @@ CASES = {
         "    for a, p in zip(acc, net.parameters()):\n        p.grad = a\n    opt.step()\n",
         "def ppo(acc, policy, opt, batches):\n    for b in batches:\n        with acc.accumulate(policy):\n"
         "            acc.backward(policy(b).sum())\n            opt.step()\n            opt.zero_grad()\n",
+    ],
+    "softmax-over-batch-dim": [
+        "pol = nn.Sequential(nn.Linear(4, 64), nn.ReLU(), nn.Linear(64, 2), nn.Softmax(dim=0))\n"
+        "def update(s, a, g):\n    probs = pol(s)  # !\n    p = probs.gather(dim=1, index=a.view(-1, 1))\n"
+        "    return -(g * p.log()).sum()\n",
+        # negatives: the class axis; one state at a time (1-D, dim 0 is the classes)
+        "pol = nn.Sequential(nn.Linear(4, 2), nn.Softmax(dim=1))\ndef update(s, a):\n    probs = pol(s)\n"
+        "    return probs.gather(dim=1, index=a.view(-1, 1))\n",
+        "pol = nn.Sequential(nn.Linear(4, 2), nn.Softmax(dim=0))\ndef act(s):\n    probs = pol(s)\n"
+        "    return torch.multinomial(probs, 1)\n",
+    ],
+    "hidden-state-not-detached": [
+        "class Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.rnn = nn.GRU(3, 8)\n"
+        "        self.hidden = torch.zeros(1, 4, 8)\n    def forward(self, x):\n"
+        "        y, self.hidden = self.rnn(x, self.hidden)  # !\n        return y\n"
+        "for x in dl:\n    net(x).sum().backward()\n",
+        # negatives: detached in the class; reset by the loop
+        "class Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.rnn = nn.GRU(3, 8)\n"
+        "        self.hidden = torch.zeros(1, 4, 8)\n    def forward(self, x):\n"
+        "        y, h = self.rnn(x, self.hidden)\n        self.hidden = h.detach()\n        return y\n"
+        "for x in dl:\n    net(x).sum().backward()\n",
+        "class Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.rnn = nn.GRU(3, 8)\n"
+        "    def forward(self, x):\n        y, self.hidden = self.rnn(x, self.hidden)\n        return y\n"
+        "for x in dl:\n    net.hidden = torch.zeros(1, 4, 8)\n    net(x).sum().backward()\n",
     ],
 }
 

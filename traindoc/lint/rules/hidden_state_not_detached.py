@@ -27,7 +27,9 @@ def check(m):
     module), so each iteration's state comes from the previous one, while
     nothing in the loop detaches it (no `.detach()`, `.detach_()`, `repackage_hidden`) and
     nothing resets it (no other assignment in the loop, such as
-    `hidden = model.init_hidden(bs)`).
+    `hidden = model.init_hidden(bs)`). Also a state kept on the module:
+    `out, self.hidden = self.lstm(x, self.hidden)` in a method, with nothing in the class
+    detaching it and no other assignment to that attribute outside `__init__`.
 
     Why it happens: the returned state carries the autograd graph of every
     iteration before it. The second `backward()` then tries to go back through the first
@@ -78,6 +80,54 @@ def check(m):
             yield Hit(n, f"`{name}` is returned by `{text(n.value.func) or 'the model'}(...)` and fed back into it on the "
                          f"next iteration of the training loop (line {loop.lineno}) without .detach(): the graph "
                          "chains across iterations (second backward fails, or retain_graph=True grows without bound)")
+    yield from _kept_on_module(m)
+
+
+def _kept_on_module(m):
+    """``out, self.hidden = self.lstm(x, self.hidden)`` in a module's method: the state lives
+    on the module and every forward chains onto the previous one, unless something detaches
+    or resets it (``self.hidden`` assigned anywhere else but ``__init__``, ``model.hidden =
+    model.init_hidden()`` in the loop, a ``detach`` in the class)."""
+    for cls in (n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)):
+        if any(isinstance(c, ast.Call) and ("detach" in text(c.func) or "repackage" in text(c.func))
+               for c in ast.walk(cls)):
+            continue  # calls, not text: a comment saying "detach" is not a detach
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef) or fn.name == "__init__":
+                continue
+            for n in ast.walk(fn):
+                if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)):
+                    continue
+                c = m.callee(n.value)
+                if not (c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1] in _RNN):
+                    continue
+                for attr in _self_attrs(n.targets[0]):
+                    fed = any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"
+                              and a.attr == attr for a in n.value.args)
+                    if fed and _only_set_here(m, cls, attr, n):
+                        yield Hit(n, f"`self.{attr}` is returned by `{text(n.value.func)}(...)` and fed back into it on "
+                                     "the next forward without .detach(): the graph chains across training steps "
+                                     "(second backward fails, or memory and step time grow); detach it at each step")
+
+
+def _self_attrs(t) -> list[str]:
+    elts = t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]
+    return [e.attr for e in elts if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name)
+            and e.value.id == "self"]
+
+
+def _only_set_here(m, cls, attr: str, here) -> bool:
+    """No assignment to ``<anything>.attr`` in the file besides ``here`` and ``cls.__init__``."""
+    init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+    inside_init = {id(x) for x in ast.walk(init)} if init is not None else set()
+    for n in ast.walk(m.tree):
+        if isinstance(n, (ast.Assign, ast.AugAssign)) and n is not here and id(n) not in inside_init:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                elts = t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]
+                if any(isinstance(e, ast.Attribute) and e.attr == attr for e in elts):
+                    return False
+    return True
 
 
 _RNN = frozenset("torch.nn.LSTM torch.nn.GRU torch.nn.RNN torch.nn.LSTMCell torch.nn.GRUCell torch.nn.RNNCell".split())

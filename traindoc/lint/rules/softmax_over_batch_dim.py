@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be
 
@@ -12,7 +13,17 @@ _NAMES = frozenset({"softmax", "log_softmax"})
 
 
 def _dim_zero(m, call: ast.Call) -> str | None:
-    """"softmax"/"log_softmax" when ``call`` normalises over dim 0 (function or method spelling)."""
+    """"softmax"/"log_softmax" when ``call`` normalises over dim 0 (function or method
+    spelling, or a call of an ``nn.Sequential`` that ends in ``nn.Softmax(dim=0)``)."""
+    if isinstance(call.func, ast.Name):
+        seq = single_def(m, call.func)
+        if isinstance(seq, ast.Call) and m.qualname(seq.func) == "torch.nn.Sequential" and seq.args:
+            last = seq.args[-1]
+            q = m.qualname(last.func) if isinstance(last, ast.Call) else None
+            if q in ("torch.nn.Softmax", "torch.nn.LogSoftmax"):
+                dim = keyword(last, "dim") or (last.args[0] if last.args else None)
+                if isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int:
+                    return f"`{call.func.id}` (an nn.Sequential ending in {q.rsplit('.', 1)[-1]}(dim=0))"
     if not may_be(call, _NAMES):
         return None
     c = m.callee(call)
@@ -37,9 +48,9 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
     for node in ast.walk(scope):
         if isinstance(node, ast.Call):
             f = node.func
+            dim = node.args[0] if node.args else keyword(node, "dim")  # x.gather(1, i), x.gather(dim=1, index=i)
             if (isinstance(f, ast.Attribute) and f.attr == "gather" and isinstance(f.value, ast.Name)
-                    and f.value.id == name and node.args and isinstance(node.args[0], ast.Constant)
-                    and node.args[0].value in (1, -1)):
+                    and f.value.id == name and isinstance(dim, ast.Constant) and dim.value in (1, -1)):
                 yield node
             elif (isinstance(f, ast.Attribute) and f.attr == "gather" and len(node.args) >= 2
                   and isinstance(node.args[0], ast.Name) and node.args[0].id == name
@@ -55,7 +66,7 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
     "softmax-over-batch-dim", "TD541", "error",
     "a softmax or log_softmax over dim 0 (the batch) whose result is then read per sample and class "
     "(gather along dim 1, [rows, targets])",
-    needles=[("softmax",)],
+    needles=[("softmax", "Softmax")],
     fix="normalise over the class dimension: F.log_softmax(logits, dim=1) (or dim=-1)",
     confirm="sum the probabilities of one sample over the classes: they do not add up to 1",
 )

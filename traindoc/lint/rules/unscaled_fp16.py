@@ -290,7 +290,18 @@ def _is_model(m, e) -> bool:
         if k[0] == "inst" and k[1].startswith("torch.nn.") and not k[1].endswith("Loss"):
             return True
     last = text(e).rsplit(".", 1)[-1].lower()
-    return last in _MODEL_NAMES
+    return last in _MODEL_NAMES or last in _trained(m)
+
+
+def _trained(m) -> set:
+    """Last names whose ``.parameters()`` the file hands out (to an optimizer): models,
+    whatever they are called (``unet``, ``backbone``)."""
+    got = m.memo.get("unscaled-fp16.trained")
+    if got is None:
+        got = m.memo["unscaled-fp16.trained"] = {
+            text(s.node.func.value).rsplit(".", 1)[-1].lower() for s in m.w.calls
+            if isinstance(s.node.func, ast.Attribute) and s.node.func.attr in ("parameters", "named_parameters")}
+    return got
 
 
 def _scales_loss(m) -> bool:
