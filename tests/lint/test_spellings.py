@@ -151,7 +151,20 @@ CASES = {
         "def edge_softmax(score, dst, n):\n    e = (score - score.max()).exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
         "    return e / z[dst]\n",
     ],
+    "scheduler-before-optimizer": [
+        "from ignite.engine import Events\nsched = torch.optim.lr_scheduler.StepLR(opt, 10)\n"
+        "@trainer.on(Events.EPOCH_STARTED)\ndef lr_step(engine):\n    sched.step()  # !\n",
+        "from ignite.engine import Events\nsched = torch.optim.lr_scheduler.StepLR(opt, 10)\ndef lr_step(engine):\n"
+        "    sched.step()  # !\ntrainer.add_event_handler(Events.ITERATION_STARTED, lr_step)\n",
+        # negative: after the epoch
+        "from ignite.engine import Events\nsched = torch.optim.lr_scheduler.StepLR(opt, 10)\n"
+        "@trainer.on(Events.EPOCH_COMPLETED)\ndef lr_step(engine):\n    sched.step()\n",
+    ],
     "tensor-op-result-discarded": [
+        "def fit(x1, dev, model, opt):\n    x1.to(dev)  # !\n    n = x1.size(0)\n    return model(x1[:n])\n",
+        # negatives: a model and a batch object move in place
+        "def fit(model, dev):\n    model.to(dev)\n    return model.dtype\n",
+        "def fit(batch, dev):\n    batch.to(dev)\n    return batch.size(0)\n",
         "x = F.one_hot(torch.tensor([1, 2]), 3).float()\nx.cuda()  # !\n",
         # negative: a module's .cuda() is in place
         "net = nn.Linear(3, 3).float()\nnet.cuda()\n",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+
 from ..flow import ordered_events
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..source import text
 from ..training import is_sched_step, is_step
 
 
@@ -55,6 +58,33 @@ def check(m):
                 yield Hit(anchor, f"scheduler step before the optimizer step (line {ev[first][2].lineno}) of the loop on "
                                   f"line {site.node.lineno}: the first learning rate of the schedule is skipped; "
                                   "step the scheduler after the optimizer")
+    yield from _started_handlers(m)
+
+
+_STARTED = ("EPOCH_STARTED", "ITERATION_STARTED", "STARTED")
+
+
+def _started_handlers(m):
+    """Scheduler steps in an ignite handler of ``Events.EPOCH_STARTED`` /
+    ``ITERATION_STARTED`` (``@trainer.on(...)`` or ``add_event_handler(...)``): they run
+    before the epoch's (the iteration's) first optimizer step."""
+    registered = {}
+    for site in m.w.calls:
+        c = site.node
+        if isinstance(c.func, ast.Attribute) and c.func.attr == "add_event_handler" and len(c.args) >= 2 \
+                and isinstance(c.args[1], ast.Name):
+            registered[c.args[1].id] = c.args[0]
+    for fn in (n for n in ast.walk(m.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        events = [d.args[0] for d in fn.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                  and d.func.attr == "on" and d.args] + ([registered[fn.name]] if fn.name in registered else [])
+        ev = next((e for e in events if text(e).rsplit(".", 1)[-1].split("(")[0] in _STARTED), None)
+        if ev is None:
+            continue
+        for c in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+            if is_sched_step(m, c):
+                yield Hit(c, f"scheduler step in a handler of `{text(ev)}`: it runs before that epoch's first "
+                             "optimizer step, so the first learning rate of the schedule is skipped; attach it to "
+                             "EPOCH_COMPLETED (ITERATION_COMPLETED for per-step schedules)")
 
 
 def _classify(m, call) -> str:

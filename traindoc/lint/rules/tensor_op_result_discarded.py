@@ -28,7 +28,9 @@ def check(m):
     receiver is provably a tensor: a name built by a tensor factory (`torch.tensor`,
     `torch.randn`, `torch.from_numpy`, ...), a parameter annotated `torch.Tensor`, a
     tensor kind the checker knows (a softmax output, ...), or an element unpacked from a
-    DataLoader in a `for x, y in loader:` header. A module (`model.to(device)` is in
+    DataLoader in a `for x, y in loader:` header, or a name the function reads as a tensor
+    (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
+    `model`, whose objects may move in place). A module (`model.to(device)` is in
     place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
     move in place) are not flagged.
 
@@ -70,6 +72,8 @@ def _tensor(m, e, ctx) -> bool:
         return True
     if d and len(d) == 1 and isinstance(d[0], Param) and d[0].annotation is not None:
         return (m.qualname(d[0].annotation) or "") in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
+    if _read_as_tensor(e.id, ctx.func):
+        return True
     for loop in reversed(ctx.loops):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             continue
@@ -85,6 +89,20 @@ def _tensor(m, e, ctx) -> bool:
             low = (text(it) or "").lower()
             return any(w in low for w in _LOADER_WORDS)
     return False
+
+
+# .dtype and .device are not on the list: diffusers' and transformers' models have both
+_TENSOR_ATTRS = frozenset({"shape", "ndim", "numel", "size"})
+_CONTAINER_WORDS = ("batch", "data", "graph", "sample", "inputs", "encoding", "model", "net", "module")
+
+
+def _read_as_tensor(name: str, fn) -> bool:
+    """The function reads ``name.shape`` / ``name.size(0)`` / ``name.numel()``: a tensor (or an
+    array). Names of batch objects and models (whose ``.to()`` works in place) are left out."""
+    if fn is None or any(w in name.lower() for w in _CONTAINER_WORDS):
+        return False
+    return any(isinstance(n, ast.Attribute) and n.attr in _TENSOR_ATTRS and isinstance(n.value, ast.Name)
+               and n.value.id == name for n in ast.walk(fn))
 
 
 def _factory(m, x, depth: int = 4) -> bool:

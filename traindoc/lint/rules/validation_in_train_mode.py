@@ -99,14 +99,23 @@ def _validation_iterable(m, site) -> str | None:
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return None
     fname = getattr(site.ctx.func, "name", "") or ""
-    if fname.startswith("test_"):
+    if fname.startswith("test_") and _pytest_file(m):
         return None  # a pytest test: it checks the model, it does not validate a run
     it = text(loop.iter) or _literal_words(loop.iter)
-    if not (_words(it) & _LOOP_WORDS or _words(fname) & _FUNC_WORDS):
-        return None
+    fwords = _words(fname)
+    if not (_words(it) & _LOOP_WORDS or fwords & _FUNC_WORDS or "test" in fwords and not _pytest_file(m)):
+        return None  # def test(model, X): ... outside a test module evaluates
     if not _runs_model(m, loop) or _trains(m, loop):
         return None
     return it
+
+
+def _pytest_file(m) -> bool:
+    """A test module: named ``test_*.py`` / ``*_test.py``, or importing pytest or unittest.
+    Elsewhere ``def test_epoch(net, loader)`` is an evaluation function of the script."""
+    name = m.path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or b"pytest" in m.source \
+        or b"unittest" in m.source
 
 
 def _words(s: str) -> set[str]:
