@@ -259,6 +259,24 @@ def test_vanishing_gradient(make_run):
     assert vg and vg[0].severity == "warning" and vg[0].confidence <= 0.3
 
 
+def test_vanishing_gradient_is_judged_per_weight(make_run):
+    # a 784x512 first layer against a 128x10 last one (95 of bench/real): the norms differ
+    # 600x, the same gradient per weight 10 000x; equal per-weight gradients in layers of
+    # different sizes are not vanishing
+    mods = [["", "Sequential", 0], ["0", "Linear", 401920], ["2", "Linear", 131328], ["4", "Linear", 65792],
+            ["6", "Linear", 32896], ["8", "Linear", 1290]]
+    params = [m[0] + ".weight" for m in mods[1:]]
+    size = {m[0] + ".weight": m[2] for m in mods[1:]}
+    loss = 2.30 + 0.005 * np.random.default_rng(6).standard_normal(N)
+    vanishing = {"0.weight": 8.7e-4, "2.weight": 3e-3, "4.weight": 1.5e-2, "6.weight": 0.1, "8.weight": 0.53}
+    d = diagnose(make_run(per_param={p: (lambda s, v=v: v) for p, v in vanishing.items()}, modules=mods,
+                          params=params, loss=loss))
+    assert d.causes and d.causes[0].name == "vanishing-gradient"
+    assert "per weight" in d.causes[0].message
+    same = {p: (lambda s, v=0.01 * np.sqrt(size[p]): v) for p in params}  # 0.01 per weight everywhere
+    assert "vanishing-gradient" not in names(make_run(per_param=same, modules=mods, params=params, loss=loss))
+
+
 def test_vanishing_gradient_leaves_attention_query_key_out(make_run):
     # a transformer at init: query/key projections get ~2e-4 of the classifier's gradient
     # because the attention is still uniform, not because of depth (a tiny BERT, HF Trainer)

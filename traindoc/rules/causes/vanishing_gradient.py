@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, features, finding, module_order, sampled, weight_params
+from ..evidence import below_raw_inputs, features, finding, module_order, module_sizes, sampled, weight_params
 from ..util import fmt
 
 _QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.weight$")
@@ -15,8 +15,10 @@ _QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.
 
 @rule("vanishing-gradient", needs=("grad_norm/",))
 def vanishing_gradient(run):
-    """What it detects: per-layer gradient norms that fall by more than 1000x from the
-    last weight layer to the first (median over steps) across at least 4 weight layers:
+    """What it detects: per-layer gradients that fall by more than 1000x from the last
+    weight layer to the first (median over steps; per weight, the norm divided by the
+    square root of the layer's size, so that a wide first layer is not read as a
+    stronger one) across at least 4 weight layers:
     the early layers receive almost no learning signal. Embeddings and attention's
     query/key projections are left out (their gradients follow token frequency and the
     attention's sharpness, not depth); a run whose loss fell by more than half gets a
@@ -46,6 +48,14 @@ def vanishing_gradient(run):
     first, last = med[w[0]], med[w[-1]]
     if not (np.isfinite(first) and np.isfinite(last)) or last <= 0:
         return []
+    # per weight (the norm over sqrt(size)): a 784x512 first layer's norm is 18x a 128x10
+    # last layer's for the same per-weight gradient, which hid 95's and 70's vanishing;
+    # the norm ratio where a layer's size is unknown
+    sizes = module_sizes(run)
+    n0, n1 = sizes.get(w[0].rsplit(".", 1)[0], 0), sizes.get(w[-1].rsplit(".", 1)[0], 0)
+    per = "per weight " if n0 and n1 else ""
+    if per:
+        first, last = first / np.sqrt(n0), last / np.sqrt(n1)
     ratio = first / last
     if ratio > 1e-3:
         return []
@@ -57,7 +67,7 @@ def vanishing_gradient(run):
 
     return [finding(
         "vanishing-gradient", c,
-        f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} against {fmt(last)} for {w[-1]} "
+        f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} {per}against {fmt(last)} for {w[-1]} "
         f"({fmt(ratio)}x) over {len(w)} weight layers{upstream}",
         location={"param": w[0]},
         evidence=[{"series": f"grad_norm/{p}", "median": fmt(med[p])} for p in (w[0], w[len(w) // 2], w[-1])],

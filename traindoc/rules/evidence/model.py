@@ -20,6 +20,18 @@ def module_order(run) -> list[tuple[str, str]]:
     return out
 
 
+def module_sizes(run) -> dict[str, int]:
+    """Module name -> the number of its own parameters (weight and bias), from the model
+    summary the monitor recorded."""
+    out = {}
+    for key, m in run.meta.items():
+        if key.startswith("model/") and isinstance(m, dict):
+            for row in m.get("modules", []):
+                if len(row) > 2 and isinstance(row[2], (int, float)):
+                    out[str(row[0])] = int(row[2])
+    return out
+
+
 def _param_module(pname: str) -> str:
     return pname.rsplit(".", 1)[0] if "." in pname else ""
 
