@@ -46,6 +46,7 @@ LEADS_TO: dict[str, tuple[str, frozenset[str], float]] = {
     "one-hot-target": ("loss-mismatch", LEARN | NAN, 0.6),
     "softmax-over-batch-dim": ("loss-mismatch", LEARN, 0.7),
     "loss-arguments-swapped": ("loss-mismatch", LEARN | NAN, 0.6),
+    "clamped-residual-loss": ("loss-mismatch", LEARN, 0.6),
     "gradients-never-cleared": ("missing-zero-grad", NAN | SPIKE | LEARN, 0.7),
     "backward-without-graph": ("params-not-updated", LEARN, 0.7),
     "optimizer-misses-params": ("params-not-updated", LEARN, 0.6),

@@ -231,6 +231,12 @@ CASES = {
         "    def forward(self, x):\n        y, self.hidden = self.rnn(x, self.hidden)\n        return y\n"
         "for x in dl:\n    net.hidden = torch.zeros(1, 4, 8)\n    net(x).sum().backward()\n",
     ],
+    "clamped-residual-loss": [
+        "def dqn_loss(q, tq):\n    d = tq - q\n    return d.clip(-1, 1).square().mean()  # !\n",
+        # negatives: Huber by hand; a clamp of the prediction
+        "def dqn_loss(q, tq):\n    a = (tq - q).abs()\n    c = a.clamp(max=1.0)\n    return (0.5 * c * c + a - c).mean()\n",
+        "def loss(p, y):\n    return ((p.clamp(0, 1) - y) ** 2).mean()\n",
+    ],
 }
 
 
