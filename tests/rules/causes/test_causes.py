@@ -166,6 +166,19 @@ def test_dead_relu(make_run):
     assert d.causes[0].location["module"] == "1"
 
 
+def test_dead_relu_is_an_error_only_when_the_layer_is_nearly_all_dead(make_run):
+    # 60 % of a layer dead: the rest still carries the gradient (a DQN, a tabular MLP that
+    # learn); a lead, never an error. 95 %: an error.
+    def act(dead):
+        return {"0": {"std": 1.0, "absmax": 3.0}, "1": {"dead": dead, "std": 0.3, "absmax": 2.0},
+                "2": {"std": 0.9, "absmax": 3.0}, "4": {"std": 1.0, "absmax": 3.0}}
+    flat = 1.5 + 0.01 * np.random.default_rng(4).standard_normal(N)
+    part = [c for c in diagnose(make_run(act=act(0.6), loss=flat)).causes if c.name == "dead-relu"]
+    assert part and part[0].severity == "warning" and part[0].confidence < 0.5
+    most = [c for c in diagnose(make_run(act=act(0.95), loss=flat)).causes if c.name == "dead-relu"]
+    assert most and most[0].severity == "error"
+
+
 def test_data_unnormalized(make_run):
     act = {"0": {"std": 800.0, "absmax": 2500.0}, "2": {"std": 300.0, "absmax": 700.0}, "4": {"std": 7.0, "absmax": 20.0}}
     d = diagnose(make_run(act=act))

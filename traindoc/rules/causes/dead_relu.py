@@ -12,7 +12,8 @@ from ..evidence import below_raw_inputs, act_stat, early_update, features, findi
 def dead_relu(run):
     """What it detects: ReLU layers where more than half of the units never activate on
     a whole batch, on the sampled steps after the first: they pass no gradient and, once
-    dead, stay dead.
+    dead, stay dead. An error when 90 % or more of a layer is dead (the layer passes almost
+    no gradient); below that a warning at most, since the live units still learn.
 
     Why it happens: a learning rate spike or a huge early update that pushes biases far
     negative, negative bias initialisation, inputs on the wrong scale.
@@ -34,7 +35,13 @@ def dead_relu(run):
     if worst is None or val < 0.5:
         return []
     flat = not np.isfinite(f.rel_drop) or f.rel_drop < 0.3
-    c = 0.45 + 0.4 * (val - 0.5) / 0.5 + (0.15 if flat else 0.0)
+    if val >= 0.9:
+        c = 0.45 + 0.4 * (val - 0.5) / 0.5 + (0.15 if flat else 0.0)
+    else:
+        # the units still alive carry the gradient: capacity lost, learning not stopped. On
+        # bench/real and bench/faults every run whose cause was dying ReLUs had >= 99 % of a
+        # layer dead; 8 runs with 50-77 % dead had another cause or none (a warning at most)
+        c = 0.2 + 0.15 * (val - 0.5) / 0.4 + (0.1 if flat else 0.0)
     if early_update(run) > 0.3:
         c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
     c, upstream = below_raw_inputs(run, c)
