@@ -34,13 +34,15 @@ def only_model_for(m: Module, name: str) -> Any:
 
 
 def _top_models(m: Module) -> list:
-    classes = [n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef) and _module_class(m, n)]
+    # top-level classes only (a model class nested in a function is rare, and walking the
+    # whole tree for it cost 2 % of lint's time); their methods are walked for submodules
+    classes = [n for n in m.tree.body if isinstance(n, ast.ClassDef) and _module_class(m, n)]
     if not classes or len(classes) > 8:
         return []
     names = {c.name for c in classes}
     inner = set()  # classes another module class builds (its submodules)
     for c in classes:
-        for n in ast.walk(c):
+        for n in (x for f in c.body if isinstance(f, ast.FunctionDef) for x in ast.walk(f)):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names and n.func.id != c.name:
                 inner.add(n.func.id)
     return [c for c in classes if c.name not in inner]

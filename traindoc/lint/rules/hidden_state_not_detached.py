@@ -88,10 +88,9 @@ def _kept_on_module(m):
     on the module and every forward chains onto the previous one, unless something detaches
     or resets it (``self.hidden`` assigned anywhere else but ``__init__``, ``model.hidden =
     model.init_hidden()`` in the loop, a ``detach`` in the class)."""
-    for cls in (n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)):
-        if any(isinstance(c, ast.Call) and ("detach" in text(c.func) or "repackage" in text(c.func))
-               for c in ast.walk(cls)):
-            continue  # calls, not text: a comment saying "detach" is not a detach
+    if b"self." not in m.source:
+        return
+    for cls in (n for n in m.tree.body if isinstance(n, ast.ClassDef)):
         for fn in cls.body:
             if not isinstance(fn, ast.FunctionDef) or fn.name == "__init__":
                 continue
@@ -104,10 +103,17 @@ def _kept_on_module(m):
                 for attr in _self_attrs(n.targets[0]):
                     fed = any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"
                               and a.attr == attr for a in n.value.args)
-                    if fed and _only_set_here(m, cls, attr, n):
+                    if fed and _only_set_here(m, cls, attr, n) and not _detaches(cls):
                         yield Hit(n, f"`self.{attr}` is returned by `{text(n.value.func)}(...)` and fed back into it on "
                                      "the next forward without .detach(): the graph chains across training steps "
                                      "(second backward fails, or memory and step time grow); detach it at each step")
+
+
+def _detaches(cls) -> bool:
+    """A call in the class detaches something (calls, not text: a comment saying "detach"
+    is not a detach)."""
+    return any(isinstance(c, ast.Call) and ("detach" in text(c.func) or "repackage" in text(c.func))
+               for c in ast.walk(cls))
 
 
 def _self_attrs(t) -> list[str]:

@@ -68,6 +68,8 @@ def _started_handlers(m):
     """Scheduler steps in an ignite handler of ``Events.EPOCH_STARTED`` /
     ``ITERATION_STARTED`` (``@trainer.on(...)`` or ``add_event_handler(...)``): they run
     before the epoch's (the iteration's) first optimizer step."""
+    if b"Events" not in m.source:
+        return  # ignite's event names
     registered = {}
     for site in m.w.calls:
         c = site.node
