@@ -88,14 +88,11 @@ def check(m):
         one = single_def(m, name)
         made = _returned_rewrap(m, one) if isinstance(one, ast.Call) else None
         how = _rewrap(m, made if made is not None else one) if one is not None else ""
-        if how:
-            at = made if made is not None else one
-            if id(at) in seen:
-                continue  # one loss function, backpropagated at several places
-            seen.add(id(at))
-            yield Hit(at, f"`{name.id}` is re-made from a value with {how} and then backpropagated (line "
-                          f"{call.lineno}): a new leaf with no graph to the parameters, so the model gets no "
-                          "gradient (requires_grad=True only silences 'does not require grad')")
+        if how:  # (a loss function backpropagated at several places reports once)
+            yield from _once(seen, made if made is not None else one, f"`{name.id}` is re-made from a value with "
+                             f"{how} and then backpropagated (line {call.lineno}): a new leaf with no graph to the "
+                             "parameters, so the model gets no gradient (requires_grad=True only silences 'does "
+                             "not require grad')")
             continue
         flag = _requires_grad_set(m, site, name)
         if flag is not None:
@@ -118,11 +115,9 @@ def check(m):
                     continue
         cut = _no_grad_source(m, one, site.ctx.func, grad_withs, call) if one is not None else None
         if cut is not None:
-            at, how = cut
-            if id(at) not in seen:
-                seen.add(id(at))
-                yield Hit(at, f"{how}, and `{name.id}` is backpropagated from it (line {call.lineno}): no graph "
-                              "was recorded there, so that part of the loss sends no gradient to the model")
+            yield from _once(seen, cut[0], f"{cut[1]}, and `{name.id}` is backpropagated from it (line "
+                                           f"{call.lineno}): no graph was recorded there, so that part of the loss "
+                                           "sends no gradient to the model")
             continue
         if one is not None:
             term = _rewrapped_term(m, one, 3)
@@ -212,6 +207,13 @@ def _cut(m, e, withs, at, depth: int) -> str:  # noqa: C901
     if isinstance(e.func, ast.Attribute) and e.func.attr in _SAME and q == "":
         return _cut(m, e.func.value, withs, at, depth)
     return ""
+
+
+def _once(seen: set, at, message: str):
+    """One hit per node (a loss helper backpropagated at several places reports once)."""
+    if id(at) not in seen:
+        seen.add(id(at))
+        yield Hit(at, message)
 
 
 def _no_grad_source(m, one, fn, withs, back):
