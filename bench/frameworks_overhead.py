@@ -1,0 +1,142 @@
+"""Per-step cost of the monitor under each way of training (the rows of bench/memory.py:
+a DataLoader loop, a hand-written update, ``get_batch()``, a NaN guard, gradient
+accumulation, LBFGS, two optimizers, Lightning's automatic optimization, the Hugging Face
+Trainer).
+
+Each row runs in its own process, which alternates blocks of training, plain and
+monitored (``traindoc.watch()``: the hooks ``traindoc run`` and the Lightning/HF callbacks
+install), A B A B ...; every block is a fresh run of the row's script (a new model,
+optimizer, Trainer) of ``--warmup`` + ``--steps`` steps, timed between the script's marks
+after each step. Start-up, the warm-up steps, the monitor's sampled steps and the
+end-of-run work are left out: what remains is the steady per-step cost. The table shows
+the median step of each mode, and the medians over rounds of the paired difference
+(added ms/step) and ratio.
+
+``--net toy`` is bench/memory.py's 2-layer MLP (32-64-10, a step of about a millisecond
+where the fixed cost shows); ``--net transformer`` swaps it for a 2-layer transformer
+encoder (d=128, 8 tokens, batch 32: a few milliseconds per step) in the rows that use
+``net()`` (the get_batch and GAN rows keep their own models).
+
+    OMP_WAIT_POLICY=PASSIVE python bench/frameworks_overhead.py [--rounds 7] [--steps 200] [--net toy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from memory import ROWS  # noqa: E402  (the rows: one script body per way of training)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# the head of each block's script: the model, and mark()/report() that time the steps
+_HEAD = '''
+import torch
+from torch import nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+def _toy(): return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
+def _transformer():
+    layer = nn.TransformerEncoderLayer(128, 4, 512, dropout=0.0, batch_first=True, norm_first=True)
+    return nn.Sequential(nn.Unflatten(1, (8, 4)), nn.Linear(4, 128), nn.TransformerEncoder(layer, 2),
+                         nn.Flatten(), nn.Linear(8 * 128, 10))
+net = _transformer if NET == "transformer" else _toy
+X, Y = torch.randn(4096, 32), torch.randint(0, 10, (4096,))
+def mark(step): TICK(step)
+def report(): pass
+'''
+
+
+def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
+    """In the row's process: the interleaved blocks; prints one JSON line of step times."""
+    import logging
+    import warnings
+
+    import torch
+
+    import traindoc
+    from traindoc.monitor.monitor import active
+
+    torch.set_num_threads(1)
+    warnings.filterwarnings("ignore")
+    for name in ("lightning", "lightning.pytorch", "lightning.fabric", "transformers"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    body = ROWS[row][1]
+    out: dict[str, list[float]] = {"plain": [], "monitored": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            for mode in ("plain", "monitored"):
+                times: list[float] = []
+                last = [time.perf_counter()]
+
+                def tick(step: int) -> None:
+                    now = time.perf_counter()
+                    mon = active()
+                    # the step that just ended: a sampled one pays the sampled measurements
+                    sampled = mon is not None and mon.sampler._last_sampled == mon.step - 1
+                    if step > warm and not sampled:
+                        times.append(now - last[0])
+                    last[0] = time.perf_counter()
+
+                code = _HEAD + body
+                g = {"__name__": "__bench__", "STEPS": warm + steps, "TICK": tick, "NET": net}
+                if mode == "plain":
+                    exec(compile(code, f"<{row}>", "exec"), g)
+                else:
+                    with traindoc.watch(out=f"{tmp}/{r}"):
+                        exec(compile(code, f"<{row}>", "exec"), g)
+                out[mode].append(statistics.median(times))
+    print("BENCH " + json.dumps(out))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--steps", type=int, default=200, help="timed steps per block")
+    ap.add_argument("--warmup", type=int, default=30, help="untimed steps at the start of each block")
+    ap.add_argument("--net", choices=("toy", "transformer"), default="toy")
+    ap.add_argument("--only", default="", help="comma-separated substrings of row names")
+    ap.add_argument("--child", default="", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        _child(a.child, a.rounds, a.steps, a.warmup, a.net)
+        return
+    rows = [n for n in ROWS if not a.only or any(s.lower() in n.lower() for s in a.only.split(","))]
+    import torch
+
+    print(f"torch {torch.__version__}, 1 thread, net={a.net}; {a.rounds} rounds (plain, monitored) x "
+          f"{a.steps} timed steps after {a.warmup}; unsampled steps; medians over rounds of paired values")
+    print("| row | plain ms/step | monitored ms/step | added ms/step | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE",
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    for name in rows:
+        need = ROWS[name][0]
+        if need and importlib.util.find_spec(need) is None:
+            print(f"| {name} | skipped: {need} is not installed | | | |")
+            continue
+        cmd = [sys.executable, __file__, "--child", name, "--rounds", str(a.rounds), "--steps", str(a.steps),
+               "--warmup", str(a.warmup), "--net", a.net]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        line = next((ln for ln in p.stdout.splitlines() if ln.startswith("BENCH ")), None)
+        if p.returncode != 0 or line is None:
+            raise SystemExit(f"{name} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
+        t = json.loads(line[6:])
+        pl, mo = t["plain"], t["monitored"]
+        added = statistics.median(m - q for m, q in zip(mo, pl)) * 1e3
+        ratio = statistics.median(m / q for m, q in zip(mo, pl))
+        print(f"| {name} | {statistics.median(pl) * 1e3:.2f} | {statistics.median(mo) * 1e3:.2f} | "
+              f"{added:+.2f} | {ratio:.2f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
