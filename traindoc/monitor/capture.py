@@ -119,7 +119,7 @@ def _rng_state() -> dict[str, Any]:
     NumPy's and ``random``'s states are not taken on the hot path (``np.random.get_state``
     costs ~50-150 us): they drive data loading, which a replay does not redo."""
     st: dict[str, Any] = {"torch": torch.get_rng_state()}
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
+    if torch.cuda.is_initialized():  # (initialised implies available; is_available() costs a call into CUDA)
         st["cuda"] = torch.cuda.get_rng_state_all()
     return st
 

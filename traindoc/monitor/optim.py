@@ -187,7 +187,10 @@ class Optimizers:
         """The loss: what was backpropagated since this optimizer's last chance to see it."""
         rec, bw = self.mon.rec, self.mon.backward
         if rec.losses:
-            loss = torch.stack([l.to(rec.losses[0].device).float() for l in rec.losses]).sum()
+            if len(rec.losses) == 1:  # the sum of one value is that value: three ops saved
+                loss = rec.losses[0].float()
+            else:
+                loss = torch.stack([l.to(rec.losses[0].device).float() for l in rec.losses]).sum()
             bw.last_loss = loss
             fn = self.mon.loss_fns.fn_losses
             n = len(rec.losses)

@@ -115,8 +115,8 @@ class Recorder:
         p.n_fn, p.fn_names = len(fn_losses), mon.loss_fns.taken_names
         if fn_losses:  # losses the loss functions computed this step (some perhaps never backpropagated)
             names.extend(f"_fn_loss/{i}" for i in range(len(fn_losses)))
-            tensors.append(torch.stack([x.to(fn_losses[0].device).float() for x in fn_losses]))
-        if mon.loss_fns.label_counts is not None and rec.sampled:
+            tensors.extend(fn_losses)  # 0-d each; the transfer flattens them (no stack: 3 ops a step fewer)
+        if rec.sampled and mon.loss_fns.label_counts is not None:  # (reading it folds the counts)
             mon.loss_fns.defer_labels()
         p.step, p.names, p.k = mon.step, names, sum(t.numel() for t in tensors)
         p.deferred, self._deferred = self._deferred, []
@@ -207,22 +207,23 @@ class Recorder:
 
     def _grad_totals(self, values: dict[str, float], params: list[torch.Tensor], pnames: list[str]) -> None:
         """The global gradient norm and the count of non-finite ones, from the per-parameter norms."""
-        for p, n in zip(params, pnames):
-            if values[f"grad_norm/{n}"] == math.inf and not self.lagged:
+        keys = [f"grad_norm/{n}" for n in pnames]
+        for p, n in zip(params, keys):
+            if values[n] == math.inf and not self.lagged:
                 # float32 overflows once |g| passes ~1e19 (the sum of squares passes 3.4e38):
                 # recompute in float64 (exact for any finite float32/16 gradient) so a finite
                 # gradient is never counted as non-finite. Rare; a sync and a read of p.grad.
                 # (Lagged reads come a step late, when p.grad holds the next step's gradient:
                 # there such a norm stays inf and counts as non-finite.)
                 g = self.mon.backward.grad_of(p)
-                values[f"grad_norm/{n}"] = float(torch.linalg.vector_norm(g.detach().double()))
-        g = [values[f"grad_norm/{n}"] for n in pnames]
+                values[n] = float(torch.linalg.vector_norm(g.detach().double()))
+        g = [values[n] for n in keys]
         bad = sum(1 for x in g if not math.isfinite(x))
         values["grad_norm"] = math.sqrt(sum(x * x for x in g)) if not bad else float("nan")
         values["grad_nonfinite"] = float(bad)
         if not self.mon.per_param:
-            for n in pnames:
-                del values[f"grad_norm/{n}"]
+            for n in keys:
+                del values[n]
 
     def _check_anomaly(self, step: int, values: dict[str, float]) -> None:
         mon = self.mon
