@@ -204,10 +204,12 @@ class LossFns:
         if lab is not None and lab.device != t.device:
             self._labels, self._by_c = None, {}  # another device: its counts start over (as below)
         entry = self._by_c.get(c)
-        if entry is None:  # [the counts, a one to expand (a view: no memory per target)]
+        if entry is None:  # [the counts, a one expanded to the targets' length (a view: no memory)]
             entry = self._by_c[c] = [torch.zeros(c + 2, dtype=torch.int64, device=t.device),
-                                     torch.ones((), dtype=torch.int64, device=t.device)]
-        entry[0].scatter_add_(0, t.long().clamp(-1, c) + 1, entry[1].expand(t.numel()))
+                                     torch.ones((), dtype=torch.int64, device=t.device).expand(t.numel())]
+        if entry[1].numel() != t.numel():
+            entry[1] = entry[1][:1].expand(t.numel()) if entry[1].numel() else entry[0].new_ones(()).expand(t.numel())
+        entry[0].scatter_add_(0, (t if t.dtype == torch.int64 else t.long()).clamp(-1, c) + 1, entry[1])
 
     def _add_label_counts(self, counts: torch.Tensor) -> None:
         lc = self._labels

@@ -16,13 +16,15 @@ from .quantities import grad_norms, total_norm, underflow_fraction
 
 
 class _OptState:
-    __slots__ = ("index", "ref", "described", "fired")
+    __slots__ = ("index", "ref", "described", "fired", "pnames", "gkeys")
 
     def __init__(self, index: int, opt: torch.optim.Optimizer) -> None:
         self.index = index
         self.ref = weakref.ref(opt)
         self.described = False
         self.fired = False
+        self.pnames: list[str] = []  # the last step's parameter names and their series names
+        self.gkeys: list[str] = []
 
 
 class Optimizers:
@@ -166,7 +168,9 @@ class Optimizers:
             self._carried(names, tensors)
         if norms:
             tensors.append(torch.stack(norms))
-            names.extend(f"grad_norm/{n}" for n in pnames)
+            if pnames != st.pnames:  # the same names step after step: formatted once, compared after
+                st.pnames, st.gkeys = pnames, [f"grad_norm/{n}" for n in pnames]
+            names.extend(st.gkeys)
         if rec.preclip:
             names.append("grad_norm_preclip" + tag)
             tensors.append(rec.preclip[-1])
