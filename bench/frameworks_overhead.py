@@ -4,8 +4,9 @@ accumulation, LBFGS, two optimizers, Lightning's automatic optimization, the Hug
 Trainer).
 
 Each row runs in its own process, which alternates blocks of training, plain and
-monitored (``traindoc.watch()``: the hooks ``traindoc run`` and the Lightning/HF callbacks
-install), A B A B ...; every block is a fresh run of the row's script (a new model,
+monitored (``traindoc.watch()``, the hooks ``traindoc run`` installs; the Lightning and HF
+rows add the framework's ``TraindocCallback`` instead, as a user of that framework does),
+A B A B ...; every block is a fresh run of the row's script (a new model,
 optimizer, Trainer) of ``--warmup`` + ``--steps`` steps, timed between the script's marks
 after each step. Start-up, the warm-up steps, the monitor's sampled steps and the
 end-of-run work are left out: what remains is the steady per-step cost. The table shows
@@ -37,6 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memory import ROWS  # noqa: E402  (the rows: one script body per way of training)
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# where the Lightning and HF rows take their callbacks (CALLBACKS: [] plain, the framework's
+# TraindocCallback monitored)
+_CALLBACK_AT = {"Lightning (automatic optimization)": ("devices=1)", "devices=1, callbacks=CALLBACKS)"),
+                "Hugging Face Trainer": ("callbacks=[Mark()])", "callbacks=[Mark()] + CALLBACKS)")}
+_CALLBACK_OF = {"Lightning (automatic optimization)": "traindoc.integrations.lightning",
+                "Hugging Face Trainer": "traindoc.integrations.hf"}
 
 # the head of each block's script: the model, and mark()/report() that time the steps
 _HEAD = '''
@@ -71,6 +79,10 @@ def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
     for name in ("lightning", "lightning.pytorch", "lightning.fabric", "transformers"):
         logging.getLogger(name).setLevel(logging.ERROR)
     body = ROWS[row][1]
+    if row in _CALLBACK_AT:
+        at, to = _CALLBACK_AT[row]
+        assert at in body, f"bench/memory.py's {row} row changed: put CALLBACKS back in"
+        body = body.replace(at, to)
     out: dict[str, list[float]] = {"plain": [], "monitored": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(rounds):
@@ -88,8 +100,12 @@ def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
                     last[0] = time.perf_counter()
 
                 code = _HEAD + body
-                g = {"__name__": "__bench__", "STEPS": warm + steps, "TICK": tick, "NET": net}
+                g = {"__name__": "__bench__", "STEPS": warm + steps, "TICK": tick, "NET": net, "CALLBACKS": []}
                 if mode == "plain":
+                    exec(compile(code, f"<{row}>", "exec"), g)
+                elif row in _CALLBACK_OF:
+                    cb = importlib.import_module(_CALLBACK_OF[row]).TraindocCallback
+                    g["CALLBACKS"] = [cb(out=f"{tmp}/{r}", print_diagnosis=False)]
                     exec(compile(code, f"<{row}>", "exec"), g)
                 else:
                     with traindoc.watch(out=f"{tmp}/{r}"):
