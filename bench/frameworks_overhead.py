@@ -13,12 +13,17 @@ end-of-run work are left out: what remains is the steady per-step cost. The tabl
 the median step of each mode, and the medians over rounds of the paired difference
 (added ms/step) and ratio.
 
+``--baseline DIR`` adds a third mode in the same blocks, monitored by the traindoc of
+another checkout (``git worktree add DIR <commit>``): before and after a change, paired
+under the same load (the two packages take turns in ``sys.modules``).
+
 ``--net toy`` is bench/memory.py's 2-layer MLP (32-64-10, a step of about a millisecond
 where the fixed cost shows); ``--net transformer`` swaps it for a 2-layer transformer
 encoder (d=128, 8 tokens, batch 32: a few milliseconds per step) in the rows that use
 ``net()`` (the get_batch and GAN rows keep their own models).
 
     OMP_WAIT_POLICY=PASSIVE python bench/frameworks_overhead.py [--rounds 7] [--steps 200] [--net toy]
+        [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -64,15 +69,43 @@ def report(): pass
 '''
 
 
-def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
+def _own() -> dict:
+    """The traindoc modules in ``sys.modules``, taken out of it."""
+    return {k: sys.modules.pop(k) for k in list(sys.modules) if k == "traindoc" or k.startswith("traindoc.")}
+
+
+def _packages(baseline: str, extra: list[str]) -> dict[str, dict]:
+    """The traindoc modules of each tree, loaded one after the other (``_use`` puts a mode's
+    own back in ``sys.modules``: the package imports lazily, by name)."""
+    out = {}
+    for mode, root in (("monitored", None), ("baseline", baseline)):
+        if mode == "baseline" and not baseline:
+            break
+        if root:
+            sys.path.insert(0, root)
+        for name in ["traindoc", "traindoc.monitor.capture", *extra]:
+            importlib.import_module(name)
+        if root:
+            sys.path.remove(root)
+        out[mode] = _own()
+    return out
+
+
+def _use(packages: dict[str, dict], cur: str | None, mode: str) -> None:
+    if cur is not None:
+        packages[cur] = _own()  # with what it imported lazily since
+    sys.modules.update(packages[mode])
+
+
+def _child(row: str, rounds: int, steps: int, warm: int, net: str, baseline: str = "") -> None:
     """In the row's process: the interleaved blocks; prints one JSON line of step times."""
     import logging
     import warnings
 
     import torch
 
-    import traindoc
-    from traindoc.monitor.monitor import active
+    packages = _packages(baseline, [_CALLBACK_OF[row]] if row in _CALLBACK_OF else [])
+    cur = None
 
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
@@ -83,10 +116,16 @@ def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
         at, to = _CALLBACK_AT[row]
         assert at in body, f"bench/memory.py's {row} row changed: put CALLBACKS back in"
         body = body.replace(at, to)
-    out: dict[str, list[float]] = {"plain": [], "monitored": []}
+    out: dict[str, list[float]] = {m: [] for m in ("plain", *packages)}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(rounds):
-            for mode in ("plain", "monitored"):
+            for mode in out:
+                active = lambda: None  # noqa: E731
+                if mode != "plain":
+                    _use(packages, cur, mode)
+                    cur = mode
+                    traindoc = sys.modules["traindoc"]
+                    active = sys.modules["traindoc.monitor.monitor"].active
                 times: list[float] = []
                 last = [time.perf_counter()]
 
@@ -105,10 +144,10 @@ def _child(row: str, rounds: int, steps: int, warm: int, net: str) -> None:
                     exec(compile(code, f"<{row}>", "exec"), g)
                 elif row in _CALLBACK_OF:
                     cb = importlib.import_module(_CALLBACK_OF[row]).TraindocCallback
-                    g["CALLBACKS"] = [cb(out=f"{tmp}/{r}", print_diagnosis=False)]
+                    g["CALLBACKS"] = [cb(out=f"{tmp}/{mode}{r}", print_diagnosis=False)]
                     exec(compile(code, f"<{row}>", "exec"), g)
                 else:
-                    with traindoc.watch(out=f"{tmp}/{r}"):
+                    with traindoc.watch(out=f"{tmp}/{mode}{r}"):
                         exec(compile(code, f"<{row}>", "exec"), g)
                 out[mode].append(statistics.median(times))
     print("BENCH " + json.dumps(out))
@@ -121,17 +160,19 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=30, help="untimed steps at the start of each block")
     ap.add_argument("--net", choices=("toy", "transformer"), default="toy")
     ap.add_argument("--only", default="", help="comma-separated substrings of row names")
+    ap.add_argument("--baseline", default="", help="another checkout's root: its traindoc, monitored, as a third mode")
     ap.add_argument("--child", default="", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        _child(a.child, a.rounds, a.steps, a.warmup, a.net)
+        _child(a.child, a.rounds, a.steps, a.warmup, a.net, a.baseline)
         return
     rows = [n for n in ROWS if not a.only or any(s.lower() in n.lower() for s in a.only.split(","))]
     import torch
 
     print(f"torch {torch.__version__}, 1 thread, net={a.net}; {a.rounds} rounds (plain, monitored) x "
           f"{a.steps} timed steps after {a.warmup}; unsampled steps; medians over rounds of paired values")
-    print("| row | plain ms/step | monitored ms/step | added ms/step | ratio |")
+    base = " (baseline / this tree)" if a.baseline else ""
+    print(f"| row | plain ms/step | monitored ms/step{base} | added ms/step{base} | ratio{base} |")
     print("|---|---:|---:|---:|---:|")
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE",
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -141,17 +182,21 @@ def main() -> None:
             print(f"| {name} | skipped: {need} is not installed | | | |")
             continue
         cmd = [sys.executable, __file__, "--child", name, "--rounds", str(a.rounds), "--steps", str(a.steps),
-               "--warmup", str(a.warmup), "--net", a.net]
+               "--warmup", str(a.warmup), "--net", a.net, "--baseline", a.baseline]
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         line = next((ln for ln in p.stdout.splitlines() if ln.startswith("BENCH ")), None)
         if p.returncode != 0 or line is None:
             raise SystemExit(f"{name} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
         t = json.loads(line[6:])
-        pl, mo = t["plain"], t["monitored"]
-        added = statistics.median(m - q for m, q in zip(mo, pl)) * 1e3
-        ratio = statistics.median(m / q for m, q in zip(mo, pl))
-        print(f"| {name} | {statistics.median(pl) * 1e3:.2f} | {statistics.median(mo) * 1e3:.2f} | "
-              f"{added:+.2f} | {ratio:.2f}x |", flush=True)
+        pl = t["plain"]
+        cols: list[list[str]] = [[], [], []]
+        for mode in ("baseline", "monitored") if a.baseline else ("monitored",):
+            mo = t[mode]
+            cols[0].append(f"{statistics.median(mo) * 1e3:.2f}")
+            cols[1].append(f"{statistics.median(m - q for m, q in zip(mo, pl)) * 1e3:+.2f}")
+            cols[2].append(f"{statistics.median(m / q for m, q in zip(mo, pl)):.2f}x")
+        print(f"| {name} | {statistics.median(pl) * 1e3:.2f} | " + " | ".join(" / ".join(c) for c in cols) + " |",
+              flush=True)
 
 
 if __name__ == "__main__":
