@@ -91,10 +91,11 @@ class LossFns:
             self._count_classes(input, target if target.dim() == 1 else target.reshape(-1))
         elif (name.startswith("binary_cross_entropy") and target.is_floating_point()
               and (target.dim() == 1 or (target.dim() == 2 and target.shape[1] == 1))):
-            # one binary label per sample (multi-label targets have no single class prior)
+            # one binary label per sample (multi-label targets have no single class prior):
+            # bins 0 and 1 of a two-class count (a NaN target counts as 0)
             t = target.detach().reshape(-1)
-            pos = (t >= 0.5).sum().float()
-            self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+            entry = self._entry(2, t)
+            entry[0].scatter_add_(0, (t >= 0.5).long() + 1, entry[1])
         elif name.startswith("binary_cross_entropy") and target.is_floating_point() and target.dim() == 2:
             self._add_multi_counts(target.detach())
 
@@ -200,6 +201,11 @@ class LossFns:
             self._add_label_counts(_class_counts(input, t))
             return
         c = int(input.shape[1] if input.dim() >= 2 else input.shape[0])
+        entry = self._entry(c, t)
+        entry[0].scatter_add_(0, (t if t.dtype == torch.int64 else t.long()).clamp(-1, c) + 1, entry[1])
+
+    def _entry(self, c: int, t: torch.Tensor) -> list[torch.Tensor]:
+        """The counts of ``c`` classes on ``t``'s device, and a one expanded to ``t``'s length."""
         lab = self._labels if self._labels is not None else next((a for a, _ in self._by_c.values()), None)
         if lab is not None and lab.device != t.device:
             self._labels, self._by_c = None, {}  # another device: its counts start over (as below)
@@ -209,7 +215,7 @@ class LossFns:
                                      torch.ones((), dtype=torch.int64, device=t.device).expand(t.numel())]
         if entry[1].numel() != t.numel():
             entry[1] = entry[1][:1].expand(t.numel()) if entry[1].numel() else entry[0].new_ones(()).expand(t.numel())
-        entry[0].scatter_add_(0, (t if t.dtype == torch.int64 else t.long()).clamp(-1, c) + 1, entry[1])
+        return entry
 
     def _add_label_counts(self, counts: torch.Tensor) -> None:
         lc = self._labels

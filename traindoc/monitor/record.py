@@ -41,7 +41,7 @@ class _Pending:
     """A step whose transfer has started and whose floats are not read yet: everything
     :meth:`Recorder._write` needs that the host knew at the step's boundary."""
 
-    __slots__ = ("step", "names", "k", "transfer", "deferred", "lrs", "params", "pnames", "norms",
+    __slots__ = ("step", "names", "k", "transfer", "deferred", "lrs", "params", "pnames", "gkeys", "norms",
                  "skipped", "eval_names", "n_fn", "fn_names", "sampled", "data_time", "step_time",
                  "indices", "unused")
 
@@ -94,7 +94,7 @@ class Recorder:
     # ------------------------------------------------------------------ a step ends
     def finish(self, names: list[str], tensors: list[torch.Tensor], lrs: dict[str, float],
                params: list[torch.Tensor], pnames: list[str], norms: list[torch.Tensor],
-               skipped: bool = False) -> None:
+               skipped: bool = False, gkeys: list[str] | None = None) -> None:
         """The primary step's record: its transfer starts; read now (sync) or at the next
         boundary (lagged); then the writes and the triggers."""
         mon = self.mon
@@ -122,6 +122,7 @@ class Recorder:
         p.deferred, self._deferred = self._deferred, []
         p.transfer = Transfer(tensors + [t for d in p.deferred for t in d[2]])
         p.lrs, p.params, p.pnames, p.norms, p.skipped = lrs, params, pnames, norms, skipped
+        p.gkeys = gkeys if gkeys is not None else [f"grad_norm/{n}" for n in pnames]  # the names' series
         p.sampled, p.data_time, p.step_time = rec.sampled, rec.data_time, step_time
         p.indices = np.concatenate(rec.indices) if rec.indices else None
         # the batches drawn and never backpropagated, should a skipped loss be found at the read
@@ -157,7 +158,7 @@ class Recorder:
         self._write_deferred(p.deferred, flat[p.k :])
         values.update(p.lrs)
         if p.norms:
-            self._grad_totals(values, p.params, p.pnames)
+            self._grad_totals(values, p.params, p.gkeys)
         if p.skipped:
             values["scaler/skipped"] = 1.0
         if p.step_time is not None:
@@ -205,19 +206,21 @@ class Recorder:
                 except Exception as exc:  # noqa: BLE001 - never reaches the user's loop
                     self.mon._record_error("deferred", exc)
 
-    def _grad_totals(self, values: dict[str, float], params: list[torch.Tensor], pnames: list[str]) -> None:
-        """The global gradient norm and the count of non-finite ones, from the per-parameter norms."""
-        keys = [f"grad_norm/{n}" for n in pnames]
-        for p, n in zip(params, keys):
-            if values[n] == math.inf and not self.lagged:
-                # float32 overflows once |g| passes ~1e19 (the sum of squares passes 3.4e38):
-                # recompute in float64 (exact for any finite float32/16 gradient) so a finite
-                # gradient is never counted as non-finite. Rare; a sync and a read of p.grad.
-                # (Lagged reads come a step late, when p.grad holds the next step's gradient:
-                # there such a norm stays inf and counts as non-finite.)
-                g = self.mon.backward.grad_of(p)
-                values[n] = float(torch.linalg.vector_norm(g.detach().double()))
+    def _grad_totals(self, values: dict[str, float], params: list[torch.Tensor], keys: list[str]) -> None:
+        """The global gradient norm and the count of non-finite ones, from the per-parameter
+        norms (``keys``: their series names)."""
         g = [values[n] for n in keys]
+        if math.inf in g and not self.lagged:
+            for p, n in zip(params, keys):
+                if values[n] == math.inf:
+                    # float32 overflows once |g| passes ~1e19 (the sum of squares passes 3.4e38):
+                    # recompute in float64 (exact for any finite float32/16 gradient) so a finite
+                    # gradient is never counted as non-finite. Rare; a sync and a read of p.grad.
+                    # (Lagged reads come a step late, when p.grad holds the next step's gradient:
+                    # there such a norm stays inf and counts as non-finite.)
+                    grad = self.mon.backward.grad_of(p)
+                    values[n] = float(torch.linalg.vector_norm(grad.detach().double()))
+            g = [values[n] for n in keys]
         bad = sum(1 for x in g if not math.isfinite(x))
         values["grad_norm"] = math.sqrt(sum(x * x for x in g)) if not bad else float("nan")
         values["grad_nonfinite"] = float(bad)
