@@ -68,7 +68,8 @@ class BackwardClock:
                 self._start()
             elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
                 self._start(idle=self._idle_optimizers())
-        rec.losses.append(mon.scalers.unscaled(t).reshape(()))
+        u = mon.scalers.unscaled(t)
+        rec.losses.append(u if u.dim() == 0 else u.reshape(()))
         self.since_step = True
         mon.batches.assign()
 

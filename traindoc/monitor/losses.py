@@ -24,7 +24,11 @@ class LossFns:
         self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
-        self.label_counts: torch.Tensor | None = None
+        self._labels: torch.Tensor | None = None  # counts of the paths below the class-dimension one
+        # the class-dimension counts, by class count C: int64 [below 0, class 0 .. C-1, C and above],
+        # added to in place (one clamp, one add, one scatter_add_ a call: the step's cheapest
+        # way to count without a sync), folded into ``label_counts`` when it is read
+        self._by_c: dict[int, list[torch.Tensor]] = {}
         # multi-label targets (N, K) of a binary cross-entropy: [rows, positives per tag],
         # summed over the run on the device, read once at close (see multilabel_summary)
         self.multi_counts: torch.Tensor | None = None
@@ -70,7 +74,8 @@ class LossFns:
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
             del self._fn_names[:32]
-        self._fn_losses.append(out.detach().reshape(()))
+        d = out.detach()
+        self._fn_losses.append(d if d.dim() == 0 else d.reshape(()))
         self._fn_names.append(name)
         if self._leak_inputs and self.mon.step < LEAK_STEPS and isinstance(target, torch.Tensor):
             self._check_leak(name, target)
@@ -82,13 +87,15 @@ class LossFns:
         if not isinstance(target, torch.Tensor):
             return
         if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
-            self._add_label_counts(_class_counts(input, target.detach().reshape(-1)))
+            # (an integer tensor carries no graph: no detach; a 1-d one needs no reshape)
+            self._count_classes(input, target if target.dim() == 1 else target.reshape(-1))
         elif (name.startswith("binary_cross_entropy") and target.is_floating_point()
               and (target.dim() == 1 or (target.dim() == 2 and target.shape[1] == 1))):
-            # one binary label per sample (multi-label targets have no single class prior)
+            # one binary label per sample (multi-label targets have no single class prior):
+            # bins 0 and 1 of a two-class count (a NaN target counts as 0)
             t = target.detach().reshape(-1)
-            pos = (t >= 0.5).sum().float()
-            self._add_label_counts(torch.stack([t.numel() - pos, pos]))
+            entry = self._entry(2, t)
+            entry[0].scatter_add_(0, (t >= 0.5).long() + 1, entry[1])
         elif name.startswith("binary_cross_entropy") and target.is_floating_point() and target.dim() == 2:
             self._add_multi_counts(target.detach())
 
@@ -177,13 +184,47 @@ class LossFns:
         self._leak_inputs = []
         self.mon.writer.event(step, "target-in-input", what, {"loss_fn": name, "input": where})
 
+    @property
+    def label_counts(self) -> torch.Tensor | None:
+        """The label histogram since the previous one (float32, one bin per class), or None."""
+        if self._by_c:
+            by_c, self._by_c = self._by_c, {}
+            for c, (acc, _) in sorted(by_c.items()):
+                self._add_label_counts(acc[1 : c + 1].float())
+        return self._labels
+
+    def _count_classes(self, input: Any, t: torch.Tensor) -> None:
+        """Count integer targets per class of the input's class dimension, in place on the
+        device (see ``_by_c``; a target outside ``[0, C)``, an ``ignore_index``, lands in an
+        end bin that is never read)."""
+        if not isinstance(input, torch.Tensor) or input.dim() < 1:
+            self._add_label_counts(_class_counts(input, t))
+            return
+        c = int(input.shape[1] if input.dim() >= 2 else input.shape[0])
+        entry = self._entry(c, t)
+        entry[0].scatter_add_(0, (t if t.dtype == torch.int64 else t.long()).clamp(-1, c) + 1, entry[1])
+
+    def _entry(self, c: int, t: torch.Tensor) -> list[torch.Tensor]:
+        """The counts of ``c`` classes on ``t``'s device, and a one expanded to ``t``'s length."""
+        lab = self._labels if self._labels is not None else next((a for a, _ in self._by_c.values()), None)
+        if lab is not None and lab.device != t.device:
+            self._labels, self._by_c = None, {}  # another device: its counts start over (as below)
+        entry = self._by_c.get(c)
+        if entry is None:  # [the counts, a one expanded to the targets' length (a view: no memory)]
+            entry = self._by_c[c] = [torch.zeros(c + 2, dtype=torch.int64, device=t.device),
+                                     torch.ones((), dtype=torch.int64, device=t.device).expand(t.numel())]
+        if entry[1].numel() != t.numel():
+            entry[1] = entry[1][:1].expand(t.numel()) if entry[1].numel() else entry[0].new_ones(()).expand(t.numel())
+        return entry
+
     def _add_label_counts(self, counts: torch.Tensor) -> None:
-        lc = self.label_counts
+        lc = self._labels
         if lc is None or lc.device != counts.device:
-            self.label_counts = counts
+            self._labels = counts
+            self._by_c = {c: e for c, e in self._by_c.items() if e[0].device == counts.device}
         else:
             n = max(len(lc), len(counts))
-            self.label_counts = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
+            self._labels = torch.nn.functional.pad(lc, (0, n - len(lc))) + torch.nn.functional.pad(
                 counts, (0, n - len(counts)))
 
     def defer_labels(self) -> None:
@@ -194,7 +235,7 @@ class LossFns:
                                   {"counts": {str(i): c for i, c in enumerate(counts) if c}})
 
         self.mon.recorder.defer(self.mon.step, [], [self.label_counts], write)
-        self.label_counts = None
+        self._labels = None
 
     def _describe(self, name: str, input: Any, target: Any, weighted: bool = False) -> None:
         """Once per loss function: what it was given (the loss-mismatch rule reads it). The

@@ -298,8 +298,8 @@ class Patches:
             with _Enter():
                 out = orig_fn(input, target, *args, **kwargs)
             # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument)
-            weighted = any(isinstance(kwargs.get(k), torch.Tensor) for k in ("weight", "pos_weight")) or (
-                name in ("cross_entropy", "nll_loss") and bool(args) and isinstance(args[0], torch.Tensor))
+            weighted = isinstance(kwargs.get("weight"), torch.Tensor) or isinstance(kwargs.get("pos_weight"), torch.Tensor) \
+                or (bool(args) and name in ("cross_entropy", "nll_loss") and isinstance(args[0], torch.Tensor))
             mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted)
             return out
 

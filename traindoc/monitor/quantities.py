@@ -37,7 +37,11 @@ class Transfer:
             by_dev.setdefault(t.device, []).append(i)
         self._parts: list[tuple[list[int], torch.Tensor, Any]] = []
         for dev, idx in by_dev.items():
-            flat = torch.cat([tensors[i].detach().reshape(-1).float() for i in idx])
+            ts = [tensors[i] for i in idx]
+            if all(t.dtype == torch.float32 for t in ts):  # the usual case: one detach, not one a tensor
+                flat = torch.cat([t.reshape(-1) for t in ts]).detach()
+            else:
+                flat = torch.cat([t.detach().reshape(-1).float() for t in ts])
             event = None
             if flat.is_cuda:
                 host = torch.empty(flat.shape, dtype=flat.dtype, pin_memory=True)
@@ -80,7 +84,7 @@ def grad_norms(grads: list[torch.Tensor]) -> list[torch.Tensor]:
         return []
     dense = [g for g in grads if not g.is_sparse]
     norms = list(torch._foreach_norm(dense)) if dense else []
-    return [n.float() for n in norms]
+    return [n if n.dtype == torch.float32 else n.float() for n in norms]  # (a dtype read, not a dispatch)
 
 
 def total_norm(norms: list[torch.Tensor]) -> torch.Tensor:
