@@ -1,4 +1,5 @@
-"""Course linear-regression notebook -- fixed as the answer did: a much smaller learning rate\n(SGD lr=0.001 instead of 0.01; nothing else changed).
+"""Course linear-regression notebook -- fixed as the answer did: a much smaller learning rate
+(SGD lr=0.001 instead of 0.01; nothing else changed).
 
 Source: https://github.com/rslim087a/PyTorch-for-Deep-Learning-and-Computer-Vision-Course-All-Codes-/issues/1 (Limear Regression diverges)
 Report: "I am using exactly the code as per Linear_Regression.ipynb but it diverges!"; answer:
