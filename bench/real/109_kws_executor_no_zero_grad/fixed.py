@@ -13,7 +13,7 @@ sound alike); the
 printed loss is the mean training loss of the last 5 epochs, `acc` the utterance accuracy on a test set.
 
 expect: missing-zero-grad
-symptom: final-loss-ratio 3
+symptom: final-loss-ratio 2.5
 batch: 6
 """
 import argparse
