@@ -103,5 +103,5 @@ for epoch in range(5):
     with torch.no_grad():
         test_loss, test_bacc, recall = train_or_eval_model(model, loss_function, test_data)
     print(f"epoch {epoch} train_loss {train_loss:.4f} test_loss {test_loss:.4f} "
-              f"recall absent/present {recall[0]:.3f}/{recall[1]:.3f}")
+          f"recall absent/present {recall[0]:.3f}/{recall[1]:.3f}")
 print(f"final_loss={test_loss:.6g} acc={test_bacc:.4f}")
