@@ -5,11 +5,11 @@ Source: https://github.com/rslim087a/PyTorch-for-Deep-Learning-and-Computer-Visi
 Report: "I am using exactly the code as per Linear_Regression.ipynb but it diverges!"; answer:
 "I have solved this problem by dramatically decreasing the learning rate ... works perfectly"
 ("That works, thanks"). Reproduced with the notebook's recipe: X = randn * 10-ish, y = X plus
-Gaussian noise, a custom LR(nn.Module) wrapping nn.Linear(1, 1), nn.MSELoss, torch.optim.SGD(lr=0.01),
-full-batch epochs of zero_grad / backward / step; the inputs here have a spread of 12, for
-which lr=0.01 is past the stability limit of plain gradient descent (lr * 2 * E[x^2] > 2), so
-the weight flips sign and grows every epoch. `acc` is the share of test points predicted within
-5 of their target.
+Gaussian noise, a custom LR(nn.Module) wrapping nn.Linear(1, 1), nn.MSELoss,
+torch.optim.SGD(lr=0.01), full-batch epochs of zero_grad / backward / step; the inputs here have
+a spread of 12, for which lr=0.01 is past the stability limit of plain gradient descent (lr * 2
+* E[x^2] > 2), so the weight flips sign and grows every epoch. `acc` is the share of test points
+predicted within 5 of their target.
 
 expect: lr-too-high
 symptom: nonfinite

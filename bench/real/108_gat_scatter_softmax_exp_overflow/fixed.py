@@ -8,12 +8,11 @@ line doing exp straightly cause overflow, should it be better to sub the max bef
 maintainer: "Thanks a lot! Fixed in master!". Reproduced with a GATConv written like the early
 PyG layer (linear projection, per-edge score leaky_relu(a . [W x_i || W x_j]), the library's
 softmax(src, index) = src.exp() / scatter_add(src.exp(), index)[index], aggregation with
-index_add_), two layers with 8 heads, Adam, on a synthetic citation graph (600 papers, their sources
-and 600 other references) with
-word-count features plus the raw publication year and a "well-known paper" flag, where a
-paper's class is that of its one well-known source among its references; the year column puts
-the raw scores in the hundreds (the softmax itself is unaffected by that shift, exp is not);
-`acc` is the test accuracy.
+index_add_), two layers with 8 heads, Adam, on a synthetic citation graph (600 papers, their
+sources and 600 other references) with word-count features plus the raw publication year and a
+"well-known paper" flag, where a paper's class is that of its one well-known source among its
+references; the year column puts the raw scores in the hundreds (the softmax itself is
+unaffected by that shift, exp is not); `acc` is the test accuracy.
 
 expect: unstable-op
 symptom: nonfinite

@@ -6,11 +6,11 @@ Report: "I noticed that in the training stage, when optimizer.step() is called,
 optimizer.zero_grad() is not called, so I submit this commit to fix this bug"; the reviewers
 asked for optimizer.zero_grad() above loss.backward(), which was merged. Reproduced with the
 executor's loop (for each batch of (key, feats, target, feats_lengths): logits = model(feats),
-max-pooling KWS loss, loss.backward(), clip_grad_norm_(..., 5), step when the norm is finite),
-a GRU keyword model with a per-frame sigmoid output for each of 2 keywords, Adam(lr=1e-3), on
-synthetic 40-dim fbank utterances that contain keyword 0, keyword 1 or filler words (some
-sound alike); the
-printed loss is the mean training loss of the last 5 epochs, `acc` the utterance accuracy on a test set.
+max-pooling KWS loss, loss.backward(), clip_grad_norm_(..., 5), step when the norm is finite), a
+GRU keyword model with a per-frame sigmoid output for each of 2 keywords, Adam(lr=1e-3), on
+synthetic 40-dim fbank utterances that contain keyword 0, keyword 1 or filler words (some sound
+alike); the printed loss is the mean training loss of the last 5 epochs, `acc` the utterance
+accuracy on a test set.
 
 expect: missing-zero-grad
 symptom: final-loss-ratio 2.5

@@ -5,15 +5,15 @@ parameters (nothing else changed).
 Source: https://github.com/kitzeslab/opensoundscape/issues/351 (Continuing training of CNN from loaded model may not be working)
 Report: "Found the bug. It's caused by overwriting the optimizer_params attribute with the one
 from the old model: self.optimizer_params = model_dict["optimizer_params"]. Since
-optimizer_params contains a list of the model.network's 'parameters' meaning the actual
-weights, that list is somehow out of date in that it corresponds to the old object, not the
-current one"; the patch re-points the params at the current network
-(optimizer_params["feature"]["params"] = model.network.feature.parameters(), same for
-"classifier"). Reproduced with an opensoundscape-like model class (a network with feature and
-classifier blocks, optimizer_params per block for SGD, train() that builds the optimizer from
-them, save()/load()) on synthetic 1 x 32 x 32 spectrograms of 4 bird species' calls; the model
-is trained for 2 epochs, saved, loaded and trained for 8 more; the printed loss is the training
-loss of the last epoch, `acc` the validation accuracy.
+optimizer_params contains a list of the model.network's 'parameters' meaning the actual weights,
+that list is somehow out of date in that it corresponds to the old object, not the current one";
+the patch re-points the params at the current network (optimizer_params["feature"]["params"] =
+model.network.feature.parameters(), same for "classifier"). Reproduced with an
+opensoundscape-like model class (a network with feature and classifier blocks, optimizer_params
+per block for SGD, train() that builds the optimizer from them, save()/load()) on synthetic 1 x
+32 x 32 spectrograms of 4 bird species' calls; the model is trained for 2 epochs, saved, loaded
+and trained for 8 more; the printed loss is the training loss of the last epoch, `acc` the
+validation accuracy.
 
 expect: params-not-updated
 symptom: final-loss-ratio 2

@@ -2,16 +2,16 @@
 added to the batch transforms, so the NaN gaps become 0 after standardisation (nothing else changed).
 
 Source: https://github.com/timeseriesAI/tsai/issues/506 (Why are the output values all nan on this dataset)
-Report: the user's predictions were all nan; the maintainer: "one of the most common ones is that
-X contains nan values. Have you checked if x2 has any nan values? If it does you need to decide
-how you'll deal with them (remove samples, replace by the median value, replace by zero, ...).
-There's a batch transform in tsai called Nan2Value that is helpful in these cases. You just need
-to add it to the list of transforms. By default, it replaces nan values with zeros."
+Report: the user's predictions were all nan; the maintainer: "one of the most common ones is
+that X contains nan values. Have you checked if x2 has any nan values? If it does you need to
+decide how you'll deal with them (remove samples, replace by the median value, replace by zero,
+...). There's a batch transform in tsai called Nan2Value that is helpful in these cases. You
+just need to add it to the list of transforms. By default, it replaces nan values with zeros."
 Reproduced with a tsai-like pipeline in torch (TSStandardize-style per-channel scaling computed
 with nan-aware statistics, a list of batch_tfms applied to each batch, an FCN of three Conv1d /
-BatchNorm / ReLU blocks with global average pooling, Adam, a plain fit loop) on 3-channel
-sensor series of 5 activity classes where about 3 % of the recordings have dropout gaps stored as
-NaN; `acc` is the validation accuracy.
+BatchNorm / ReLU blocks with global average pooling, Adam, a plain fit loop) on 3-channel sensor
+series of 5 activity classes where about 3 % of the recordings have dropout gaps stored as NaN;
+`acc` is the validation accuracy.
 
 expect: data-nonfinite
 symptom: nonfinite

@@ -5,14 +5,13 @@ Source: https://github.com/amanshenoy/multilogue-net/issues/8 (Model predicting 
 Report: "After training all the models; all models except the one for happiness and binary
 sentiment; seem to predict only one class. The final confusion matrix is of the following form
 [[X 0.] [Y 0.]]"; the author: "this happens to the emotions because of how imbalanced the
-dataset is. class_weights being set to true and regularization solves this problem."
-Reproduced with the repository's training shape (conversations of utterances with text, audio
-and video feature vectors, per-modality projections fused and run through a bidirectional GRU
-over the dialogue, log_softmax over 2 classes, MaskedNLLLoss(weight=loss_weights if
-class_weights else None), Adam with weight decay, train_or_eval_model loop over dialogue batches)
-on synthetic MOSEI-sized features where "fear" is present in ~8 % of utterances with a weak
-multimodal cue; `acc` is the balanced accuracy (mean recall of the two classes) on the test
-dialogues.
+dataset is. class_weights being set to true and regularization solves this problem." Reproduced
+with the repository's training shape (conversations of utterances with text, audio and video
+feature vectors, per-modality projections fused and run through a bidirectional GRU over the
+dialogue, log_softmax over 2 classes, MaskedNLLLoss(weight=loss_weights if class_weights else
+None), Adam with weight decay, train_or_eval_model loop over dialogue batches) on synthetic
+MOSEI-sized features where "fear" is present in ~8 % of utterances with a weak multimodal cue;
+`acc` is the balanced accuracy (mean recall of the two classes) on the test dialogues.
 
 expect: class-imbalance
 symptom: acc-below 0.6

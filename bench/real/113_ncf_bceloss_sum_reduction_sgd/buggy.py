@@ -6,10 +6,10 @@ reduction='mean'"); the maintainer: "Normalizing the loss by the size of mini-ba
 learning be more stable, less sensitive to the size of mini-batch. Think of them as doing SGD
 using the centroid of mini-batch. I would suggest to keep the reduction='mean'". Reproduced with
 cornac's NCF training shape (NeuMF = GMF + MLP towers over user/item embeddings, sigmoid output,
-4 sampled negatives per observed pair each epoch, batch_size=256, learner "sgd" = torch.optim.SGD, lr=1.0,
-hand-sliced mini-batches) on a synthetic implicit-feedback matrix of 600 users x 400 items;
-the printed loss is the mean per-pair BCE of the last epoch, `acc` the share of held-out
-positive items ranked above a random unobserved item of the same user (AUC).
+4 sampled negatives per observed pair each epoch, batch_size=256, learner "sgd" =
+torch.optim.SGD, lr=1.0, hand-sliced mini-batches) on a synthetic implicit-feedback matrix of
+600 users x 400 items; the printed loss is the mean per-pair BCE of the last epoch, `acc` the
+share of held-out positive items ranked above a random unobserved item of the same user (AUC).
 
 expect: loss-reduction
 symptom: final-loss-ratio 2

@@ -6,11 +6,11 @@ Report: "In the bbox generation model, you use NLLLoss to comput the loss of lab
 but before use NLLLoss you just use softmax function without torch.log, so the value of lloss is
 always a negative number"; a user who reproduced the paper's results listed among the needed
 changes "correct the label loss from -P to -logP as you pointed out". Reproduced with the box
-generator's shape (caption encoder: embedding + bidirectional GRU; decoder: GRU over the previous
-object's label embedding and box, dot attention over the caption, a softmax label head and a box
-regression head; loss = lloss + box MSE, teacher forcing, Adam lr=1e-3) on synthetic captions
-mentioning 1-4 of 80 object categories (two synonyms each, among filler words); the printed loss
-is the test label cross-entropy (-log P), `acc` the test label accuracy.
+generator's shape (caption encoder: embedding + bidirectional GRU; decoder: GRU over the
+previous object's label embedding and box, dot attention over the caption, a softmax label head
+and a box regression head; loss = lloss + box MSE, teacher forcing, Adam lr=1e-3) on synthetic
+captions mentioning 1-4 of 80 object categories (two synonyms each, among filler words); the
+printed loss is the test label cross-entropy (-log P), `acc` the test label accuracy.
 
 expect: loss-mismatch
 symptom: acc-below 0.8

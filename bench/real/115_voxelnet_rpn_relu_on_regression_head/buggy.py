@@ -1,17 +1,17 @@
 """VoxelNet-style region proposal network whose final regression convolution is followed by ReLU: box residuals that should be negative are clamped to 0 and the units behind them get no gradient.
 
 Source: https://github.com/tsinghua-rll/VoxelNet-tensorflow/issues/10 (RPN last layer)
-Report: "I notice you use the relu layer for the last layer of RPN which predicts class score and
-regression. However, as far as I know, the last layer of RPN should not use Relu. For example,
-if you want to shrink your anchor, you must have some negative prediction in regression."; the
-maintainer: "Many thanks for this issue. Fix at jeasinema/tf_voxelnet@a7a2729" (the last
-ConvMD layers without activation). Reproduced with the repository's ConvMD(…, bn, activation)
-building block and RPN shape (conv blocks on the bird's-eye-view feature map, then a 1x1 ConvMD
-to 2 anchor probabilities and a 1x1 ConvMD to 2 x 7 box residuals (dx, dy, dz, dl, dw, dh, dθ),
-sigmoid + BCE on the probability map, smooth-L1 on the residuals of positive anchors, Adam) on
-synthetic 16-channel BEV voxel-feature maps of 24 x 24 cells with cars whose residuals are
-spread around zero; the printed loss is the validation regression loss, `acc` the share of
-residuals of positive anchors predicted within 0.25 of the target.
+Report: "I notice you use the relu layer for the last layer of RPN which predicts class score
+and regression. However, as far as I know, the last layer of RPN should not use Relu. For
+example, if you want to shrink your anchor, you must have some negative prediction in
+regression."; the maintainer: "Many thanks for this issue. Fix at jeasinema/tf_voxelnet@a7a2729"
+(the last ConvMD layers without activation). Reproduced with the repository's ConvMD(…, bn,
+activation) building block and RPN shape (conv blocks on the bird's-eye-view feature map, then a
+1x1 ConvMD to 2 anchor probabilities and a 1x1 ConvMD to 2 x 7 box residuals (dx, dy, dz, dl,
+dw, dh, dθ), sigmoid + BCE on the probability map, smooth-L1 on the residuals of positive
+anchors, Adam) on synthetic 16-channel BEV voxel-feature maps of 24 x 24 cells with cars whose
+residuals are spread around zero; the printed loss is the validation regression loss, `acc` the
+share of residuals of positive anchors predicted within 0.25 of the target.
 
 expect: dead-relu
 symptom: final-loss-ratio 2

@@ -3,12 +3,12 @@ normalised (log1p, then standardised with training-set statistics) before the de
 
 Source: https://github.com/alibaba/EasyRec/issues/23 (Loss很大(>9), 不收敛 -- loss is very large (>9) and does not converge)
 Report: the user's loss stayed above 9 and did not converge; the resolution: "raw features没有做
-离散化或者归一化" (the raw features were neither discretized nor normalized). Reproduced with
-EasyRec's DeepFM shape (sparse id features -> embeddings for the FM part and the deep tower, raw
-dense features concatenated into the deep tower input, wide logit + FM logit + DNN logit,
-sigmoid cross-entropy, Adam lr=1e-3, batch 512) on a synthetic click log with 3 id features and
-5 numeric features on their raw scales (price in cents, 7-day clicks, watch seconds, age,
-distance in metres); the printed loss is the validation log loss, `acc` the validation AUC.
+离散化或者归一化" (the raw features were neither discretized nor normalized). Reproduced with EasyRec's
+DeepFM shape (sparse id features -> embeddings for the FM part and the deep tower, raw dense
+features concatenated into the deep tower input, wide logit + FM logit + DNN logit, sigmoid
+cross-entropy, Adam lr=1e-3, batch 512) on a synthetic click log with 3 id features and 5
+numeric features on their raw scales (price in cents, 7-day clicks, watch seconds, age, distance
+in metres); the printed loss is the validation log loss, `acc` the validation AUC.
 
 expect: data-unnormalized
 symptom: final-loss-ratio 2

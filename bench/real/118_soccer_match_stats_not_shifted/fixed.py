@@ -6,10 +6,11 @@ Report: "I found your feature didn't shift. It will introduce data leakage. For 
 Possession_home you didn't know before game. It reduce your high accuracy." -- the statistics
 must be shifted so that each match only sees what was known before it (the teams' previous
 games). Reproduced with the project's recipe (a match table with home/away shots, shots on
-target, possession, corners and half-time goals per game; features: each team's latest stats and its rolling
-average over the last 5 games, standardised, a small neural classifier of home win / draw / away win with Adam) on
-five synthetic 20-team league seasons generated from hidden team strengths; the last season is
-the test set; the printed loss is the final training cross-entropy, `acc` the test accuracy.
+target, possession, corners and half-time goals per game; features: each team's latest stats and
+its rolling average over the last 5 games, standardised, a small neural classifier of home win /
+draw / away win with Adam) on five synthetic 20-team league seasons generated from hidden team
+strengths; the last season is the test set; the printed loss is the final training
+cross-entropy, `acc` the test accuracy.
 
 expect: target-leakage
 symptom: loss-below 0.65

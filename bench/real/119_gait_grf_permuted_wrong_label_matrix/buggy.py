@@ -3,15 +3,16 @@
 Source: https://github.com/sebastian-lapuschkin/explaining-deep-clinical-gait-classification/pull/2 (found the bug breaking predictions.)
 Report: "wrong permutation of labels." After a refactor the models stopped learning (the
 previous commit: "something is wonky though! svm does not train! data?"); the fixing commit
-"aha! this should be it. permuted the wrong label matrix." changes Y_Injury = Y_Injury[Permutation]
-/ Y_Subject = Y_Subject[Permutation] to permute Y_Injury_trimmed / Y_Subject_trimmed, the
-matrices the training actually uses. Reproduced with the script's data flow (X_GRF_AV of
-N x channels x time, one-hot Y_Injury and Y_Subject, label matrices trimmed to the classes that
-occur, create_index_splits grouping each subject's trials into one of 10 folds and returning the
-Permutation, X and labels permuted to match the splits, N x time x channel transpose, a "Type A"
-CNN sliding over time with all channels followed by a fully connected layer, Adam) on synthetic
-6-channel, 101-sample GRF curves of 5 injury classes (healthy, hip, knee, ankle, calcaneus)
-from 200 subjects; trained on 9 folds, `acc` is the accuracy on the held-out fold.
+"aha! this should be it. permuted the wrong label matrix." changes Y_Injury =
+Y_Injury[Permutation] / Y_Subject = Y_Subject[Permutation] to permute Y_Injury_trimmed /
+Y_Subject_trimmed, the matrices the training actually uses. Reproduced with the script's data
+flow (X_GRF_AV of N x channels x time, one-hot Y_Injury and Y_Subject, label matrices trimmed to
+the classes that occur, create_index_splits grouping each subject's trials into one of 10 folds
+and returning the Permutation, X and labels permuted to match the splits, N x time x channel
+transpose, a "Type A" CNN sliding over time with all channels followed by a fully connected
+layer, Adam) on synthetic 6-channel, 101-sample GRF curves of 5 injury classes (healthy, hip,
+knee, ankle, calcaneus) from 200 subjects; trained on 9 folds, `acc` is the accuracy on the
+held-out fold.
 
 expect: label-misaligned
 symptom: acc-below 0.4

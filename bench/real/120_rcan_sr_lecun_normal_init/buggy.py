@@ -4,13 +4,13 @@ Source: https://github.com/yulunzhang/RCAN/issues/76 (training loss not decrease
 Report: "during the training, the loss is not descreasing, but increasing ... the training loss
 is extremely high"; a user who hit the same: "In my case, the initializer was the problem. I
 used LeCunNormal initializer and the loss became extremely large, but KaimingUniform
-initializer, the loss converged properly." Reproduced with RCAN's structure (MeanShift on
-0-255 RGB, head conv, residual groups of RCABs = conv-ReLU-conv + channel attention with a
-residual connection, group and long skip connections, x2 PixelShuffle upsampler, tail conv,
-L1 loss, Adam lr=1e-4) scaled down to 3 groups x 6 blocks x 24 channels, on synthetic 16 x 16
-low-resolution patches of smooth textures with edges; the init is LeCun normal (std =
-1/sqrt(fan_in)) for every conv; the printed loss is the mean L1 (0-255 scale) of the last 20
-steps, `acc` the share of validation pixels within 8 grey levels.
+initializer, the loss converged properly." Reproduced with RCAN's structure (MeanShift on 0-255
+RGB, head conv, residual groups of RCABs = conv-ReLU-conv + channel attention with a residual
+connection, group and long skip connections, x2 PixelShuffle upsampler, tail conv, L1 loss, Adam
+lr=1e-4) scaled down to 3 groups x 6 blocks x 24 channels, on synthetic 16 x 16 low-resolution
+patches of smooth textures with edges; the init is LeCun normal (std = 1/sqrt(fan_in)) for every
+conv; the printed loss is the mean L1 (0-255 scale) of the last 20 steps, `acc` the share of
+validation pixels within 8 grey levels.
 
 expect: bad-init
 symptom: final-loss-ratio 2
