@@ -25,17 +25,20 @@ def only_model_for(m: Module, name: str) -> Any:
     top = m.memo.get("main-model.top")
     if top is None:
         top = m.memo["main-model.top"] = _top_models(m)
+        m.memo["main-model.words"] = {w.lower() for w in _CAMEL.findall(top[0].name)} | {top[0].name.lower()} \
+            if len(top) == 1 else set()
     if len(top) != 1:
         return None
-    cls = top[0]
-    words = {w.lower() for w in _CAMEL.findall(cls.name)} | {cls.name.lower()}
     low = name.lower().strip("_")
-    return cls if low in MODEL_WORDS or low in words or low.rsplit("_", 1)[-1] in MODEL_WORDS else None
+    words = m.memo["main-model.words"]
+    return top[0] if low in MODEL_WORDS or low in words or low.rsplit("_", 1)[-1] in MODEL_WORDS else None
 
 
 def _top_models(m: Module) -> list:
     # top-level classes only (a model class nested in a function is rare, and walking the
     # whole tree for it cost 2 % of lint's time); their methods are walked for submodules
+    if b"class " not in m.source:
+        return []
     classes = [n for n in m.tree.body if isinstance(n, ast.ClassDef) and _module_class(m, n)]
     if not classes or len(classes) > 8:
         return []

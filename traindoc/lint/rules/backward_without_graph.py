@@ -221,6 +221,8 @@ def _no_grad_source(m, one, fn, withs, back):
     grad-off block: a loss whose input (through names and shape methods) is what a same-file
     helper returns from inside ``torch.no_grad()``, or an item of a list filled only under
     ``torch.no_grad()`` (``losses_q[-1]``, pointed at the backward call ``back``); else None."""
+    if b"no_grad" not in m.source and b"inference_mode" not in m.source:
+        return None  # both patterns need a grad-off block (or decorator) in the file
     w = filled_under_no_grad(m, one, fn, withs)
     if w is not None:
         return back, f"backward() on an item of `{text(one.value)}`, whose items are only ever assigned inside " \

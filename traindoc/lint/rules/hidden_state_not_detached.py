@@ -88,8 +88,8 @@ def _kept_on_module(m):
     on the module and every forward chains onto the previous one, unless something detaches
     or resets it (``self.hidden`` assigned anywhere else but ``__init__``, ``model.hidden =
     model.init_hidden()`` in the loop, a ``detach`` in the class)."""
-    if b"self." not in m.source:
-        return
+    if b"self." not in m.source or not any(w in m.source for w in (b"LSTM", b"GRU", b"RNN")):
+        return  # a state kept on the module needs a torch.nn recurrent layer
     for cls in (n for n in m.tree.body if isinstance(n, ast.ClassDef)):
         for fn in cls.body:
             if not isinstance(fn, ast.FunctionDef) or fn.name == "__init__":

@@ -86,12 +86,18 @@ def _mode_matters(m) -> bool:
     from a caller, whose layers this file cannot show)."""
     if any(w in m.source for w in _MODE_WORDS):
         return True
+    if any(w in m.source for w in _BUILT):
+        return False  # a model built here, with no dropout or batch norm: eval mode changes nothing
     got = m.memo.get("train-mode.model-in-sight")
-    if got is None:
+    if got is None:  # other spellings (from torch.nn import Linear, a Module subclass by alias)
         got = m.memo["train-mode.model-in-sight"] = any(
-            isinstance(n, ast.ClassDef) and is_module_class(m, n) for n in ast.walk(m.tree)
+            isinstance(n, ast.ClassDef) and is_module_class(m, n) for n in m.tree.body
         ) or any(_layer(m.qualname(s.node.func) or "") for s in m.w.calls)
     return not got
+
+
+# the usual spellings of a model built in the file: a cheap test before the walk above
+_BUILT = (b"nn.Module)", b"nn.Linear(", b"nn.Sequential(", b"nn.Conv", b"nn.LSTM(", b"nn.GRU(", b"nn.Embedding(")
 
 
 def _layer(q: str) -> bool:
