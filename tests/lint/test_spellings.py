@@ -236,6 +236,8 @@ CASES = {
         # negatives: Huber by hand; a clamp of the prediction
         "def dqn_loss(q, tq):\n    a = (tq - q).abs()\n    c = a.clamp(max=1.0)\n    return (0.5 * c * c + a - c).mean()\n",
         "def loss(p, y):\n    return ((p.clamp(0, 1) - y) ** 2).mean()\n",
+        # a one-sided hinge (self-imitation learning's value loss): by design
+        "def sil(v, ret):\n    adv = torch.clamp(ret - v, min=0.0)\n    return adv.pow(2).mean() / 2\n",
     ],
 }
 

@@ -24,8 +24,10 @@ _CLAMPS = frozenset({"torch.clamp", "torch.clip", "torch.Tensor.clamp", "torch.T
 def check(m):
     """What it detects: `torch.clamp(err, -1, 1) ** 2` (also `torch.clip`, `err.clamp(...)`,
     `torch.square`, `.pow(2)`, `c * c`, through one name) where `err` is a difference
-    (`target - q`, directly or through one name, or its `abs`) and the unclamped error is
-    used nowhere else in the function. A hand-written Huber loss, which adds the linear part
+    (`target - q`, directly or through one name, or its `abs`), the clamp has an upper
+    bound (a one-sided `clamp(R - v, min=0)` is a hinge, as in self-imitation learning's
+    value loss, and is left alone) and the unclamped error is used nowhere else in the
+    function. A hand-written Huber loss, which adds the linear part
     (`0.5 * q ** 2 + (abs_err - q)` with `q = abs_err.clamp(max=1)`), uses the error again
     and is not flagged. The finding points at the clamp.
 
@@ -52,15 +54,22 @@ def check(m):
         if q not in _CLAMPS:
             continue
         err = call.args[0] if c[0] == "fn" and call.args else c[2] if c[0] == "meth" else None
-        if err is None or not _residual(m, err):
-            continue
+        if err is None or not _residual(m, err) or not _bounded_above(call, c[0] == "fn"):
+            continue  # a one-sided clamp at 0 (max(R - v, 0) ** 2, self-imitation) is a hinge, by design
         fn = site.ctx.func if site.ctx.func is not None else m.tree
         squared = _squared(m, fn, call)
         if squared is None or _reused(fn, err, call):
             continue
-        yield Hit(call, f"the error `{text(err)}` is clamped and then squared (line {squared.lineno}): the clamp's "
+        yield Hit(call, f"the error `{text(err) or ast.unparse(err)}` is clamped and then squared (line {squared.lineno}): the clamp's "
                         "gradient is 0 outside its range, so every sample whose error exceeds the bound contributes "
                         "no gradient; use F.huber_loss (it clips the gradient, not the error)")
+
+
+def _bounded_above(call: ast.Call, fn: bool) -> bool:
+    """The clamp has an upper bound: ``clamp(e, lo, hi)``, ``e.clamp(lo, hi)``, ``max=``
+    (Huber's quadratic part ``|e|.clamp(max=1)`` included: its linear part is checked apart)."""
+    pos = call.args[1:] if fn else call.args
+    return len(pos) >= 2 or any(k.arg == "max" for k in call.keywords)
 
 
 def _residual(m, e, depth: int = 2) -> bool:
