@@ -63,10 +63,10 @@ def no_grad_helper(m: Module, fn: Any, withs: list) -> Any:
         return None
     if decorated_no_grad(m, fn):
         return fn
-    blocks = [w for w, mode in withs if mode == "off" and fn.lineno < w.lineno <= (fn.end_lineno or fn.lineno)]
+    blocks = [w for w, mode in withs if mode == "off" and _within(w, fn)]
     found = None
     for r in rets:
-        w = next((w for w in blocks if w.lineno < r.lineno <= (w.end_lineno or w.lineno)), None)
+        w = next((w for w in blocks if _within(r, w)), None)
         if w is None or found is not None and w is not found:
             return None
         found = w
@@ -91,11 +91,16 @@ def filled_under_no_grad(m: Module, e: Any, fn: Any, withs: list) -> Any:
     off = [w for w, mode in withs if mode == "off"]
     first = None
     for s in stores:
-        w = next((w for w in off if w.lineno < s.lineno <= (w.end_lineno or w.lineno)), None)
+        w = next((w for w in off if _within(s, w)), None)
         if w is None:
             return None
         first = first or w
     return first
+
+
+def _within(node: Any, outer: Any) -> bool:
+    """``node`` starts on a line after ``outer``'s first and no later than its last."""
+    return outer.lineno < node.lineno <= (outer.end_lineno or outer.lineno)
 
 
 def _constants(e: Any) -> bool:

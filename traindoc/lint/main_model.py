@@ -39,7 +39,9 @@ def _top_models(m: Module) -> list:
     # whole tree for it cost 2 % of lint's time); their methods are walked for submodules
     if b"class " not in m.source:
         return []
-    classes = [n for n in m.tree.body if isinstance(n, ast.ClassDef) and _module_class(m, n)]
+    from .flow import is_module_class  # flow imports kinds, which imports this module
+
+    classes = [n for n in m.tree.body if isinstance(n, ast.ClassDef) and is_module_class(m, n)]
     if not classes or len(classes) > 8:
         return []
     names = {c.name for c in classes}
@@ -49,11 +51,3 @@ def _top_models(m: Module) -> list:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names and n.func.id != c.name:
                 inner.add(n.func.id)
     return [c for c in classes if c.name not in inner]
-
-
-def _module_class(m: Module, cls: ast.ClassDef) -> bool:
-    for b in cls.bases:
-        q = m.qualname(b) or ""
-        if q.startswith(("torch.nn.", "lightning.", "pytorch_lightning.")):
-            return True
-    return False

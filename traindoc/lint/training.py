@@ -142,3 +142,14 @@ def is_scaler(m: Module, e: Any) -> bool:
     if isinstance(k, tuple) and k[0] == "inst" and k[1].endswith(N.GRAD_SCALERS):
         return True
     return "scaler" in text(e).lower()
+
+
+def parameter_owners(m: Module) -> set[str]:
+    """Last names of what the file calls ``.parameters()`` / ``.named_parameters()`` on
+    (``model``, ``self.unet``): the models it hands to an optimizer, whatever their names."""
+    got = m.memo.get("parameter-owners")
+    if got is None:
+        got = m.memo["parameter-owners"] = {
+            text(s.node.func.value).rsplit(".", 1)[-1] for s in m.w.calls
+            if isinstance(s.node.func, ast.Attribute) and s.node.func.attr in ("parameters", "named_parameters")}
+    return got

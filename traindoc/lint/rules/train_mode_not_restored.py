@@ -8,7 +8,7 @@ from ..bindings import Param
 from ..flow import calls_index, is_module_class, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
-from ..training import train_event
+from ..training import parameter_owners, train_event
 
 
 @lint_rule(
@@ -60,7 +60,7 @@ def check(m):
     """
     if not _mode_matters(m):
         return
-    params = _parameter_owners(m)
+    params = parameter_owners(m)
     for site in m.w.loops:
         ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=3, key="mode")
         kinds = {e for e, _, _ in ev}
@@ -195,13 +195,3 @@ def _assignments(m) -> dict[str, list]:
 
 def _last(t: str) -> str:
     return t.rsplit(".", 1)[-1]
-
-
-def _parameter_owners(m) -> set[str]:
-    memo = m.memo.get("parameter-owners")
-    if memo is None:
-        memo = m.memo["parameter-owners"] = {
-            _last(text(s.node.func.value)) for s in m.w.calls
-            if call_name(s.node) in ("parameters", "named_parameters") and isinstance(s.node.func, ast.Attribute)
-        }
-    return memo

@@ -8,7 +8,7 @@ from .. import names as N
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import short, text
-from ..training import is_backward
+from ..training import is_backward, parameter_owners
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
 _SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss", "FP16_Optimizer",
@@ -289,19 +289,9 @@ def _is_model(m, e) -> bool:
             return True
         if k[0] == "inst" and k[1].startswith("torch.nn.") and not k[1].endswith("Loss"):
             return True
-    last = text(e).rsplit(".", 1)[-1].lower()
-    return last in _MODEL_NAMES or last in _trained(m)
+    last = text(e).rsplit(".", 1)[-1]
+    return last.lower() in _MODEL_NAMES or last in parameter_owners(m)  # unet.half() of a trained unet
 
-
-def _trained(m) -> set:
-    """Last names whose ``.parameters()`` the file hands out (to an optimizer): models,
-    whatever they are called (``unet``, ``backbone``)."""
-    got = m.memo.get("unscaled-fp16.trained")
-    if got is None:
-        got = m.memo["unscaled-fp16.trained"] = {
-            text(s.node.func.value).rsplit(".", 1)[-1].lower() for s in m.w.calls
-            if isinstance(s.node.func, ast.Attribute) and s.node.func.attr in ("parameters", "named_parameters")}
-    return got
 
 
 def _scales_loss(m) -> bool:
