@@ -14,6 +14,7 @@ from typing import Any
 from .errors import UserError
 from .findings import ERROR, Finding
 from .rules import RULES, load_all
+from .rules.evidence.policy import without_symptom
 from .store.reader import Run, open_run
 from .taxonomy import TAXONOMY
 
@@ -185,6 +186,7 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
 
         d.experiments = load(run.folder)
         d.causes, d.symptoms = apply(d.causes, d.symptoms, d.experiments)
+    d.causes = without_symptom(d.causes, d.symptoms)  # after the experiments: slow-learning is theirs
     for ev in run.events():
         if ev["kind"] == "monitor-error":
             d.internal.append(Finding("monitor-error", "warning", f"rank {ev['rank']}: {ev['message']}",

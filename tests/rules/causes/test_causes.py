@@ -185,6 +185,21 @@ def test_data_unnormalized(make_run):
     assert d.causes[0].name == "data-unnormalized"
 
 
+def test_a_condition_without_a_symptom_is_a_warning(make_run):
+    # raw inputs on a run that trains well (RCAN's 0-255 images, a raw year feature): named
+    # first, but a risk, not the cause of a failure; the same inputs with a plateau: an error
+    act = {"0": {"std": 800.0, "absmax": 2500.0}, "2": {"std": 300.0, "absmax": 700.0}, "4": {"std": 7.0, "absmax": 20.0}}
+    d = diagnose(make_run(act=act))
+    assert not [s for s in d.symptoms if s.severity == "error"]
+    top = d.causes[0]
+    assert top.name == "data-unnormalized" and top.severity == "warning" and top.confidence <= 0.45
+    assert "no symptom" in top.message and d.exit_code == 0
+    flat = 1.5 + 0.01 * np.random.default_rng(4).standard_normal(N)
+    d = diagnose(make_run(act=act, loss=flat))
+    assert any(s.name == "loss-plateau" for s in d.symptoms)
+    assert d.causes[0].name == "data-unnormalized" and d.causes[0].severity == "error"
+
+
 def test_raw_inputs_rank_above_the_saturation_and_dead_units_they_cause(make_run):
     # raw 0-255 features into tanh and relu layers: the layers saturate / die because of
     # the input scale, so the input scale is named first and the symptoms say why
