@@ -68,3 +68,31 @@ def test_the_wrappers_are_gone_after_the_run(tmp_path):
     before = (torch.save, torch.jit.script, torch.serialization.save)
     _train(tmp_path, lambda m: None)
     assert (torch.save, torch.jit.script, torch.serialization.save) == before
+
+
+def test_a_save_from_a_background_thread_leaves_the_training_thread_its_hook(tmp_path):
+    # an async checkpointer saves from its own thread while the loop goes on: the hook the
+    # loop's forwards need stays (its pickle is the inert one); a save on the training
+    # thread still detaches it
+    import threading
+
+    seen = []
+
+    class Probe:  # pickled with the model: how many input hooks the model has right then
+        def __init__(self, model):
+            self.model = model
+
+        def __reduce__(self):
+            seen.append(len(self.model._forward_pre_hooks))
+            return (dict, ())
+
+    def save_both_ways(model):
+        torch.save(Probe(model), io.BytesIO())
+        box = []
+        t = threading.Thread(target=lambda: box.append(torch.save({"m": model, "p": Probe(model)}, io.BytesIO())))
+        t.start()
+        t.join()
+        assert box == [None]
+
+    _train(tmp_path, save_both_ways)
+    assert seen == [0, 1]

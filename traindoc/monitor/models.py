@@ -4,6 +4,7 @@ parameters), the global forward hooks, activation statistics and autocast states
 from __future__ import annotations
 
 import contextlib
+import threading
 import weakref
 from typing import Any, Iterable, Iterator
 
@@ -72,7 +73,16 @@ class Models:
         """The roots without traindoc's hook while the user saves or scripts them:
         ``torch.save(model)`` would pickle the hook (a closure: it fails, and the file
         would need traindoc to load) and ``torch.jit.script`` would try to compile it.
-        Two dict operations per root per call; re-attached afterwards (last in hook order)."""
+        Two dict operations per root per call; re-attached afterwards (last in hook order).
+
+        Only on the thread that trains (the one that started the monitor): a checkpoint
+        saved from a background thread (an async checkpointer) while training goes on
+        must not take the hook away from the forwards running meanwhile, nor race the
+        re-attach with another save. There the hook stays and is pickled as an inert
+        :class:`_RootHook` (the file then names traindoc, as a plain ``pickle`` does)."""
+        if threading.get_ident() != self.mon.thread:
+            yield
+            return
         held, self._root_hooks = self._root_hooks, []
         for _, h in held:
             h.remove()

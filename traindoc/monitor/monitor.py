@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -177,6 +178,7 @@ class Monitor:
             self.writer.meta("origin", origin(Path(self.out), script))
         self.writer.meta("checks", ["target-in-input"])  # checks whose silence is a result (diagnose)
         self._t_start = time.perf_counter()
+        self.thread = threading.get_ident()  # the thread that trains (a save from another one keeps the hooks)
         self._patches = Patches(self)
         self._patches.install()
         _ACTIVE = self
