@@ -77,3 +77,23 @@ def test_wandb_live_run_gets_summary_and_an_alert(tmp_path, monkeypatch):
     assert alerts and alerts[0]["level"] == "ERROR" and "data-nonfinite" in alerts[0]["title"]
     monkeypatch.setitem(sys.modules, "wandb", types.SimpleNamespace(run=None))
     assert mirror(diagnose(tmp_path / "run"), tmp_path / "run", cwd=tmp_path / "run") == []
+
+
+def test_wandb_run_the_script_finished_gets_the_diagnosis_before_it_closes(tmp_path):
+    """A real W&B run in offline mode (no network): the script calls wandb.finish() itself,
+    so at traindoc's end there is no live run; the summary is written at the finish."""
+    pytest.importorskip("wandb")
+    shutil.copy(SCRIPTS / "tb_nan.py", tmp_path / "tb_nan.py")
+    env = {"WANDB_SILENT": "true", "WANDB_DIR": str(tmp_path), "WANDB_MODE": "offline"}
+    r = run_cli("run", "--out", "run", "tb_nan.py", "--wandb", cwd=tmp_path, env=env)
+    rid = next(line.split()[-1] for line in r.stdout.splitlines() if line.startswith("run id"))
+    assert f"wandb finish (step 32) was added to W&B run {rid}" in r.stderr, r.stderr[-2000:]
+    (log,) = (tmp_path / "wandb").glob(f"offline-run-*-{rid}/run-{rid}.wandb")
+    data = log.read_bytes()  # the run's record log: the summary update is in it
+    assert b"traindoc/top_cause" in data and b"data-nonfinite" in data
+    # --no-writeback: nothing is added
+    shutil.rmtree(tmp_path / "run")
+    r = run_cli("run", "--no-writeback", "--out", "run", "tb_nan.py", "--wandb", cwd=tmp_path, env=env)
+    rid = next(line.split()[-1] for line in r.stdout.splitlines() if line.startswith("run id"))
+    (log,) = (tmp_path / "wandb").glob(f"offline-run-*-{rid}/run-{rid}.wandb")
+    assert b"traindoc/top_cause" not in log.read_bytes() and "W&B" not in r.stderr

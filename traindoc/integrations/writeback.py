@@ -15,9 +15,11 @@ itself used one of them, traindoc adds, next to the script's own data:
   batch or per sample.
 - MLflow: the active (or last active) run gets ``traindoc/diagnosis.md`` as an artifact, a
   tag ``traindoc.top_cause`` and the metric ``traindoc_anomaly`` at the same steps.
-- W&B: the live run's summary gets ``traindoc/top_cause`` and ``traindoc/diagnosis``, and
-  an alert (``wandb.alert``) when a cause or symptom of severity error was found. A W&B
-  run the script already finished is left alone (reopening it would need the network).
+- W&B: the run's summary gets ``traindoc/top_cause`` and ``traindoc/diagnosis``, and an
+  alert (``run.alert``) when a cause or symptom of severity error was found: at the end
+  when the run is still live, or, under ``traindoc run``, just before the script finishes
+  it (``wandb.finish()``), with the diagnosis of the run up to that point (the replay of a
+  NaN step comes after the script ends and is not in it).
 
 Nothing is imported that the script did not import itself (the core install stays light),
 nothing is written when the script used none of them, and ``TRAINDOC_WRITEBACK=0`` or
@@ -164,16 +166,70 @@ def _wandb(d: Any, run: Any, run_dir: Path) -> str | None:
     wandb = sys.modules.get("wandb")
     wrun = getattr(wandb, "run", None) if wandb is not None else None
     if wrun is None:
+        if _AT_FINISH:  # the script finished its run: written then (see watch_wandb_finish)
+            rid, step = _AT_FINISH.pop()
+            _AT_FINISH.clear()
+            return (f"traindoc: the diagnosis as of the script's wandb finish (step {step}) was added to W&B "
+                    f"run {rid} (summary traindoc/*)")
         return None
+    _to_wandb(wandb, wrun, d, run_dir)
+    return f"traindoc: the diagnosis was added to W&B run {getattr(wrun, 'id', '?')} (summary traindoc/*)"
+
+
+def _to_wandb(wandb: Any, wrun: Any, d: Any, run_dir: Path) -> None:
     top = d.causes[0].name if d.causes else "none"
     wrun.summary["traindoc/top_cause"] = top
     wrun.summary["traindoc/diagnosis"] = markdown(d, run_dir)
     severe = [f for f in (*d.causes, *d.symptoms) if f.severity == "error"]
-    if severe and hasattr(wandb, "alert"):
+    alert = getattr(wrun, "alert", None) or getattr(wandb, "alert", None)  # this run's, else wandb.run's
+    if severe and alert is not None:
         level = getattr(getattr(wandb, "AlertLevel", None), "ERROR", None)
         kw = {"level": level} if level is not None else {}
-        wandb.alert(title=f"traindoc: {top}", text=markdown(d, run_dir)[:900], **kw)
-    return f"traindoc: the diagnosis was added to W&B run {getattr(wrun, 'id', '?')} (summary traindoc/*)"
+        alert(title=f"traindoc: {top}", text=markdown(d, run_dir)[:900], **kw)
+
+
+_AT_FINISH: list[tuple[str, int]] = []  # (W&B run id, step) written at the script's finish
+
+
+def watch_wandb_finish(mon: Any, setattr_: Any) -> bool:
+    """Under ``traindoc run``, a script that finishes its W&B run itself (``wandb.finish()``,
+    ``run.finish()``, ``with wandb.init() as run:``) gets the diagnosis of the run so far in
+    that run's summary just before it closes: after, W&B takes no more data from this process
+    and reopening the run would need the network. ``setattr_`` patches (the monitor's,
+    undone at its close). Called once, when the script has imported wandb; False when this
+    wandb has no ``Run._finish`` to wrap."""
+    wandb = sys.modules.get("wandb")
+    try:
+        from wandb.sdk.wandb_run import Run
+    except Exception:  # noqa: BLE001 - another wandb layout: the end-of-run write still covers a live run
+        return False
+    orig = getattr(Run, "_finish", None)
+    if orig is None:
+        return False
+
+    def _finish(self, *args, **kwargs):
+        if not getattr(self, "_is_finished", False) and not mon.closed and mon.writer is not None:
+            try:
+                _before_finish(wandb, mon, self)
+            except Exception as exc:  # noqa: BLE001 - the user's tools must never fail the run
+                print(f"traindoc: could not write the diagnosis to W&B ({type(exc).__name__}: {exc})",
+                      file=sys.stderr)
+        return orig(self, *args, **kwargs)
+
+    _finish.__wrapped__ = orig  # type: ignore[attr-defined]
+    setattr_(Run, "_finish", _finish)
+    return True
+
+
+def _before_finish(wandb: Any, mon: Any, wrun: Any) -> None:
+    from ..diagnose import diagnose
+
+    mon.recorder.drain()  # the last step's deferred values
+    if not mon.writer.flush():
+        raise TimeoutError("the run's store did not flush in time")
+    d = diagnose(mon.out)
+    _to_wandb(wandb, wrun, d, Path(mon.out))
+    _AT_FINISH.append((str(getattr(wrun, "id", "?")), mon.step))
 
 
 def mirror(d: Any, run_dir: str | Path, since: float | None = None, cwd: str | Path | None = None) -> list[str]:

@@ -105,6 +105,7 @@ class Monitor:
         max_steps: int | None = None,
         max_seconds: float | None = None,
         reads: str = "auto",
+        wandb_writeback: bool = False,
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
@@ -129,6 +130,9 @@ class Monitor:
         self.writer: RunWriter | None = None
         self._patches: Patches | None = None
         self._closed = False
+        # `traindoc run`: once the script has imported wandb, its Run's finish writes the
+        # diagnosis first (integrations/writeback.py); a dict lookup per step until then
+        self._wandb_watch = wandb_writeback
         # the measurements (see the module docstring) and the step in progress
         self.rec = StepRecord()
         self.models = Models(self, models)
@@ -361,6 +365,11 @@ class Monitor:
                 and time.perf_counter() - self._t_start > self.max_seconds:
             raise StopTraining(self.step, f"the budget of {self.max_seconds:g} s is spent", "budget")
         self.rec.reset()
+        if self._wandb_watch and "wandb" in sys.modules and self._patches is not None:
+            self._wandb_watch = False
+            from ..integrations.writeback import watch_wandb_finish
+
+            self.guard("writeback", watch_wandb_finish, self, self._patches._setattr)
         if self.step >= LEAK_STEPS:
             self.loss_fns.end_leak_check()
         self.rec.sampled = self.sampler.want(self.step)

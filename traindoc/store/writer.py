@@ -144,6 +144,14 @@ class RunWriter:
     def indices(self, step: int, idx: np.ndarray) -> None:
         self._q.put(("b", step, np.ascontiguousarray(idx, dtype="<i8").tobytes()))
 
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until everything queued so far is committed, so that a reader of the store
+        sees it (a diagnosis in the middle of the run: W&B's finish, see writeback); False
+        when that took longer than ``timeout``. Up to one flush interval of waiting."""
+        done = threading.Event()
+        self._q.put(("f", done))
+        return done.wait(timeout)
+
     def close(self, timeout: float = 10.0, cap: float = 300.0) -> None:
         """Wait until everything queued is committed. The writer may need longer than
         ``timeout`` in all (a long run's last seconds on a loaded machine or a slow disk:
@@ -188,6 +196,9 @@ class RunWriter:
                     self._write(conn, batch)
                 except Exception as exc:  # noqa: BLE001
                     self._fail(exc)
+            for item in batch:
+                if item[0] == "f":
+                    item[1].set()  # flush(): what was queued before it is committed (or failed)
             self._progress += 1  # close() waits while this moves
         if conn is not None:
             try:
