@@ -224,7 +224,7 @@ def watch_wandb_finish(mon: Any, setattr_: Any) -> bool:
 def _before_finish(wandb: Any, mon: Any, wrun: Any) -> None:
     from ..diagnose import diagnose
 
-    mon.recorder.drain()  # the last step's deferred values
+    mon.recorder.drain(final=False)  # the last step's deferred values
     if not mon.writer.flush():
         raise TimeoutError("the run's store did not flush in time")
     d = diagnose(mon.out)

@@ -136,15 +136,18 @@ class Recorder:
             mon.guard("bundle", mon.capture.keep_state, p.step)
         mon.guard("snapshot", mon.capture.maybe_snapshot, p.step)
 
-    def drain(self) -> None:
-        """At close: the lagged step not read yet, then what is still deferred."""
+    def drain(self, final: bool = True) -> None:
+        """At close: the lagged step not read yet, then what is still deferred. ``final=False``
+        (a diagnosis mid-run: W&B's finish) keeps the multi-label counts going: their summary
+        is written once, at close."""
         p, self._pending = self._pending, None
         if p is not None:
             self._write(p)
         lf = self.mon.loss_fns
         if lf.label_counts is not None:
             lf.defer_labels()
-        lf.multilabel_summary()
+        if final:
+            lf.multilabel_summary()
         if self._deferred:
             ds, self._deferred = self._deferred, []
             self._write_deferred(ds, Transfer([t for d in ds for t in d[2]]).values())
