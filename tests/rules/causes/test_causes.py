@@ -495,3 +495,17 @@ def test_loss_reduction_accumulation_without_dividing(make_run):
     # Adam normalises the gradient's scale: a lead, not an error
     d = diagnose(make_run(loss=wobbly, accum=(4, 1.0), opt="Adam", lr=1e-3))
     assert [c.severity for c in d.causes if c.name == "loss-reduction"] == ["warning"]
+
+
+def test_a_sigmoid_output_is_a_mismatch_only_before_a_loss_that_applies_it_again(make_run):
+    # sigmoid then BCEWithLogitsLoss: squashed twice, the loss floors; sigmoid then a summed
+    # MSE (a VAE's pixels, bench/real 57 fixed) or BCELoss: as meant, whatever the floor
+    mods = [["", "Sequential", 0], ["0", "Linear", 4160], ["1", "ReLU", 0], ["2", "Linear", 65], ["3", "Sigmoid", 0]]
+    flat = 0.69 + 0.002 * np.random.default_rng(4).standard_normal(N)
+
+    def names(loss_fn):
+        return [c.name for c in diagnose(make_run(modules=mods, loss=flat, loss_fn=loss_fn)).causes]
+
+    assert "loss-mismatch" in names(("binary_cross_entropy_with_logits", [64, 1]))
+    assert "loss-mismatch" not in names(("mse_loss", [64, 1]))
+    assert "loss-mismatch" not in names(("binary_cross_entropy", [64, 1]))

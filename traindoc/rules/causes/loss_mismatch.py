@@ -13,8 +13,9 @@ from ..util import fmt
 def loss_mismatch(run):
     """What it detects: a loss that does not fit the model's output: a cross-entropy/NLL
     loss that goes negative (NLLLoss on raw logits, unbounded below), or a model that
-    ends in Softmax/Sigmoid whose loss then stalls on a floor far above zero
-    (softmax before CrossEntropyLoss, sigmoid before BCEWithLogitsLoss).
+    ends in Softmax/Sigmoid whose loss then stalls on a floor far above zero (softmax
+    before CrossEntropyLoss, sigmoid before BCEWithLogitsLoss; not when every torch loss it
+    called takes probabilities as meant: BCELoss, a regression loss).
 
     Why it happens: CrossEntropyLoss and BCEWithLogitsLoss apply (log-)softmax/sigmoid
     themselves; NLLLoss expects log-probabilities; a classifier head copied from an
@@ -51,7 +52,8 @@ def loss_mismatch(run):
             fix="use F.cross_entropy on the logits, or apply log_softmax before NLLLoss",
             confirm="compute the loss of one batch by hand: a proper cross-entropy is never negative",
         )]
-    if last in ("Softmax", "Sigmoid", "LogSigmoid") and f.first_bad is None and math.isfinite(f.noise):
+    if last in ("Softmax", "Sigmoid", "LogSigmoid") and f.first_bad is None and math.isfinite(f.noise) \
+            and not _takes_probabilities(run):
         floor = f.loss_last
         stalled = f.noise < 0.05 or f.rel_drop < 0.1
         if floor > 0.3 and stalled:
@@ -66,6 +68,20 @@ def loss_mismatch(run):
                 confirm="overfit one batch: with the extra squashing the loss cannot get near 0",
             )]
     return _rectified_logits(run) or _regression_on_classes(run, f)
+
+
+# Losses built for a squashed output: BCELoss wants probabilities, a regression loss on a
+# sigmoid output (a VAE's pixels, a score in 0..1) is a bounded regression. A model ending
+# in Sigmoid/Softmax whose recorded losses are all of these is using them as meant; its
+# loss floor is the data's, not a double squashing (57's fixed sigma-VAE: summed MSE 417).
+_FOR_PROBABILITIES = frozenset({"binary_cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
+
+
+def _takes_probabilities(run) -> bool:
+    """The torch loss functions the run called (``loss_function/NAME`` meta) are all ones that
+    take a squashed output as meant; False when none was recorded (a hand-written loss)."""
+    names = {k.split("/", 1)[1] for k in run.meta if k.startswith("loss_function/")}
+    return bool(names) and names <= _FOR_PROBABILITIES
 
 
 def _rectified_logits(run) -> list:
