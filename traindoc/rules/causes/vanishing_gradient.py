@@ -44,7 +44,7 @@ def vanishing_gradient(run):
     w = [p for p in weight_params(list(gn), order) if p.rsplit(".", 1)[0] not in emb and not _QK.search(p)]
     if len(w) < 4:
         return []
-    med = {p: float(np.nanmedian(gn[p].values[: len(f.loss) or None])) for p in w}
+    med = {p: _median(gn[p].values[: len(f.loss) or None]) for p in w}
     first, last = med[w[0]], med[w[-1]]
     if not (np.isfinite(first) and np.isfinite(last)) or last <= 0:
         return []
@@ -74,3 +74,10 @@ def vanishing_gradient(run):
         fix="use ReLU-family activations with Kaiming init, residual connections or normalisation layers",
         confirm="plot grad_norm per layer (traindoc report): the first layers sit orders of magnitude below the last",
     )]
+
+
+def _median(v: np.ndarray) -> float:
+    """The median of the finite values, NaN when there are none (a run non-finite from its
+    first sampled step; np.nanmedian would warn on the user's terminal)."""
+    v = v[np.isfinite(v)]
+    return float(np.median(v)) if v.size else float("nan")
