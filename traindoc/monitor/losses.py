@@ -12,6 +12,12 @@ import torch
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
 
+# losses whose input is any real number (logits, a regression output): its sign and exact
+# zeros at the first call say whether an activation clips it (one gather, once per loss)
+_UNBOUNDED_INPUT = frozenset({"cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "l1_loss",
+                              "smooth_l1_loss", "huber_loss"})
+
+
 class LossFns:
     """Owned by the monitor; ``on_loss_fn`` is called through ``Monitor.guard``."""
 
@@ -251,12 +257,14 @@ class LossFns:
                                                   "weighted": weighted})
         if isinstance(target, torch.Tensor) and target.is_floating_point() and target.numel():
             t = target.detach().float().reshape(-1)
-            stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean()])
-            mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral")], [stats])
-        if name in ("cross_entropy", "binary_cross_entropy_with_logits") and isinstance(input, torch.Tensor) \
-                and input.is_floating_point() and input.numel():
-            # logits: unconstrained reals, exactly 0 almost never; a ReLU in front of the
-            # loss makes them >= 0 with many exact zeros (read by loss-mismatch)
+            stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean(), (t < 0).float().mean()])
+            mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral", "neg")],
+                               [stats])
+        if name in _UNBOUNDED_INPUT and isinstance(input, torch.Tensor) and input.is_floating_point() \
+                and input.numel():
+            # logits and regression outputs: unconstrained reals, exactly 0 almost never; a
+            # ReLU in front of the loss makes them >= 0 with many exact zeros (read by
+            # loss-mismatch for logits, dead-relu for a regression head)
             x = input.detach().float().reshape(-1)
             stats = torch.stack([x.min(), x.max(), (x == 0).float().mean()])
             mon.recorder.defer(mon.step, [f"loss_fn/{name}/input_{k}" for k in ("min", "max", "zero")], [stats])

@@ -194,3 +194,33 @@ def test_an_optimizer_that_never_steps_is_params_not_updated(tmp_path):
 def test_an_idle_optimizer_next_to_a_hand_written_update_is_not(tmp_path):
     d = _idle_optimizer_run(tmp_path, by_hand=True)
     assert "params-not-updated" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]
+
+
+def _regression_run(tmp_path, head, shift=0.0):
+    torch.manual_seed(0)
+    x = torch.randn(2000, 8)
+    y = x[:, :1] - 0.5 * x[:, 1:2] + shift  # standardised: about half the targets below 0
+    model = nn.Sequential(nn.Linear(8, 32), nn.Tanh(), *head)
+    opt = torch.optim.Adam(model.parameters(), 1e-2)
+    with traindoc.watch(out=tmp_path / "r"):
+        for s in range(150):
+            i = torch.randint(0, 2000, (64,), generator=torch.Generator().manual_seed(s))
+            loss = nn.functional.smooth_l1_loss(model(x[i]), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_a_relu_on_a_regression_head_with_negative_targets_is_dead_relu(tmp_path):
+    d = _regression_run(tmp_path, [nn.Linear(32, 1), nn.ReLU()])
+    assert d.causes and d.causes[0].name == "dead-relu", [(c.name, c.message) for c in d.causes]
+    assert "ReLU (or a clamp at 0) after the last layer" in d.causes[0].message
+
+
+def test_a_plain_regression_head_or_positive_targets_are_not(tmp_path):
+    names = [c.name for c in _regression_run(tmp_path / "a", [nn.Linear(32, 1)]).causes]
+    assert "dead-relu" not in names
+    # counts or prices behind a ReLU (targets never negative): as meant
+    names = [c.name for c in _regression_run(tmp_path / "b", [nn.Linear(32, 1), nn.ReLU()], shift=10.0).causes]
+    assert "dead-relu" not in names

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, act_stat, early_update, features, finding
+from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank
+from ..util import fmt
 
 
 @rule("dead-relu", needs=("act/",))
@@ -21,9 +22,19 @@ def dead_relu(run):
     How to confirm: the act/<module>/dead series (fraction of units with no positive
     output in the batch) stays high; evaluate the fraction on a larger batch.
 
+    And: a ReLU (or a clamp at 0) on a regression output. The predictions given to an
+    MSE/L1/Huber loss at its first call are never negative and exactly 0 in 10 % or more of
+    the entries, while 5 % or more of the targets are negative: those targets are out of
+    reach whatever the weights, and every clipped output passes no gradient (VoxelNet's RPN
+    box residuals, a standardised regression target behind an output ReLU).
+
     How to fix: lower the learning rate (with warmup), use Kaiming init with zero biases,
-    LeakyReLU/GELU, or normalisation before the activation.
+    LeakyReLU/GELU, or normalisation before the activation; no activation after the last
+    layer of a regression head.
     """
+    head = _clipped_head(run)
+    if head:
+        return head
     f = features(run)
     dead = act_stat(run, "dead", before=f.first_bad)
     worst, val = None, 0.0
@@ -54,3 +65,31 @@ def dead_relu(run):
         fix="lower the learning rate / add warmup, init biases at zero with Kaiming weights, or use LeakyReLU/GELU",
         confirm=f"evaluate the share of dead units of {worst} on a large batch; rerun with LeakyReLU: the loss falls",
     )]
+
+
+_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+
+
+def _clipped_head(run) -> list:
+    rank = focus_rank(run)
+    for name in _REGRESSION:
+        lo, zero, tlo, tneg = (run.series(f"loss_fn/{name}/{k}", rank).values
+                               for k in ("input_min", "input_zero", "target_min", "target_neg"))
+        if not (lo.size and zero.size and tlo.size and tneg.size):
+            continue
+        # a real-valued output is exactly 0 almost never; >= 0 with many exact zeros is a
+        # clip at 0, and targets below 0 are then unreachable: a property of the model, not
+        # a threshold on how training went
+        if lo[0] >= 0 and zero[0] >= 0.1 and tneg[0] >= 0.05:
+            return [finding(
+                "dead-relu", 0.8,
+                f"the predictions given to {name} are never negative and exactly 0 in {zero[0]:.0%} of the entries, "
+                f"while {tneg[0]:.0%} of the targets are below 0 (min {fmt(tlo[0])}): a ReLU (or a clamp at 0) after "
+                "the last layer; the negative targets are out of reach and every clipped output gets no gradient",
+                evidence=[{"loss_function": name, "input_min": fmt(lo[0]), "input_zero_share": round(float(zero[0]), 4),
+                           "target_min": fmt(tlo[0]), "target_negative_share": round(float(tneg[0]), 4)}],
+                fix="remove the activation after the last layer of the regression head (or predict a transformed "
+                    "target that is never negative)",
+                confirm="print (pred == 0).float().mean() and (target < 0).float().mean() on one batch",
+            )]
+    return []

@@ -32,13 +32,16 @@ UNSEEN_CAP = 0.45
 def without_symptom(causes: list[Finding], symptoms: list[Finding]) -> list[Finding]:
     """``causes`` with the :data:`CONDITIONS` kept at warning (confidence at most
     :data:`UNSEEN_CAP`) when no symptom of severity error and no slow-convergence symptom
-    was seen (the experiments of ``traindoc confirm`` included: one that shows the run
-    learning far slower than it could adds the symptom slow-learning)."""
+    was seen, the experiments of ``traindoc confirm`` included (one that shows the run
+    learning far slower than it could adds slow-learning). Not a finding read off what the
+    loss function was given: an output ReLU in front of negative regression targets cannot
+    reach them, symptom or not."""
     if any(s.severity == "error" or s.name in SLOW for s in symptoms):
         return causes
     out = []
     for f in causes:
-        if f.name in CONDITIONS and f.confidence is not None and f.confidence > UNSEEN_CAP:
+        structural = any("loss_function" in e for e in f.evidence)  # what the loss was given: a fact
+        if f.name in CONDITIONS and not structural and f.confidence is not None and f.confidence > UNSEEN_CAP:
             f = Finding.from_confidence(
                 f.name, UNSEEN_CAP,
                 f"{f.message}; but the run shows no symptom of it (no plateau, no slow learning, no "
