@@ -1,7 +1,8 @@
 """The compatibility matrix: the step, the samples and the top cause are right where
-people actually train (closure optimizers, Lightning, the Hugging Face Trainer with and
-without gradient accumulation, scripts that guard NaN themselves, loops with no
-torch.optim optimizer). Each faulty script plants NaN in dataset row 300."""
+people actually train (closure optimizers, Lightning with automatic and manual
+optimization, the Hugging Face Trainer and plain Accelerate loops with and without
+gradient accumulation, scripts that guard NaN themselves, loops with no torch.optim
+optimizer; torchrun in tests/test_ddp.py). Each faulty script plants NaN in dataset row 300."""
 
 import json
 import re
@@ -67,6 +68,39 @@ def test_lightning_automatic_optimization(tmp_path):
     assert r.returncode == 0 and "failed" not in r.stderr, r.stderr[-3000:]
     assert len(run.series("loss")) == run.meta["steps"] == 32
     first = int(run.series("loss").steps[~__import__("numpy").isfinite(run.series("loss").values)][0])
+    assert _steps_with(run, 300)[0] == first
+    _, top = _top(tmp_path)
+    assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
+
+
+def _first_nan(run):
+    import numpy as np
+
+    loss = run.series("loss")
+    return int(loss.steps[~np.isfinite(loss.values)][0])
+
+
+def test_lightning_manual_optimization(tmp_path):
+    pytest.importorskip("lightning")
+    r, run = _run(tmp_path, "lightning_manual.py")
+    assert r.returncode == 0 and "failed" not in r.stderr, r.stderr[-3000:]
+    assert len(run.series("loss")) == run.meta["steps"] == 32
+    first = _first_nan(run)
+    assert _steps_with(run, 300)[0] == first
+    _, top = _top(tmp_path)
+    assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
+
+
+@pytest.mark.parametrize("accum", [1, 2])
+def test_accelerate_loop(tmp_path, accum):
+    """Accelerator.prepare'd loader (DataLoaderShard reads one batch ahead), accelerator.backward,
+    accelerator.accumulate: the step's own samples, each micro-batch's."""
+    pytest.importorskip("accelerate")
+    r, run = _run(tmp_path, "accelerate_loop.py", str(accum))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert run.meta["steps"] == 64 // accum
+    assert all(len(run.batch_indices(s)) == 16 * accum for s in range(run.meta["steps"]))
+    first = _first_nan(run)
     assert _steps_with(run, 300)[0] == first
     _, top = _top(tmp_path)
     assert top["name"] == "data-nonfinite" and top["location"]["samples"] == [300] and top["location"]["step"] == first
