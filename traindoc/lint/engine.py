@@ -23,6 +23,7 @@ from ..taxonomy import register
 from .kinds import Module
 from .registry import KIND, LintRule, load_all
 from .suppress import is_suppressed, suppressions
+from .walk import clear as walk_store_clear
 
 PARSE_ERROR = "unparsable-file"
 PARSE_ERROR_DOC = """\
@@ -206,6 +207,8 @@ def lint_source(source: bytes | str, path: str = "<string>", rules: dict[str, Li
         return _run_rules(path, source, tree, active)
     except RecursionError as exc:  # parsed, but deeper than the walker and kinds can recurse
         return [_too_deep(path, "the checker", exc)]
+    finally:
+        walk_store_clear()  # the subtrees' walks are this file's
 
 
 def _unparsable(path: str, message: str, fix: str, line: int = 1, col: int = 1) -> Finding:

@@ -9,6 +9,7 @@ from typing import Any
 
 from .kinds import Module
 from .source import text
+from .walk import walk
 
 
 def local_function(m: Module, call: ast.Call) -> Any:
@@ -72,8 +73,8 @@ def ordered_events(m: Module, scope: Any, classify: Any, depth: int = 2, key: st
 def exclusive_branches(scope: Any, a: ast.AST, b: ast.AST) -> bool:
     """``a`` and ``b`` sit in different branches of one ``if`` (never both run in one pass)."""
     def within(stmts, n):
-        return any(x is n for s in stmts for x in ast.walk(s))
-    for n in ast.walk(scope):
+        return any(x is n for s in stmts for x in walk(s))
+    for n in walk(scope):
         if isinstance(n, ast.If) and n.orelse:
             if within(n.body, a) and within(n.orelse, b) or within(n.body, b) and within(n.orelse, a):
                 return True

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import names as N
 from .kinds import Module
+from .walk import walk
 
 
 def enclosing_no_grad(m: Module, withs: tuple) -> bool:
@@ -81,10 +82,10 @@ def filled_under_no_grad(m: Module, e: Any, fn: Any, withs: list) -> Any:
     if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)) or fn is None:
         return None
     name = e.value.id
-    stores = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign))
+    stores = [n for n in walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign))
               and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
                       for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-    inits = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+    inits = [n.value for n in walk(fn) if isinstance(n, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
     if not stores or len(inits) != 1 or not _constants(inits[0]):
         return None

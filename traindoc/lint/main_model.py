@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from typing import TYPE_CHECKING, Any
+from .walk import walk
 
 if TYPE_CHECKING:  # kinds imports this module: the type alone, no import cycle at run time
     from .kinds import Module
@@ -47,7 +48,7 @@ def _top_models(m: Module) -> list:
     names = {c.name for c in classes}
     inner = set()  # classes another module class builds (its submodules)
     for c in classes:
-        for n in (x for f in c.body if isinstance(f, ast.FunctionDef) for x in ast.walk(f)):
+        for n in (x for f in c.body if isinstance(f, ast.FunctionDef) for x in walk(f)):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names and n.func.id != c.name:
                 inner.add(n.func.id)
     return [c for c in classes if c.name not in inner]

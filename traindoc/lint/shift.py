@@ -7,6 +7,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import names as N
+from .walk import walk
 
 if TYPE_CHECKING:  # kinds imports this module (through call_kinds): the type alone, no import cycle at run time
     from .kinds import Module
@@ -48,7 +49,7 @@ def _mentions_max(m: Module, e: Any, depth: int) -> bool:
     """The subtrahend names a maximum or a log-sum-exp: ``x.max(...)``, ``x.amax``,
     ``logsumexp``, a helper such as ``safe_amax(x)``, a variable such as ``x_max`` or
     ``lse``. Lenient on purpose: a shift the rule cannot read must not be reported."""
-    for n in ast.walk(e):
+    for n in walk(e):
         t = type(n)
         nm = n.attr if t is ast.Attribute else n.id if t is ast.Name else ""
         low = nm.lower()

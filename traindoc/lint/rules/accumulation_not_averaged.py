@@ -8,6 +8,7 @@ from ..flow import calls_index, local_function
 from ..registry import Hit, lint_rule
 from ..source import segment, text
 from ..training import backward_target, is_backward, is_clear, is_step
+from ..walk import walk
 
 
 @lint_rule(
@@ -54,7 +55,7 @@ def check(m):
         seg = segment(m, loop)
         if b"%" not in seg and b"+= 1" not in seg:
             continue
-        gates = [n for n in ast.walk(loop) if isinstance(n, ast.If) and (_mod(n.test) or _counter(loop, n))
+        gates = [n for n in walk(loop) if isinstance(n, ast.If) and (_mod(n.test) or _counter(loop, n))
                  and any(_inside(n, s) for s in steps)]
         if not gates:
             continue
@@ -76,7 +77,7 @@ def check(m):
 
 
 def _mod(test) -> bool:
-    return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod for n in ast.walk(test))
+    return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod for n in walk(test))
 
 
 def _counter(loop, gate: ast.If) -> list:
@@ -89,18 +90,18 @@ def _counter(loop, gate: ast.If) -> list:
     n = t.left.id
     bumped = any(isinstance(x, ast.AugAssign) and type(x.op) is ast.Add and isinstance(x.target, ast.Name)
                  and x.target.id == n and isinstance(x.value, ast.Constant) and x.value.value == 1
-                 for x in ast.walk(loop))
+                 for x in walk(loop))
     reset = any(isinstance(x, ast.Assign) and any(isinstance(y, ast.Name) and y.id == n for y in x.targets)
-                and isinstance(x.value, ast.Constant) and x.value.value == 0 for b in gate.body for x in ast.walk(b))
+                and isinstance(x.value, ast.Constant) and x.value.value == 0 for b in gate.body for x in walk(b))
     return [t.comparators[0]] if bumped and reset else []
 
 
 def _mod_rhs(test) -> list:
-    return [n.right for n in ast.walk(test) if isinstance(n, ast.BinOp) and type(n.op) is ast.Mod]
+    return [n.right for n in walk(test) if isinstance(n, ast.BinOp) and type(n.op) is ast.Mod]
 
 
 def _inside(stmt: ast.If, node) -> bool:
-    return any(x is node for b in stmt.body for x in ast.walk(b))
+    return any(x is node for b in stmt.body for x in walk(b))
 
 
 def _helper_divides(m, calls, divisors: set) -> bool:
@@ -108,7 +109,7 @@ def _helper_divides(m, calls, divisors: set) -> bool:
     for c in calls:
         fn = local_function(m, c)
         if fn is not None and any(isinstance(n, ast.BinOp) and type(n.op) is ast.Div
-                                  and (text(n.right) or ast.dump(n.right)) in divisors for n in ast.walk(fn)):
+                                  and (text(n.right) or ast.dump(n.right)) in divisors for n in walk(fn)):
             return True
     return False
 
@@ -119,17 +120,17 @@ def _divided(m, loop, tgt, divisors: set) -> bool:
     if isinstance(tgt, ast.BinOp) and type(tgt.op) is ast.Div:
         return True
     # ``criterion(out, y).backward()``: no name to divide later (its inputs are not the loss)
-    names = set() if isinstance(tgt, ast.Call) else {n.id for n in ast.walk(tgt) if isinstance(n, ast.Name)}
-    for n in ast.walk(loop):
+    names = set() if isinstance(tgt, ast.Call) else {n.id for n in walk(tgt) if isinstance(n, ast.Name)}
+    for n in walk(loop):
         if isinstance(n, ast.BinOp) and type(n.op) is ast.Div:
             if (text(n.right) or ast.dump(n.right)) in divisors:
                 return True
-            if any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.left)):
+            if any(isinstance(x, ast.Name) and x.id in names for x in walk(n.left)):
                 return True
         elif isinstance(n, ast.AugAssign) and type(n.op) in (ast.Div, ast.Mult) and isinstance(n.target, ast.Name) \
                 and n.target.id in names:
             return True
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("div", "div_") \
-                and any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.func.value)):
+                and any(isinstance(x, ast.Name) and x.id in names for x in walk(n.func.value)):
             return True
     return False

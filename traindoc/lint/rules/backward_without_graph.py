@@ -11,6 +11,7 @@ from ..grad_mode import decorated_no_grad, filled_under_no_grad, no_grad_helper
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short, text
+from ..walk import walk
 
 
 @lint_rule(
@@ -227,7 +228,7 @@ def _no_grad_source(m, one, fn, withs, back):
     if w is not None:
         return back, f"backward() on an item of `{text(one.value)}`, whose items are only ever assigned inside " \
                      f"the torch.no_grad() block on line {w.lineno}"
-    for c in (n for n in ast.walk(one) if isinstance(n, ast.Call)):
+    for c in (n for n in walk(one) if isinstance(n, ast.Call)):
         lc = loss_of(m, c)
         if not lc or lc[0] not in N.ASYMMETRIC_LOSSES:
             continue  # a symmetric loss's first argument may be the no-grad target
@@ -309,7 +310,7 @@ def _requires_grad_set(m, site, name: ast.Name):
                 found.append((c.func.value.id, c))
         if _SET_FLAG.search(m.source):  # the assignment form: walk this function only when the file has one
             for st in (fn.body if fn is not None else m.tree.body):
-                for n in ast.walk(st):
+                for n in walk(st):
                     if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
                             and n.targets[0].attr == "requires_grad" and isinstance(n.targets[0].value, ast.Name) \
                             and isinstance(n.value, ast.Constant) and n.value.value is True:

@@ -8,6 +8,7 @@ import ast
 from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import may_be, text
+from ..walk import walk
 
 _CLAMPS = frozenset({"torch.clamp", "torch.clip", "torch.Tensor.clamp", "torch.Tensor.clip"})
 
@@ -92,9 +93,9 @@ def _is_clamp_result(node, clamp, names: set) -> bool:
 
 def _squared(m, fn, clamp):
     """The node that squares the clamp's result (directly or through a name it is bound to)."""
-    names = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and n.value is clamp
+    names = {t.id for n in walk(fn) if isinstance(n, ast.Assign) and n.value is clamp
              for t in n.targets if isinstance(t, ast.Name)}
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and isinstance(n.right, ast.Constant) \
                 and n.right.value == 2 and _is_clamp_result(n.left, clamp, names):
             return n
@@ -119,6 +120,6 @@ def _reused(fn, err, clamp) -> bool:
     """The unclamped error appears again outside the clamp (a Huber loss's linear part)."""
     if not isinstance(err, ast.Name):
         return False
-    inside = {id(x) for x in ast.walk(clamp)}
+    inside = {id(x) for x in walk(clamp)}
     return any(isinstance(n, ast.Name) and n.id == err.id and isinstance(n.ctx, ast.Load) and id(n) not in inside
-               for n in ast.walk(fn))
+               for n in walk(fn))

@@ -10,6 +10,7 @@ from .. import names as N
 from ..registry import Hit, lint_rule
 from ..source import keyword, text
 from ..training import is_backward
+from ..walk import walk
 
 # torchvision dataset classes: every item is decoded (PIL) and run through the transforms
 _TV_DATASETS = frozenset((
@@ -158,7 +159,7 @@ def _file_info(m):
     once: dict[str, int] = {}
     nb_any = False
     comps: list = []
-    for n in ast.walk(m.tree):
+    for n in walk(m.tree):
         t = type(n)
         if t is ast.Assign and len(n.targets) == 1 and isinstance(n.value, ast.Call):
             k = _key(n.targets[0])
@@ -191,13 +192,13 @@ def _file_info(m):
             continue
         iterated.update(keys)
         if nb_any and any(isinstance(x, ast.Call) and x.keywords and _nb_true(x)
-                          for b in s.body for x in ast.walk(b)):
+                          for b in s.body for x in walk(b)):
             nb_keys.update(keys)
     for comp in comps:  # [f(x.to(dev, non_blocking=True)) for x in loader]
         for g in comp.generators:
             keys = _iter_keys(g.iter)
             iterated.update(keys)
-            if keys and nb_any and any(isinstance(x, ast.Call) and x.keywords and _nb_true(x) for x in ast.walk(comp)):
+            if keys and nb_any and any(isinstance(x, ast.Call) and x.keywords and _nb_true(x) for x in walk(comp)):
                 nb_keys.update(keys)
     got = m.memo["dataloader_blocking.info"] = (names, one_shot, nb_keys, iterated, nb_any)
     return got
@@ -286,7 +287,7 @@ def _assigned(m) -> dict[str, list]:
     got = m.memo.get("dataloader_blocking.assigned")
     if got is None:
         got = {}
-        for n in ast.walk(m.tree):
+        for n in walk(m.tree):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     if isinstance(t, ast.Name):
@@ -315,7 +316,7 @@ def _body_heavy(m, cls, fn, depth: int, seen: set) -> str | None:
     if id(fn) in seen:
         return None
     seen.add(id(fn))
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if not isinstance(n, ast.Call):
             continue
         f = n.func

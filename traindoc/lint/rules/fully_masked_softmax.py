@@ -10,6 +10,7 @@ from .. import names as N
 from ..registry import Hit, lint_rule
 from ..source import may_be
 from .softmax_over_batch_dim import _assigned_name, _enclosing_function
+from ..walk import walk
 
 # a causal / look-ahead mask always leaves the diagonal visible: no row is ever all -inf
 _CAUSAL = re.compile(r"tril|triu|causal|subsequent|future|look_?ahead|nopeak|no_peek|square|diag|eye|\bbias\b",
@@ -43,8 +44,8 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
     """The mask expression, with the assignments of the plain names it uses in the same
     function (``mask = torch.tril(...)`` two lines up), as source text."""
     parts = [ast.unparse(mask)]
-    used = {n.id for n in ast.walk(mask) if isinstance(n, ast.Name)}
-    for node in ast.walk(fn):
+    used = {n.id for n in walk(mask) if isinstance(n, ast.Name)}
+    for node in walk(fn):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in used for t in node.targets):
             parts.append(ast.unparse(node.value))
     return " ".join(parts)
@@ -52,7 +53,7 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
 
 def _softmax_of(m, fn: ast.AST, name: str, after: int) -> ast.Call | None:
     """The first softmax (any spelling) of the plain name ``name`` in ``fn`` after line ``after``."""
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if not (isinstance(node, ast.Call) and node.lineno >= after and (
                 may_be(node, _softmaxish) or _on_self(node))):
             continue
@@ -145,9 +146,9 @@ def _log_masks(m):
         if not (cast or m.kind(inner) == "mask" or "mask" in ast.unparse(inner).lower()):
             continue
         fn = _enclosing_function(m, call) or m.tree
-        stmt = next((n for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+        stmt = next((n for n in walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
                      and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.BinOp)
-                     and type(n.value.op) is ast.Add and any(x is call for x in ast.walk(n.value))), None)
+                     and type(n.value.op) is ast.Add and any(x is call for x in walk(n.value))), None)
         if stmt is None or _CAUSAL.search(ast.unparse(inner)):
             continue
         name = stmt.targets[0].id

@@ -7,6 +7,7 @@ import ast
 from .. import names as N
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be
+from ..walk import walk
 
 
 @lint_rule(
@@ -63,17 +64,17 @@ def check(m):
 def _own_flag(m):
     """``if self.is_training: x = dropout_layer(x, p)``: dropout gated on a flag the module
     set in ``__init__`` instead of ``self.training``, which ``model.eval()`` never changes."""
-    for cls in (n for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in walk(m.tree) if isinstance(n, ast.ClassDef)):
         init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
         if init is None:
             continue
-        flags = {t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets
+        flags = {t.attr for n in walk(init) if isinstance(n, ast.Assign) for t in n.targets
                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
         flags.discard("training")
         for fn in cls.body:
             if not isinstance(fn, ast.FunctionDef) or fn is init:
                 continue
-            for n in ast.walk(fn):
+            for n in walk(fn):
                 t = n.test if isinstance(n, ast.If) else None
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
                         and t.attr in flags and _drops(m, n.body):
@@ -85,10 +86,10 @@ def _drops(m, body) -> bool:
     """The statements call a dropout function of this file (named for it) without passing
     the module's mode."""
     for b in body:
-        for c in ast.walk(b):
+        for c in walk(b):
             if isinstance(c, ast.Call) and may_be(c, lambda n: "dropout" in n.lower()):
                 k = m.callee(c)
-                mode = any(isinstance(x, ast.Attribute) and x.attr == "training" for x in ast.walk(c))
+                mode = any(isinstance(x, ast.Attribute) and x.attr == "training" for x in walk(c))
                 if k[0] == "obj" and isinstance(k[1], tuple) and k[1][0] == "func" \
                         and "dropout" in k[1][1].name.lower() and not mode:
                     return True  # a torch dropout there is the main check's (with or without training=)
@@ -97,12 +98,12 @@ def _drops(m, body) -> bool:
 
 def _guarded(m, fn, call) -> bool:
     """The call sits under ``if self.training`` (or a conditional expression testing it)."""
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if isinstance(n, (ast.If, ast.IfExp)) and any(
             isinstance(x, ast.Attribute) and x.attr == "training" or isinstance(x, ast.Name) and x.id == "training"
-            for x in ast.walk(n.test)
+            for x in walk(n.test)
         ):
             body = n.body if isinstance(n.body, list) else [n.body]
-            if any(x is call for b in body for x in ast.walk(b)):
+            if any(x is call for b in body for x in walk(b)):
                 return True
     return False

@@ -8,6 +8,7 @@ from ..flow import calls_index, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, step_target, train_event
+from ..walk import walk
 
 
 @lint_rule(
@@ -94,7 +95,7 @@ def _micro_batches(m):
         if not zs or not bs or any(e == "S" for e, _ in ev) or zs[0].lineno > bs[0].lineno:
             continue
         if any(isinstance(n, ast.Attribute) and n.attr == "grad" and isinstance(n.ctx, ast.Load)
-               for n in ast.walk(loop)):
+               for n in walk(loop)):
             continue
         outer = [s.node for s in (by_loop.get(id(site.ctx.loops[-1]), ()) if site.ctx.loops
                                   else by_func.get(id(site.ctx.func), ()))]
@@ -119,7 +120,7 @@ def _model_cleared_in_accumulate(m):
                     and e.args):
                 continue
             model = text(e.args[0])
-            for n in (x for b in site.node.body for x in ast.walk(b)):
+            for n in (x for b in site.node.body for x in walk(b)):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "zero_grad" \
                         and text(n.func.value) == model:
                     yield Hit(n, f"`{model}.zero_grad()` inside `accumulate({model})`: accelerate skips the "

@@ -7,6 +7,7 @@ import ast
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
+from ..walk import walk
 
 _CLEAR_METHODS = frozenset({"zero_grad", "clear_grad", "zero_grad_"})
 _GRAD_RESET = frozenset({"zero_", "fill_", "mul_", "detach_", "requires_grad_"})
@@ -129,7 +130,7 @@ class _Index:
 
 def _assigns_grad(loop) -> bool:
     """``p.grad = None``, ``p.grad[...] = 0``, ``p.grad *= 0`` in the loop (only walked for a finding)."""
-    for n in ast.walk(loop):
+    for n in walk(loop):
         if isinstance(n, (ast.Assign, ast.AugAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             if any(".grad" in "." + text(_base(x)) for x in targets):
@@ -164,7 +165,7 @@ def _base(e):
 
 def _conditional(loop: ast.AST, step: ast.AST) -> bool:
     """The step sits under an ``if`` inside the loop (the usual accumulation pattern)."""
-    for n in ast.walk(loop):
-        if isinstance(n, ast.If) and any(s is step for b in n.body for s in ast.walk(b)):
+    for n in walk(loop):
+        if isinstance(n, ast.If) and any(s is step for b in n.body for s in walk(b)):
             return True
     return False

@@ -8,6 +8,7 @@ from ..flow import calls_index
 from ..registry import Hit, lint_rule
 from ..source import segment, text
 from ..training import backward_target, is_backward
+from ..walk import walk
 
 
 @lint_rule(
@@ -63,7 +64,7 @@ def check(m):
         if b"detach" in seg or b"repackage" in seg:
             continue
         assigns: dict[str, list] = {}
-        for n in ast.walk(loop):
+        for n in walk(loop):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     for name in _names(t):
@@ -94,7 +95,7 @@ def _kept_on_module(m):
         for fn in cls.body:
             if not isinstance(fn, ast.FunctionDef) or fn.name == "__init__":
                 continue
-            for n in ast.walk(fn):
+            for n in walk(fn):
                 if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)):
                     continue
                 c = m.callee(n.value)
@@ -113,7 +114,7 @@ def _detaches(cls) -> bool:
     """A call in the class detaches something (calls, not text: a comment saying "detach"
     is not a detach)."""
     return any(isinstance(c, ast.Call) and ("detach" in text(c.func) or "repackage" in text(c.func))
-               for c in ast.walk(cls))
+               for c in walk(cls))
 
 
 def _self_attrs(t) -> list[str]:
@@ -125,8 +126,8 @@ def _self_attrs(t) -> list[str]:
 def _only_set_here(m, cls, attr: str, here) -> bool:
     """No assignment to ``<anything>.attr`` in the file besides ``here`` and ``cls.__init__``."""
     init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-    inside_init = {id(x) for x in ast.walk(init)} if init is not None else set()
-    for n in ast.walk(m.tree):
+    inside_init = {id(x) for x in walk(init)} if init is not None else set()
+    for n in walk(m.tree):
         if isinstance(n, (ast.Assign, ast.AugAssign)) and n is not here and id(n) not in inside_init:
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:

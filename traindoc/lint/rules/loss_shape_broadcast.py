@@ -8,6 +8,7 @@ from ..bindings import UNKNOWN
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
+from ..walk import walk
 
 
 @lint_rule(
@@ -181,7 +182,7 @@ def _split_source(m, name: str):
     splits = m.memo.get("lsb-splits")
     if splits is None:
         splits = m.memo["lsb-splits"] = {}
-        for n in (ast.walk(m.tree) if b"train_test_split" in m.source else ()):
+        for n in (walk(m.tree) if b"train_test_split" in m.source else ()):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
                     and isinstance(n.value, ast.Call) \
                     and m.qualname(n.value.func) == "sklearn.model_selection.train_test_split":

@@ -6,6 +6,7 @@ import ast
 
 from ..registry import Hit, lint_rule
 from ..source import keyword, short
+from ..walk import walk
 
 _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t transpose permute".split())
 
@@ -40,7 +41,7 @@ def check(m):
         w = torch.randn(784, 10, device="cuda", requires_grad=True)
         b = (torch.zeros(10) * 0.1).requires_grad_()
     """
-    for n in ast.walk(m.tree):
+    for n in walk(m.tree):
         t = type(n)
         if t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in _CONVERT and _leaf(n.func.value):
             yield Hit(n, f"`{short(n)}`: `.{n.func.attr}()` of a tensor created with requires_grad=True returns a "

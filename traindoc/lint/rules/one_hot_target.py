@@ -10,6 +10,7 @@ from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import short
 from .loss_shape_broadcast import _const, _ctor
+from ..walk import walk
 
 
 @lint_rule(
@@ -185,7 +186,7 @@ def _filled_rows(m, name: str, d) -> str:
     integers; else ""."""
     if not _zeros(m, d):
         return ""
-    for n in ast.walk(m.tree):
+    for n in walk(m.tree):
         if isinstance(n, ast.Assign) and _is_one(n.value) and any(
                 isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
                 and isinstance(t.slice, ast.Tuple) and len(t.slice.elts) == 2
@@ -292,7 +293,7 @@ def _unpacked_argmax(m, fn, e) -> bool:
     if names is None:
         names = m.memo[key] = set()
         for st in (fn.body if fn is not None else m.tree.body):
-            for n in ast.walk(st):
+            for n in walk(st):
                 if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
                         and len(n.targets[0].elts) == 2 and isinstance(n.targets[0].elts[1], ast.Name) \
                         and _argmax(m, ast.Subscript(value=n.value, slice=ast.Constant(1))):

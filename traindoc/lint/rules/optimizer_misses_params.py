@@ -8,6 +8,7 @@ import re
 from ..flow import is_module_class
 from ..registry import Hit, lint_rule
 from ..source import call_name, may_be, text
+from ..walk import walk
 
 
 @lint_rule(
@@ -70,7 +71,7 @@ def check(m):
         scope = fn if fn is not None else m.tree
         nodes = bodies.get(id(scope))
         if nodes is None:
-            nodes = bodies[id(scope)] = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.Call, ast.For))]
+            nodes = bodies[id(scope)] = [n for n in walk(scope) if isinstance(n, (ast.Assign, ast.Call, ast.For))]
         yield from _late_changes(m, call, owner, filtered, nodes)
 
 
@@ -129,7 +130,7 @@ def _is_parameters(e) -> bool:
 
 
 def _mentions_requires_grad(e) -> bool:
-    return any(isinstance(x, ast.Attribute) and x.attr == "requires_grad" for x in ast.walk(e))
+    return any(isinstance(x, ast.Attribute) and x.attr == "requires_grad" for x in walk(e))
 
 
 def _adds_layer(m, n: ast.Assign, owner: str) -> bool:
@@ -161,7 +162,7 @@ def _unfreezes(n, owner: str):
     mine = lambda t: t == owner or t.startswith(owner + ".")  # noqa: E731
     if isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute) \
             and n.iter.func.attr in ("parameters", "named_parameters") and mine(text(n.iter.func.value)):
-        return next((x for b in n.body for x in ast.walk(b) if isinstance(x, ast.Assign)
+        return next((x for b in n.body for x in walk(b) if isinstance(x, ast.Assign)
                      and isinstance(x.value, ast.Constant) and x.value.value is True
                      and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in x.targets)), None)
     if isinstance(n, ast.Call) and call_name(n) == "requires_grad_" and mine(text(n.func.value)):

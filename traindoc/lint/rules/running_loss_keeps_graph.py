@@ -7,6 +7,7 @@ import ast
 from ..flow import calls_index
 from ..registry import Hit, lint_rule
 from ..source import segment, text
+from ..walk import walk
 
 
 @lint_rule(
@@ -78,7 +79,7 @@ def _accumulations(loop: ast.AST, names: set[str]) -> list[tuple]:
     """``(node, total, loss name, "+=" | "+" | "append")`` for each statement of ``loop`` that
     adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``, ``t.append(loss)``."""
     found = []
-    for n in ast.walk(loop):
+    for n in walk(loop):
         t = type(n)
         if t is ast.AugAssign and type(n.op) is ast.Add:
             v = _loss_name(n.value, names)
@@ -111,7 +112,7 @@ def _terms(loop: ast.AST, names: set[str]) -> set[str]:
             add(e.left)
             add(e.right)
 
-    for n in ast.walk(loop):
+    for n in walk(loop):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and n.targets[0].id in names and isinstance(n.value, ast.BinOp) and type(n.value.op) is ast.Add:
             add(n.value)

@@ -9,6 +9,7 @@ from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_sched_step, is_step
+from ..walk import walk
 
 
 @lint_rule(
@@ -76,13 +77,13 @@ def _started_handlers(m):
         if isinstance(c.func, ast.Attribute) and c.func.attr == "add_event_handler" and len(c.args) >= 2 \
                 and isinstance(c.args[1], ast.Name):
             registered[c.args[1].id] = c.args[0]
-    for fn in (n for n in ast.walk(m.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+    for fn in (n for n in walk(m.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         events = [d.args[0] for d in fn.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
                   and d.func.attr == "on" and d.args] + ([registered[fn.name]] if fn.name in registered else [])
         ev = next((e for e in events if text(e).rsplit(".", 1)[-1].split("(")[0] in _STARTED), None)
         if ev is None:
             continue
-        for c in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+        for c in (n for n in walk(fn) if isinstance(n, ast.Call)):
             if is_sched_step(m, c):
                 yield Hit(c, f"scheduler step in a handler of `{text(ev)}`: it runs before that epoch's first "
                              "optimizer step, so the first learning rate of the schedule is skipped; attach it to "

@@ -8,6 +8,7 @@ from .. import names as N
 from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be
+from ..walk import walk
 
 _NAMES = frozenset({"softmax", "log_softmax"})
 
@@ -45,7 +46,7 @@ def _dim_zero(m, call: ast.Call) -> str | None:
 def _per_sample_reads(m, scope: ast.AST, name: str):
     """Uses of ``name`` in ``scope`` that read one value per (sample, class), proof of a 2-D
     tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``."""
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if isinstance(node, ast.Call):
             f = node.func
             dim = node.args[0] if node.args else keyword(node, "dim")  # x.gather(1, i), x.gather(dim=1, index=i)
@@ -112,7 +113,7 @@ def check(m):
 
 def _assigned_name(m, call: ast.Call) -> str | None:
     """The plain name ``call``'s value is assigned to (``v = F.log_softmax(x, 0)``), else None."""
-    for node in ast.walk(_enclosing_function(m, call) or m.tree):
+    for node in walk(_enclosing_function(m, call) or m.tree):
         if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             return node.targets[0].id
@@ -123,7 +124,7 @@ def _enclosing_function(m, node: ast.AST) -> ast.AST | None:
     """The innermost function definition containing ``node`` (memoised per file)."""
     spans = m.memo.get("td541-fns")
     if spans is None:
-        spans = m.memo["td541-fns"] = [n for n in ast.walk(m.tree)
+        spans = m.memo["td541-fns"] = [n for n in walk(m.tree)
                                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     best = None
     for fn in spans:

@@ -8,6 +8,7 @@ from ..flow import ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
 from ..training import train_event
+from ..walk import walk
 
 
 @lint_rule(
@@ -53,7 +54,7 @@ def check(m):
         if not restored:
             continue
         hits = []
-        for n in ast.walk(loop):
+        for n in walk(loop):
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "state_dict" \
                     and isinstance(n.value.func, ast.Attribute) and not n.value.args:
                 hits.extend((n, t) for t in n.targets if text(t) in restored)

@@ -7,6 +7,7 @@ import ast
 from .. import names as N
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
+from ..walk import walk
 
 
 @lint_rule(
@@ -82,7 +83,7 @@ def _divided(m) -> set[int]:
     out: set[int] = set()
     for s in m.w.divs:
         out.update(_origins(m, s.node.left))
-    for n in ast.walk(m.tree):
+    for n in walk(m.tree):
         if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) and isinstance(n.target, ast.Name):
             out.update(id(x) for x in _assigned(m, n.target.id))
     return out
@@ -98,7 +99,7 @@ def _origins(m, e) -> list[int]:
 def _assigned(m, name: str) -> list:
     """Every value assigned to ``name`` anywhere in the file (for ``name /= n``)."""
     vals = []
-    for n in ast.walk(m.tree):
+    for n in walk(m.tree):
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
             vals.append(n.value)
     return vals

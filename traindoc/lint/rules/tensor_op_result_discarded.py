@@ -8,6 +8,7 @@ from .. import names as N
 from ..bindings import Param
 from ..registry import Hit, lint_rule
 from ..source import text
+from ..walk import walk
 
 _OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "
                  "reshape permute transpose flatten clamp clip abs type pin_memory".split())
@@ -102,7 +103,7 @@ def _read_as_tensor(name: str, fn) -> bool:
     if fn is None or any(w in name.lower() for w in _CONTAINER_WORDS):
         return False
     return any(isinstance(n, ast.Attribute) and n.attr in _TENSOR_ATTRS and isinstance(n.value, ast.Name)
-               and n.value.id == name for n in ast.walk(fn))
+               and n.value.id == name for n in walk(fn))
 
 
 def _factory(m, x, depth: int = 4) -> bool:

@@ -9,6 +9,7 @@ from ..flow import calls_index, is_module_class, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
 from ..training import parameter_owners, train_event
+from ..walk import walk
 
 
 @lint_rule(
@@ -177,7 +178,7 @@ def _assignments(m) -> dict[str, list]:
     got = m.memo.get("train-mode.assignments")
     if got is None:
         got = {}
-        for n in ast.walk(m.tree):
+        for n in walk(m.tree):
             if not isinstance(n, ast.Assign):
                 continue
             for t in n.targets:

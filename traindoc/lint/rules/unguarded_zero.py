@@ -9,6 +9,7 @@ from ..grad_mode import eval_context
 from ..ops import divisor, op_of
 from ..registry import Hit, lint_rule
 from ..source import describe
+from ..walk import walk
 
 # kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
 # from variable names, which is what keeps this rule quiet on ordinary arithmetic).
@@ -194,14 +195,14 @@ def _whole_parameter(m, arg) -> bool:
             and not arg.keywords and arg.func.attr in ("std", "var")):
         return False
     e = single_def(m, arg.func.value) or arg.func.value
-    return any(isinstance(x, ast.Attribute) and x.attr == "weight" for x in ast.walk(e))
+    return any(isinstance(x, ast.Attribute) and x.attr == "weight" for x in walk(e))
 
 
 def _tested(m, arg, func) -> bool:
     """The value is checked in a condition of its function (``if noise == 0: return``,
     ``if mask.any():``, ``assert n > 0``): a guard the rule trusts. A function is walked
     only when it has a finding to drop, and once."""
-    names = {n.id for n in ast.walk(arg) if type(n) is ast.Name}
+    names = {n.id for n in walk(arg) if type(n) is ast.Name}
     if not names:
         return False
     memo = m.memo.setdefault("unguarded-zero.tested", {})
@@ -209,7 +210,7 @@ def _tested(m, arg, func) -> bool:
     tested = memo.get(id(scope))
     if tested is None:
         tested = memo[id(scope)] = {
-            x.id for n in ast.walk(scope) if type(n) in _TESTS for x in _guarded(n.test) if type(x) is ast.Name
+            x.id for n in walk(scope) if type(n) in _TESTS for x in _guarded(n.test) if type(x) is ast.Name
         }
     return not names.isdisjoint(tested)
 

@@ -9,6 +9,7 @@ from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import short, text
 from ..training import is_backward, parameter_owners
+from ..walk import walk
 
 # A call of any of these means loss scaling is handled (torch, apex, DeepSpeed, custom).
 _SCALERS = ("GradScaler", "ShardedGradScaler", "LossScaler", "DynamicLossScaler", "scale_loss", "FP16_Optimizer",
@@ -202,7 +203,7 @@ def _optimized(m, e) -> bool:
         q = m.qualname(s.node.func) or ""
         if q.startswith("torch.optim.") and q.count(".") == 2 and s.node.args \
                 and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parameters"
-                        and text(n.func.value) == t for n in ast.walk(s.node.args[0])):
+                        and text(n.func.value) == t for n in walk(s.node.args[0])):
             return True
     return False
 

@@ -9,6 +9,7 @@ from ..grad_mode import decorated_no_grad, enclosing_no_grad
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
+from ..walk import walk
 
 # Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -165,7 +166,7 @@ def _false_arg(call: ast.Call) -> bool:
 
 
 def _runs_model(m, loop) -> bool:
-    for n in ast.walk(loop):
+    for n in walk(loop):
         if isinstance(n, ast.Call):
             c = m.callee(n)
             if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
@@ -185,7 +186,7 @@ def _runs_model(m, loop) -> bool:
 def _trains(m, node, depth: int = 0) -> bool:
     """backward() or an optimizer step in the loop, or in this file's functions it calls (two levels)."""
     memo = m.memo.setdefault("validation-in-train-mode.trains", {})
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Call):
             if is_backward(m, n) or is_step(m, n):
                 return True
