@@ -34,11 +34,12 @@ def _cmd_run(a: argparse.Namespace) -> int:
     stop_on = {x.strip() for x in (a.stop_on or "").split(",") if x.strip()}
     if stop_on - {"nonfinite", "spike"}:
         raise UserError(f"--stop-on {a.stop_on}: expected nonfinite, spike or both (nonfinite,spike)")
-    from .integrations.writeback import enabled
+    from .integrations.writeback import enabled, watch_wandb_finish
 
     mon = Monitor(out=a.out, sample_every=a.sample_every, strict_out=True, stop_on=stop_on, reads=a.reads,
-                  wandb_writeback=enabled() and not a.no_writeback,
                   command=["traindoc", "run", *(["-m"] if a.module else []), a.script, *a.args])
+    if enabled() and not a.no_writeback:  # a W&B run the script finishes itself: written just before
+        mon.on_import["wandb"] = watch_wandb_finish
     started = time.time()
     outcome = run_script(a.script, a.args, mon, module=a.module)
     if outcome.tb:

@@ -26,6 +26,7 @@ class Models:
         self._mod_names: "weakref.WeakKeyDictionary[torch.nn.Module, str]" = weakref.WeakKeyDictionary()
         self.param_names: dict[int, str] = {}
         self._summarised: set[int] = set()
+        self._thread = threading.get_ident()  # the thread that trains (a save from another keeps the hook)
         self._depth = 0
         self._hook_handles: list[Any] = []
         self._root_hooks: list[Any] = []
@@ -80,7 +81,7 @@ class Models:
         must not take the hook away from the forwards running meanwhile, nor race the
         re-attach with another save. There the hook stays and is pickled as an inert
         :class:`_RootHook` (the file then names traindoc, as a plain ``pickle`` does)."""
-        if threading.get_ident() != self.mon.thread:
+        if threading.get_ident() != self._thread:
             yield
             return
         held, self._root_hooks = self._root_hooks, []

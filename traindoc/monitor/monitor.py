@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 import traceback
 import warnings
@@ -105,15 +104,12 @@ class Monitor:
         max_steps: int | None = None,
         max_seconds: float | None = None,
         reads: str = "auto",
-        wandb_writeback: bool = False,
     ) -> None:
         self.out = Path(out) if out is not None else default_run_dir()
         self.strict_out = strict_out  # a used or unusable `out` is an error, not a fallback
         self.stop_on = frozenset(stop_on)  # "nonfinite", "spike": end the run after that bundle
-        # a budget (`traindoc confirm`'s re-executions): the run ends at the first step
-        # boundary past either, as "stopped"
-        self.max_steps = max_steps
-        self.max_seconds = max_seconds
+        # a budget (`traindoc confirm`'s re-executions): ends the run at a step boundary, "stopped"
+        self.max_steps, self.max_seconds = max_steps, max_seconds
         self._t_start: float | None = None
         self.joined: Monitor | None = None  # the outer monitor, when this one joined it
         self._lock: int | None = None
@@ -130,9 +126,7 @@ class Monitor:
         self.writer: RunWriter | None = None
         self._patches: Patches | None = None
         self._closed = False
-        # `traindoc run`: once the script has imported wandb, its Run's finish writes the
-        # diagnosis first (integrations/writeback.py); a dict lookup per step until then
-        self._wandb_watch = wandb_writeback
+        self.on_import: dict[str, Callable] = {}  # module -> fn(mon, setattr), once the script imports it
         # the measurements (see the module docstring) and the step in progress
         self.rec = StepRecord()
         self.models = Models(self, models)
@@ -182,7 +176,6 @@ class Monitor:
             self.writer.meta("origin", origin(Path(self.out), script))
         self.writer.meta("checks", ["target-in-input"])  # checks whose silence is a result (diagnose)
         self._t_start = time.perf_counter()
-        self.thread = threading.get_ident()  # the thread that trains (a save from another one keeps the hooks)
         self._patches = Patches(self)
         self._patches.install()
         _ACTIVE = self
@@ -365,11 +358,8 @@ class Monitor:
                 and time.perf_counter() - self._t_start > self.max_seconds:
             raise StopTraining(self.step, f"the budget of {self.max_seconds:g} s is spent", "budget")
         self.rec.reset()
-        if self._wandb_watch and "wandb" in sys.modules and self._patches is not None:
-            self._wandb_watch = False
-            from ..integrations.writeback import watch_wandb_finish
-
-            self.guard("writeback", watch_wandb_finish, self, self._patches._setattr)
+        if self.on_import and self._patches is not None:  # a dict lookup per step while any is pending
+            self._patches.poll_imports(self.on_import)
         if self.step >= LEAK_STEPS:
             self.loss_fns.end_leak_check()
         self.rec.sampled = self.sampler.want(self.step)

@@ -22,6 +22,7 @@ What is wrapped and why:
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections import deque
 from typing import Any, Callable
@@ -61,6 +62,12 @@ class Patches:
         old = obj.__dict__[name] if name in getattr(obj, "__dict__", {}) else getattr(obj, name)
         setattr(obj, name, value)
         self._undo.append(lambda: setattr(obj, name, old))
+
+    def poll_imports(self, pending: dict[str, Callable]) -> None:
+        """Call ``pending[name](mon, setattr)`` once the script has imported ``name`` (the
+        patches it makes are undone at close with the others)."""
+        for name in [n for n in pending if n in sys.modules]:
+            self.mon.guard(f"on-import {name}", pending.pop(name), self.mon, self._setattr)
 
     def install(self) -> None:
         mon = self.mon
