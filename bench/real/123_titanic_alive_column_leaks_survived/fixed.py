@@ -1,7 +1,6 @@
 """Titanic survival MLP -- fixed as the report implies: the `alive` column (the target spelled
 yes/no) is dropped before encoding (nothing else changed).
 
-
 Source: https://github.com/mwaskom/seaborn-data/issues/37 (Data leakage in Titanic data due to 'alive' column)
 Report: "'alive' column in Titanic data creates data leakage during model trainings. 'survived'
 and 'alive' columns mean the same thing in the dataset ... many models put all the feature

@@ -1,7 +1,6 @@
 """Transformer-encoder NER tagger -- fixed as the maintainer advised: `learning_rate` in Config
 raised to 1e-4 (nothing else changed).
 
-
 Source: https://github.com/wzzzd/lm_ner/issues/3 (为什么收敛如此的慢 -- "why does it converge so slowly")
 Report: training of the NER model converges very slowly; the maintainer's answer: "建议修改一下学习率，
 根据自己的任务进行调节，比如调到1e-4。具体操作：打开Config.py文件，修改变量self.learning_rate的值" (change

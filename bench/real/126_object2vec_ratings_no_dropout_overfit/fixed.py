@@ -1,7 +1,6 @@
 """Object2Vec-style rating model -- fixed with the answer's two remedies: dropout 0.3 and
 weight_decay 1e-3 (nothing else changed).
 
-
 Source: https://github.com/aws/sagemaker-python-sdk/issues/591 (Object2Vec - validation loss increases while training loss decreases)
 Report: predicting Amazon musical-instrument ratings with Object2Vec, "The validation loss
 increases while training loss decreases. The best model is obtained from epoch 0." Answer: this

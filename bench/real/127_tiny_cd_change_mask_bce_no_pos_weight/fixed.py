@@ -1,7 +1,6 @@
 """Siamese change-detection CNN -- fixed as the reporter did: BCEWithLogitsLoss(pos_weight=5)
 for the rare "changed" class (nothing else changed).
 
-
 Source: https://github.com/AndreaCodegoni/Tiny_model_4_CD/issues/16 (Improvement with weighted loss)
 Report: "My own dataset is very imbalanced, and I achieved superior results using:
 `weight_for_positive_class = 5; pos_weight = torch.tensor([weight_for_positive_class]);

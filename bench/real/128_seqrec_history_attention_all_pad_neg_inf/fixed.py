@@ -2,7 +2,6 @@
 are filled with -1e8 instead of -inf, so an all-padding history gives finite attention weights
 (nothing else changed).
 
-
 Source: https://github.com/pytorch/pytorch/issues/40932 (MultiheadAttention set(-inf) cause 'Nan' in loss computing)
 Report: "if the whole input is padded, it means the key_padding_mask parameter is full of True.
 'When the value is True, the corresponding value on the attention layer will be filled with

@@ -1,7 +1,6 @@
 """Leela-Chess-style residual network -- fixed as the PR did: the conv fans are receptive-field
 size times channels, fan_in = kh*kw*c_in and fan_out = kh*kw*c_out (nothing else changed).
 
-
 Source: https://github.com/LeelaChessZero/lczero-training/pull/43 (Fix scale of weight initialization)
 Report: "The previous implementation of Xavier init is completely wrong for conv layers,
 initialising values too large. This is likely the cause for the long time that a new net needs

@@ -2,7 +2,6 @@
 index is 0..n-1 again and the consecutive pack ids look up their own labels (nothing else
 changed).
 
-
 Source: https://github.com/NTMC-Community/MatchZoo/pull/651 (Fix SNLI data loading index mismatch bug.)
 Report / fix: "Cause: `dropna` creates index gaps in the data frame since some of the items are
 removed, but `pack` generates ids consecutively and some ids might fall in the index gaps.

@@ -1,7 +1,6 @@
 """LoRA fine-tuning trainer -- fixed as the PR did: the optimizer step is called with
 zero_grad=True, so the adapter gradients are cleared after every step (nothing else changed).
 
-
 Source: https://github.com/tenstorrent/tt-blacksmith/pull/711 ([Trainer] Fix Bug Where Zero Grad was Left Out)
 Report / fix: "In Trainer class training for LoRA LLM, we forgot to do `zero_grad` on optimizer
 after each optimizer step ... This PR adds flag `zero_grad` to True, to our optimizer step."

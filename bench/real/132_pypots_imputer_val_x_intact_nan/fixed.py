@@ -1,13 +1,12 @@
-"""Time-series imputation model -- fixed as PyPOTS did: the validation X_intact has its NaN
+"""Time-series imputation model -- fixed as the issue calls for: the validation X_intact has its NaN
 filled (nan_to_num) and the indicating mask keeps only values that were really observed
 (nothing else changed).
-
 
 Source: https://github.com/WenjieDu/PyPOTS/issues/232 (For imputation models, X_intact in the val set containing missing data will cause NaN loss)
 Report: "For all imputation models, when X_intact in the val set contains missing data, the
 training procedure will have NaN val loss, and this will lead to an error after the training is
-finished." The fix in PyPOTS fills the NaN in X_intact (nan_to_num) and restricts the
-indicating mask to values that were really observed before computing the validation MAE.
+finished." The remedy is to fill the NaN in X_intact and to let the indicating mask count
+only values that were really observed before computing the validation MAE.
 Reproduced with PyPOTS's validation recipe (`mcar` hides 10 % of the observed validation values,
 X_intact keeps the original values, `indicating_mask` marks the hidden ones, and
 `calc_mae(imputation, X_intact, indicating_mask) = sum(|imputation - X_intact| * mask) / sum(mask)`)

@@ -2,7 +2,6 @@
 row index as the features after the shuffled split, so every row keeps its own label (nothing
 else changed).
 
-
 Source: https://github.com/IBM/AutoXAI4Omics/pull/58 (Fix shuffle misalignment)
 Report / fix: "fixes an index misalignment bug where the target column ... could become out of
 sync with condition_binary (original target) in the metadata after shuffling/splitting.

@@ -2,7 +2,6 @@
 standard-scaled with scalers fitted on the training data, and predictions are denormalised
 (nothing else changed).
 
-
 Source: https://github.com/ai2cm/fv3net/pull/506 (Add normalization to neural networks in fv3fit)
 Report / fix: "Motivation: Neural nets often require their inputs and outputs to be normalized
 to zero mean and standard deviation of 1 in order to train properly ... This PR adds standard

@@ -1,7 +1,6 @@
 """JAX-docs-style MNIST MLP -- fixed as the PR did: a smaller SGD step size (0.05 instead of 1.0;
 nothing else changed).
 
-
 Source: https://github.com/jax-ml/jax/pull/159 (Lower learning rate in NN example notebook to fix divergence.)
 Report / fix: the neural-network example notebook diverged with its learning rate; the merged PR
 lowers the learning rate of the example so the loss converges. Reproduced with the notebook's

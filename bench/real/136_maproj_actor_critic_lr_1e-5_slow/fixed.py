@@ -1,7 +1,6 @@
 """Multi-agent actor-critic on cooperative navigation -- fixed as the report suggests: actor and
 critic learning rates of 0.01 (nothing else changed).
 
-
 Source: https://github.com/isp1tze/MAProj/issues/3 (Learning rates are too small)
 Report: "The learning rate for actor and critic is too small, it takes a very long time to
 converge. Maybe change it as 0.01". Reproduced with the usual structure of such a multi-agent

@@ -1,7 +1,6 @@
 """Online-store purchase classifier -- fixed as the maintainer's answer implies: the `price`
 column, which is only logged for sold items, is removed from the features (nothing else changed).
 
-
 Source: https://github.com/dotnet/machinelearning/issues/737 (Binary Classification Results)
 Report: a binary classifier whose results were too good; the maintainer: "Label leaking means
 that you have a feature which is actually the label in disguise. Imagine that you are trying to
