@@ -11,7 +11,7 @@ points to fairseq's transformer layer, where masked positions become -1e8 instea
 fully masked row stays finite. Reproduced with a re-implemented transformer block as in the
 report (multi-head attention with `masked_fill(key_padding_mask, float('-inf'))`, residual +
 LayerNorm, feed-forward), mean-pooled over the history, concatenated with the candidate item
-embedding, an MLP click head, BCEWithLogitsLoss, Adam, shuffled mini-batches), on 8,000 synthetic
+embedding, an MLP click head, BCEWithLogitsLoss, Adam, shuffled mini-batches, on 8,000 synthetic
 impressions where 6 % of the users are new and have no history at all (all <pad>). The printed
 loss is the mean training loss of the last 20 steps, `acc` the held-out click accuracy.
 
