@@ -33,8 +33,12 @@ def dead_relu(run):
     layer of a regression head.
     """
     head = _clipped_head(run)
-    if head:
-        return head
+    units = _dead_units(run)
+    # one finding: the stronger (a head clipped at 0 and a dead hidden layer say the same)
+    return max([head, units], key=lambda fs: fs[0].confidence if fs else -1.0)
+
+
+def _dead_units(run) -> list:
     f = features(run)
     dead = act_stat(run, "dead", before=f.first_bad)
     worst, val = None, 0.0
