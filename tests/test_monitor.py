@@ -470,3 +470,42 @@ def test_a_skipped_nan_at_the_end_with_stop_on_still_closes_the_run(tmp_path):
     run = traindoc.open_run(tmp_path / "r")
     assert run.meta["status"] == "finished" and run.meta["steps"] == 5
     assert (tmp_path / "r" / "bundles").is_dir()
+
+
+@pytest.mark.parametrize("loop", ["phases", "gan", "critic_first", "generator_first"])
+def test_the_step_clock_follows_a_second_phase_not_an_alternating_optimizer(tmp_path, loop):
+    """Pre-train with one optimizer, then fine-tune with another: the second phase's steps are
+    the run's steps too (the first optimizer stops stepping). Optimizers that take turns keep
+    the first clock: a GAN (one step each per iteration), a WGAN critic stepping 3 times per
+    generator step, critic first; generator first, the critic takes the clock at once."""
+    torch.manual_seed(0)
+    a, b = nn.Linear(4, 1), nn.Linear(4, 1)
+    opt_a, opt_b = torch.optim.SGD(a.parameters(), lr=0.01), torch.optim.SGD(b.parameters(), lr=0.01)
+
+    def step(m, opt):
+        opt.zero_grad()
+        m(torch.randn(8, 4)).pow(2).mean().backward()
+        opt.step()
+
+    with traindoc.watch(out=tmp_path / "r"):
+        if loop == "phases":
+            for _ in range(10):
+                step(a, opt_a)
+            for _ in range(15):
+                step(b, opt_b)
+        for _ in range(6 if loop != "phases" else 0):
+            if loop == "generator_first":
+                step(b, opt_b)
+            for _ in range(1 if loop == "gan" else 3):
+                step(a, opt_a)
+            if loop != "generator_first":
+                step(b, opt_b)
+    run = traindoc.open_run(tmp_path / "r")
+    clock = [e for e in run.events() if e["kind"] == "step-clock"]
+    if loop == "phases":
+        assert run.meta["steps"] == 10 + 14 and len(clock) == 1  # b's first step waits for its second
+        assert "optimizer 1 (SGD) now ends the steps: optimizer 0 stopped stepping" in clock[0]["message"]
+    elif loop == "generator_first":
+        assert len(clock) == 1 and run.meta["steps"] == 1 + 6 * 3 - 1  # the critic's steps, from its second
+    else:
+        assert not clock and run.meta["steps"] == 6 * (1 if loop == "gan" else 3)

@@ -32,7 +32,15 @@ class _OptState:
 class Optimizers:
     """Owned by the monitor; each hook entry point is called through ``Monitor.guard``.
     The primary optimizer (the first seen to step, or the first of ``optimizers=``) ends
-    the monitor's steps; the others' records are deferred to the next step's sync."""
+    the monitor's steps; the others' records are deferred to the next step's sync.
+
+    The clock changes hands when another optimizer steps twice with no step of the primary
+    between and had never interleaved with it: a second phase with its own optimizer
+    (pre-train then fine-tune, a linear probe then the whole model, a throwaway sanity
+    check first) would otherwise be invisible once the first optimizer stops stepping
+    (a LoRA fine-tune after a warm-up recorded 100 steps of 250). Optimizers that take
+    turns every iteration (a GAN, encoder and decoder, a critic stepping k times per
+    generator step once the generator has stepped in between) keep the first clock."""
 
     def __init__(self, mon: Any, only: Iterable[torch.optim.Optimizer] | torch.optim.Optimizer | None) -> None:
         self.mon = mon
@@ -45,6 +53,8 @@ class Optimizers:
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
         self._step_nest: dict[int, tuple[int, int]] = {}  # id(opt) -> (monitor step, hooked steps open)
         self._schedulers_seen: set[int] = set()
+        self._since_primary: dict[int, int] = {}  # id(opt) -> its steps since the primary's last
+        self._interleaved: set[int] = set()  # optimizers the primary has stepped between
 
     def state(self, opt: torch.optim.Optimizer) -> _OptState | None:
         st = self._opts.get(id(opt))
@@ -145,6 +155,7 @@ class Optimizers:
             return
         mon, rec = self.mon, self.mon.rec
         st.fired = True
+        self._clock_hand(opt, st)
         if not st.described:
             st.described = True
             mon.writer.meta(f"optimizer/{st.index}", context.optimizer_summary(st.index, opt))
@@ -180,6 +191,23 @@ class Optimizers:
                 mon.writer.scalars(mon.step, lrs)
             return
         mon.recorder.finish(names, tensors, lrs, params, pnames, norms, skipped, st.gkeys)
+
+    def _clock_hand(self, opt: torch.optim.Optimizer, st: _OptState) -> None:
+        """Who ends the monitor's steps (see the class docstring); host-side counts only."""
+        k = id(opt)
+        if k == self.primary:
+            if self._since_primary:
+                self._interleaved.update(self._since_primary)
+                self._since_primary = {}
+            return
+        n = self._since_primary[k] = self._since_primary.get(k, 0) + 1
+        if n >= 2 and k not in self._interleaved:
+            old = self._opts.get(self.primary) if self.primary is not None else None
+            self.primary, self._since_primary = k, {}
+            self.mon.writer.event(self.mon.step, "step-clock",
+                                  f"optimizer {st.index} ({type(opt).__name__}) now ends the steps"
+                                  + (f": optimizer {old.index} stopped stepping" if old is not None else ""),
+                                  {"optimizer": st.index})
 
     def _with_grads(self, opt: torch.optim.Optimizer, st: _OptState) -> tuple[list[torch.Tensor], list[str]]:
         """The optimizer's parameters that have a (dense) gradient, and their names. The names

@@ -224,3 +224,43 @@ def test_a_plain_regression_head_or_positive_targets_are_not(tmp_path):
     # counts or prices behind a ReLU (targets never negative): as meant
     names = [c.name for c in _regression_run(tmp_path / "b", [nn.Linear(32, 1), nn.ReLU()], shift=10.0).causes]
     assert "dead-relu" not in names
+
+
+def _two_phase_run(tmp_path, clear_second):
+    torch.manual_seed(0)
+    x = torch.randn(512, 8)
+    y = x[:, :1] * 2
+    model = nn.Sequential(nn.Linear(8, 32), nn.Tanh(), nn.Linear(32, 1))
+    warm = torch.optim.SGD(model.parameters(), lr=0.01)
+    with traindoc.watch(out=tmp_path / "r", sample_every=5):
+        for s in range(60):  # phase 1: cleared every step
+            i = torch.randint(0, 512, (32,), generator=torch.Generator().manual_seed(s))
+            warm.zero_grad()
+            nn.functional.mse_loss(model(x[i]), y[i]).backward()
+            warm.step()
+        tune = torch.optim.Adam(model[2].parameters(), lr=1e-3)  # phase 2: the head, another optimizer
+        for s in range(60):
+            i = torch.randint(0, 512, (32,), generator=torch.Generator().manual_seed(100 + s))
+            if clear_second:
+                tune.zero_grad()
+            nn.functional.mse_loss(model(x[i]), y[i]).backward()
+            tune.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_uncleared_gradients_in_a_second_phase_with_its_own_optimizer(tmp_path):
+    d = _two_phase_run(tmp_path, clear_second=False)
+    assert d.causes and d.causes[0].name == "missing-zero-grad", [(c.name, c.message) for c in d.causes]
+    assert d.run.meta["steps"] == 119
+    assert "missing-zero-grad" not in [c.name for c in _two_phase_run(tmp_path / "b", clear_second=True).causes]
+
+
+def test_measured_clearing_vetoes_code_evidence_of_missing_zero_grad(make_run):
+    from traindoc.code_evidence import _measured_against
+
+    def run(carried):
+        return traindoc.open_run(make_run(carried=carried))
+
+    assert _measured_against(run(0.0), "missing-zero-grad")
+    assert not _measured_against(run(1.0), "missing-zero-grad")
+    assert not _measured_against(run(0.0), "lr-too-high")

@@ -135,7 +135,8 @@ def carried_grads(run) -> tuple[list[tuple[int, float, float]], int] | None:
     steps): (the sampled steps whose .grad still held more than 5 % of a gradient, as
     (step, norm before, norm after); the number of sampled steps), or None when not
     measured. The list is empty when fewer than 60 % (or fewer than 2) of the sampled
-    steps were stale: the gradients are cleared."""
+    steps were stale: the gradients are cleared. After a change of the step clock (a second
+    phase with its own optimizer), the steps of the last phase only."""
     rank = focus_rank(run)
     if not (run.has("grad_carried", rank) and run.has("grad_carried_ref", rank)):
         return None
@@ -143,6 +144,12 @@ def carried_grads(run) -> tuple[list[tuple[int, float, float]], int] | None:
     ref = dict(zip(c.steps.tolist(), r.values.tolist())) if len(r.steps) == len(c.steps) else {}
     pairs = [(int(t), float(x), ref.get(int(t), float("nan"))) for t, x in zip(c.steps, c.values)]
     pairs = [(t, x, y) for t, x, y in pairs if np.isfinite(x) and np.isfinite(y) and y > 0]
+    # a second phase with its own optimizer (pre-train, then fine-tune) is its own loop:
+    # judged from the step its optimizer took the clock (event step-clock)
+    handover = max((e["step"] for e in run.events() if e["kind"] == "step-clock" and e.get("rank", rank) == rank
+                    and isinstance(e.get("step"), int)), default=None)
+    if handover is not None and sum(t >= handover for t, _, _ in pairs) >= 2:
+        pairs = [p for p in pairs if p[0] >= handover]
     if len(pairs) < 2:
         return None
     stale = [(t, x, y) for t, x, y in pairs if x > 0.05 * y]
