@@ -80,20 +80,10 @@ def script_findings(run: Any) -> tuple[list[Finding], str | None]:
     return [f for f in lint_source(raw, str(path)) if f.name in LEADS_TO], None
 
 
-def _measured_against(run: Any, cause: str) -> bool:
-    """The run measured what the code only suggests, and found it absent: the monitor read
-    .grad empty when backward began on the sampled steps (gradients are cleared, perhaps by
-    a helper the lint cannot follow: `optimizer_step(zero_grad=True)`)."""
-    if cause != "missing-zero-grad":
-        return False
-    from .rules.evidence import carried_grads
-
-    measured = carried_grads(run)
-    return measured is not None and not measured[0]
-
-
-def corroborate(run: Any, causes: list[Finding], symptoms: list[Finding]) -> list[Finding]:
-    """``causes`` with the script's lines as evidence (see the module's docstring)."""
+def corroborate(run: Any, causes: list[Finding], symptoms: list[Finding],
+                ruled_out: frozenset[str] = frozenset()) -> list[Finding]:
+    """``causes`` with the script's lines as evidence (see the module's docstring); a cause in
+    ``ruled_out`` (the run measured it absent) is not added on the code's word."""
     seen = {s.name for s in symptoms if s.severity in ("error", "warning")}
     if not seen:
         return causes
@@ -116,7 +106,7 @@ def corroborate(run: Any, causes: list[Finding], symptoms: list[Finding]) -> lis
                                                                      "line": hits[0].location.get("line")})}
             out[i] = Finding.from_confidence(f.name, round(c, 4), f.message, location=loc, evidence=f.evidence + ev,
                                              fix=f.fix, confirm=f.confirm)
-        if not idx and w >= STRONG and not _measured_against(run, cause):
+        if not idx and w >= STRONG and cause not in ruled_out:
             h = hits[0]
             out.append(Finding.from_confidence(
                 cause, w, f"line {h.location.get('line')} of {Path(str(h.location.get('file'))).name}: {h.message} "

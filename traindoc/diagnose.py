@@ -14,7 +14,7 @@ from typing import Any
 from .errors import UserError
 from .findings import ERROR, Finding
 from .rules import RULES, load_all
-from .rules.evidence.policy import without_symptom
+from .rules.evidence.policy import ruled_out, without_symptom
 from .store.reader import Run, open_run
 from .taxonomy import TAXONOMY
 
@@ -179,7 +179,7 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
     if getattr(run, "folder", None) is not None:  # the script's lines (traindoc lint) as evidence
         from .code_evidence import corroborate
 
-        d.causes = corroborate(run, d.causes, d.symptoms)
+        d.causes = corroborate(run, d.causes, d.symptoms, ruled_out(run_for_rules))
     if experiments and getattr(run, "folder", None) is not None:
         from .confirm.apply import apply
         from .confirm.run import load

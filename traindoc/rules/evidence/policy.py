@@ -49,3 +49,13 @@ def without_symptom(causes: list[Finding], symptoms: list[Finding]) -> list[Find
                 location=f.location, evidence=f.evidence, fix=f.fix, confirm=f.confirm)
         out.append(f)
     return out
+
+
+def ruled_out(run) -> frozenset[str]:
+    """Causes the run measured absent, whatever the code suggests: the monitor read .grad
+    empty when backward began on the sampled steps (gradients are cleared, perhaps by a
+    helper the lint cannot follow: ``optimizer_step(zero_grad=True)``)."""
+    from .series import carried_grads
+
+    measured = carried_grads(run)
+    return frozenset({"missing-zero-grad"}) if measured is not None and not measured[0] else frozenset()
