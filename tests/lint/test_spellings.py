@@ -239,6 +239,28 @@ CASES = {
         # a one-sided hinge (self-imitation learning's value loss): by design
         "def sil(v, ret):\n    adv = torch.clamp(ret - v, min=0.0)\n    return adv.pow(2).mean() / 2\n",
     ],
+    "gradients-never-cleared": [
+        # a step helper whose clearing is behind a flag the call leaves off (tt-blacksmith's
+        # LoRA trainer): the flag's value read from a module constant, a literal, the default
+        "ZERO_GRAD = False\nclass T:\n    def __init__(self, m, opt):\n        self.m, self.opt = m, opt\n"
+        "    def optimizer_step(self, zero_grad=False):\n        self.opt.step()\n        if zero_grad:\n"
+        "            self.opt.zero_grad()\n    def fit(self, dl):\n        for x in dl:\n"
+        "            self.m(x).sum().backward()\n            self.optimizer_step(zero_grad=ZERO_GRAD)  # !\n",
+        "class T:\n    def __init__(self, m, opt):\n        self.m, self.opt = m, opt\n"
+        "    def optimizer_step(self, zero_grad=False):\n        self.opt.step()\n        if zero_grad:\n"
+        "            self.opt.zero_grad()\n    def fit(self, dl):\n        for x in dl:\n"
+        "            self.m(x).sum().backward()\n            self.optimizer_step()  # !\n",
+        # negatives: the flag set (constant, literal, positional), or a value the file does not settle
+        "ZERO_GRAD = True\nclass T:\n    def __init__(self, m, opt):\n        self.m, self.opt = m, opt\n"
+        "    def optimizer_step(self, zero_grad=False):\n        self.opt.step()\n        if zero_grad:\n"
+        "            self.opt.zero_grad()\n    def fit(self, dl):\n        for x in dl:\n"
+        "            self.m(x).sum().backward()\n            self.optimizer_step(zero_grad=ZERO_GRAD)\n",
+        "class T:\n    def __init__(self, m, opt):\n        self.m, self.opt = m, opt\n"
+        "    def optimizer_step(self, zero_grad=False):\n        self.opt.step()\n        if zero_grad:\n"
+        "            self.opt.zero_grad()\n    def fit(self, dl, clear):\n        for x in dl:\n"
+        "            self.m(x).sum().backward()\n            self.optimizer_step(True)\n"
+        "            self.optimizer_step(zero_grad=clear)\n",
+    ],
 }
 
 

@@ -114,6 +114,10 @@ class _Index:
                 back.append(n)
             elif k == "s":
                 steps.append(n)
+                # a step helper of this file (`self.optimizer_step(zero_grad=True)`) may clear
+                fn = _local_function(self.m, n) if depth < 3 else None
+                if fn is not None and self._func_summary(fn, depth + 1)[2] and _flag_allows(self.m, fn, n):
+                    clears = True
             elif k == "c":
                 clears = True
             elif depth < 3:
@@ -169,3 +173,58 @@ def _conditional(loop: ast.AST, step: ast.AST) -> bool:
         if isinstance(n, ast.If) and any(s is step for b in n.body for s in walk(b)):
             return True
     return False
+
+
+def _flag_allows(m, fn, call: ast.Call) -> bool:
+    """Whether ``fn``'s clearing runs for this ``call``: False only when every clear in it
+    sits under ``if FLAG:`` on one of its parameters and the call gives that parameter a
+    false value (a literal, a module constant, or the default when it is not passed);
+    anything the file does not settle counts as clearing."""
+    guards = set()
+    for n in walk(fn):
+        if isinstance(n, ast.If) and isinstance(n.test, ast.Name):
+            if any(isinstance(c, ast.Call) and _clears(c) for b in n.body for c in walk(b)):
+                guards.add(n.test.id)
+    clears = [c for c in walk(fn) if isinstance(c, ast.Call) and _clears(c)]
+    if len(guards) != 1 or not clears:
+        return True
+    flag = next(iter(guards))
+    guarded = {id(c) for n in walk(fn) if isinstance(n, ast.If) and isinstance(n.test, ast.Name)
+               and n.test.id == flag for b in n.body for c in walk(b)}
+    if any(id(c) not in guarded for c in clears):
+        return True  # a clear outside the flag
+    value = _argument(fn, call, flag)
+    return True if value is None else bool(_constant(m, value, default=True))
+
+
+def _argument(fn, call: ast.Call, name: str):
+    """The expression ``call`` gives parameter ``name`` of ``fn`` (its default when not
+    passed); None when ``name`` is not a parameter or has no default and is not passed."""
+    a = fn.args
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    pos = [p.arg for p in (*a.posonlyargs, *a.args)]
+    if name in pos:
+        i = pos.index(name) - (1 if pos and pos[0] in ("self", "cls") and isinstance(call.func, ast.Attribute) else 0)
+        if 0 <= i < len(call.args):
+            return call.args[i]
+        k = pos.index(name) - (len(pos) - len(a.defaults))
+        return a.defaults[k] if 0 <= k < len(a.defaults) else None
+    kwonly = [p.arg for p in a.kwonlyargs]
+    if name in kwonly:
+        return a.kw_defaults[kwonly.index(name)]
+    return None
+
+
+def _constant(m, e, default: bool) -> bool:
+    """The truth of a literal or of a module-level name bound once to a literal; ``default``
+    otherwise."""
+    if isinstance(e, ast.Constant):
+        return bool(e.value)
+    if isinstance(e, ast.Name):
+        vals = [s.value for s in m.tree.body if isinstance(s, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == e.id for t in s.targets)]
+        if len(vals) == 1 and isinstance(vals[0], ast.Constant):
+            return bool(vals[0].value)
+    return default
