@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from typing import Iterator
 
 _AST = ast.AST
 _store: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
@@ -35,7 +34,7 @@ def _nodes(node: ast.AST) -> tuple[ast.AST, ...]:
     return tuple(out)
 
 
-def walk(node: ast.AST) -> tuple[ast.AST, ...] | Iterator[ast.AST]:
+def walk(node: ast.AST) -> tuple[ast.AST, ...]:
     """``node`` and every node below it, in ``ast.walk``'s order."""
     hit = _store.get(id(node))
     if hit is not None and hit[0] is node:
