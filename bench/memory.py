@@ -2,8 +2,9 @@
 
 For each way of training (a row of the compatibility matrix: a DataLoader loop, a
 hand-written SGD update, nanoGPT's ``get_batch()``, a NaN guard that skips backward,
-gradient accumulation, LBFGS's closure, two optimizers, Lightning's automatic
-optimization, the Hugging Face Trainer), the same tiny model trains for ``--steps`` steps
+gradient accumulation, LBFGS's closure, two optimizers, Lightning's automatic and manual
+optimization, an Accelerate loop, two phases with their own optimizers, the Hugging Face
+Trainer), the same tiny model trains for ``--steps`` steps
 twice, plain (``python script.py``) and monitored (``traindoc run script.py``), rows
 interleaved (plain, monitored, next row ...). The script itself reads its resident memory
 (VmRSS) after a warm-up (10 % of the steps), half-way and at the end; the table shows the
@@ -47,7 +48,11 @@ def mark(step):
     if step == WARM: _rss["warm"] = rss_kb()
     if step == STEPS // 2: _rss["mid"] = rss_kb()
 def report():
-    _rss["end"] = rss_kb(); print("BENCH_RSS " + json.dumps(_rss), file=sys.stderr)
+    _rss["end"] = rss_kb()
+    import gc  # the trained weights' fingerprint: the same bits plain and monitored (no observer effect)
+    _rss["weights"] = repr(sum(float(o.detach().double().sum()) for o in gc.get_objects()
+                               if isinstance(o, torch.nn.Parameter)))
+    print("BENCH_RSS " + json.dumps(_rss), file=sys.stderr)
 from torch import nn
 import torch.nn.functional as F
 def net(): return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
@@ -151,6 +156,52 @@ L.Trainer(max_steps=STEPS, logger=False, enable_checkpointing=False, enable_prog
           enable_model_summary=False, accelerator="cpu", devices=1).fit(Mod(), dl)
 report()
 '''),
+    "Lightning (manual optimization)": ("lightning", '''
+import lightning as L
+from torch.utils.data import DataLoader, TensorDataset
+class Mod(L.LightningModule):
+    def __init__(self):
+        super().__init__(); self.m = net(); self.automatic_optimization = False
+    def training_step(self, batch, i):
+        opt = self.optimizers(); x, y = batch
+        loss = F.cross_entropy(self.m(x), y); opt.zero_grad(); self.manual_backward(loss); opt.step()
+    def on_train_batch_end(self, *a):
+        mark(self.global_step)
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters(), 1e-3)
+dl = DataLoader(TensorDataset(X, Y), batch_size=32, shuffle=True, drop_last=True)
+L.Trainer(max_steps=STEPS, logger=False, enable_checkpointing=False, enable_progress_bar=False,
+          enable_model_summary=False, accelerator="cpu", devices=1).fit(Mod(), dl)
+report()
+'''),
+    "Accelerate loop (accumulation x2)": ("accelerate", '''
+from accelerate import Accelerator
+from torch.utils.data import DataLoader, TensorDataset
+acc = Accelerator(cpu=True, gradient_accumulation_steps=2)
+m = net(); opt = torch.optim.Adam(m.parameters(), 1e-3)
+dl = DataLoader(TensorDataset(X, Y), batch_size=16, shuffle=True, drop_last=True)
+m, opt, dl = acc.prepare(m, opt, dl)
+step = 0; micro = 0
+while step < STEPS:
+    for x, y in dl:
+        with acc.accumulate(m):
+            acc.backward(F.cross_entropy(m(x), y)); opt.step(); opt.zero_grad()
+        micro += 1
+        if micro % 2 == 0:
+            step += 1; mark(step)
+        if step >= STEPS: break
+report()
+'''),
+    "two phases (warm-up, then fine-tune with a new optimizer)": (None, '''
+m = net()
+def train(opt, first, last):
+    for step in range(first, last + 1):
+        i = torch.randint(0, len(X), (32,))
+        loss = F.cross_entropy(m(X[i]), Y[i]); opt.zero_grad(); loss.backward(); opt.step(); mark(step)
+train(torch.optim.SGD(m.parameters(), 0.05), 1, STEPS // 5)
+train(torch.optim.Adam(m[2].parameters(), 1e-3), STEPS // 5 + 1, STEPS)
+report()
+'''),
     "Hugging Face Trainer": ("transformers", '''
 import transformers
 from transformers import Trainer, TrainingArguments, TrainerCallback
@@ -188,7 +239,8 @@ def run_one(script: Path, monitored: bool, steps: int, out: Path) -> dict:
         raise SystemExit(f"{script.name} ({'monitored' if monitored else 'plain'}) failed "
                          f"(exit {p.returncode}):\n{p.stderr[-2000:]}")
     rss = json.loads(line.split(" ", 1)[1])
-    return {"warm_mb": rss["warm"] / 1024, "mid_mb": rss["mid"] / 1024, "end_mb": rss["end"] / 1024, "wall": wall}
+    return {"warm_mb": rss["warm"] / 1024, "mid_mb": rss["mid"] / 1024, "end_mb": rss["end"] / 1024, "wall": wall,
+            "weights": rss["weights"]}
 
 
 def main() -> None:
@@ -200,21 +252,22 @@ def main() -> None:
     print(f"{a.steps} steps per run; growth of resident memory from the warm-up ({a.steps // 10} steps) to the end, "
           "and over the monitored run's second half")
     print(f"{'row':36s} | {'plain growth':>12s} | {'monitored growth':>16s} | {'monitored, 2nd half':>19s} | "
-          f"{'monitored RSS':>13s} | {'wall plain / mon':>16s}")
+          f"{'monitored RSS':>13s} | {'wall plain / mon':>16s} | same weights")
     with tempfile.TemporaryDirectory() as tmp:
-        for name in rows:
+        for k, name in enumerate(rows):
             need, body = ROWS[name]
             if need and importlib.util.find_spec(need) is None:
                 print(f"{name:36s} | skipped: {need} is not installed")
                 continue
-            script = Path(tmp) / ("bench_" + name.split()[0].lower().strip("()-") + ".py")  # never a module's own name
+            script = Path(tmp) / f"bench_{k}_{name.split()[0].lower().strip('()-')}.py"  # never a module's own name
             script.write_text(_HEAD + textwrap.dedent(body))
             plain = run_one(script, False, a.steps, Path(tmp) / "unused")
             mon = run_one(script, True, a.steps, Path(tmp) / f"run-{script.stem}")
             gp, gm = plain["end_mb"] - plain["warm_mb"], mon["end_mb"] - mon["warm_mb"]
             second = mon["end_mb"] - mon["mid_mb"]
             print(f"{name:36s} | {gp:9.1f} MB | {gm:13.1f} MB | {second:16.1f} MB | {mon['end_mb']:10.0f} MB | "
-                  f"{plain['wall']:6.1f} / {mon['wall']:5.1f} s", flush=True)
+                  f"{plain['wall']:6.1f} / {mon['wall']:5.1f} s | "
+                  f"{'yes' if plain['weights'] == mon['weights'] else 'NO'}", flush=True)
 
 
 if __name__ == "__main__":
