@@ -31,11 +31,11 @@ UNSEEN_CAP = 0.45
 
 def without_symptom(causes: list[Finding], symptoms: list[Finding]) -> list[Finding]:
     """``causes`` with the :data:`CONDITIONS` kept at warning (confidence at most
-    :data:`UNSEEN_CAP`) when no symptom of severity error, no slow-convergence symptom and no
-    other cause of severity error was seen, the experiments of ``traindoc confirm`` included (one that shows the run
-    learning far slower than it could adds slow-learning). Not a finding read off what the
-    loss function was given: an output ReLU in front of negative regression targets cannot
-    reach them, symptom or not."""
+    :data:`UNSEEN_CAP`) when no symptom of severity error, no slow-convergence symptom and
+    no other cause of severity error was seen, the experiments of ``traindoc confirm``
+    included (one that shows the run learning far slower than it could adds slow-learning).
+    Not a finding read off what the loss function was given: an output ReLU in front of
+    negative regression targets cannot reach them, symptom or not."""
     if any(s.severity == "error" or s.name in SLOW for s in symptoms):
         return causes
     if any(f.severity == "error" and f.name not in CONDITIONS for f in causes):
