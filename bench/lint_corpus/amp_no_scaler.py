@@ -10,8 +10,8 @@ from torch.utils.data import DataLoader
 def validate(model, val_loader, device):
     model.eval()
     correct = 0
-    for images, labels in val_loader:  # expect: validation-in-train-mode
-        logits = model(images.to(device))
+    for images, labels in val_loader:
+        logits = model(images.to(device))  # expect: validation-in-train-mode
         correct += (logits.argmax(1) == labels.to(device)).sum().item()
     model.train()
     return correct / len(val_loader.dataset)

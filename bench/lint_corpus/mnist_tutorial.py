@@ -32,9 +32,9 @@ for epoch in range(1, 15):
             print(f"epoch {epoch} [{batch_idx * len(data)}/{len(train_loader.dataset)}] loss {loss.item():.6f}")
     test_loss = 0
     correct = 0
-    for data, target in test_loader:  # expect: validation-in-train-mode
+    for data, target in test_loader:
         data, target = data.to(device), target.to(device)
-        output = model(data)
+        output = model(data)  # expect: validation-in-train-mode
         test_loss += F.nll_loss(torch.log(output), target, reduction="sum").item()  # expect: log-of-softmax
         correct += output.argmax(dim=1).eq(target).sum().item()
     print(f"test loss {test_loss / len(test_loader.dataset):.4f}, accuracy {correct / len(test_loader.dataset):.3f}")

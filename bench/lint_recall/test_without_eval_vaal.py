@@ -21,9 +21,9 @@ class Solver:
 
     def test(self, test_loader):
         total = correct = 0
-        for imgs, labels in test_loader:  # expect: validation-in-train-mode
+        for imgs, labels in test_loader:
             with torch.no_grad():
-                preds = self.task_model(imgs).argmax(1)
+                preds = self.task_model(imgs).argmax(1)  # expect: validation-in-train-mode
             correct += (preds == labels).sum().item()
             total += labels.size(0)
         return correct / total

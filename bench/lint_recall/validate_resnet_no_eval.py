@@ -34,7 +34,7 @@ def training_loop(n_epochs, train_loader):
 def validate(loader):
     correct = total = 0
     with torch.no_grad():
-        for imgs, labels in loader:  # expect: validation-in-train-mode
-            correct += (model(imgs).argmax(1) == labels).sum().item()
+        for imgs, labels in loader:
+            correct += (model(imgs).argmax(1) == labels).sum().item()  # expect: validation-in-train-mode
             total += labels.shape[0]
     return correct / total

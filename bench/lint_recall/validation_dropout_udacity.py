@@ -30,6 +30,6 @@ def run(train_loader, valid_loader, n_epochs=20):
             loss.backward()
             optimizer.step()
         valid_loss = 0.0
-        for data, target in valid_loader:  # expect: validation-in-train-mode
-            valid_loss += criterion(model(data), target).item()
+        for data, target in valid_loader:
+            valid_loss += criterion(model(data), target).item()  # expect: validation-in-train-mode
         print(epoch, valid_loss / len(valid_loader))

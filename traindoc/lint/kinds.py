@@ -164,12 +164,18 @@ class Module:
                 return ("local", k[1])
             if isinstance(k, tuple) and k[0] == "ref" and k[1].rsplit(".", 1)[-1][:1].isupper():
                 return ("inst", k[1])
-        values = []
         sites = self.call_sites(p.fn)
         if not sites and p.default is None:
             cls = only_model_for(self, p.name)  # def fit(model, ...) never called here: the file's model
             return ("local", cls) if cls is not None else None
-        for call in sites:
+        values = self.arg_values(p)
+        return self._agree(values) if values else None
+
+    def arg_values(self, p: Param) -> list | None:
+        """What every call of ``p``'s function in this file passes for it (its default where
+        a call leaves it out); None when a call's ``*args``/``**kw`` hide it or it has no value."""
+        values = []
+        for call in self.call_sites(p.fn):
             if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
                 return None  # f(*args) / f(**kw): cannot tell which argument lands where
             i = None if p.pos is None else p.pos - (1 if p.bound else 0)
@@ -182,7 +188,7 @@ class Module:
             if kw is None:
                 return None
             values.append(kw)
-        return self._agree(values) if values else None
+        return values
 
     def call_sites(self, fn: Any) -> list:
         """Calls in this file that resolve to the function ``fn`` (indexed once per file)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..bindings import UNKNOWN
+from ..bindings import UNKNOWN, Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
@@ -35,7 +35,9 @@ def check(m):
     column `x[:, k]`, `torch.randn(n)` / `torch.linspace` / `torch.arange`, or
     `torch.tensor([2.0, 4.0, 6.0])` against `torch.tensor([[1.0], [2.0], [3.0]])`,
     `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
-    through scikit-learn's `train_test_split(X, y)`. Shapes the rule cannot see are never
+    through scikit-learn's `train_test_split(X, y)`; a loss inside a helper
+    (`def reg_loss(p, t): return F.mse_loss(p, t)`) takes the shapes every call of the
+    helper in the file passes. Shapes the rule cannot see are never
     flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree (a model
     whose `forward` returns `.squeeze(-1)` is (N,) and is flagged against a (N, 1) target).
 
@@ -207,6 +209,11 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         if d and len(d) == 1 and d[0] is UNKNOWN:
             src = _split_source(m, e.id)
             return _shape(m, src, depth - 1) if src is not None else ""
+        if d and len(d) == 1 and isinstance(d[0], Param) and depth > 1:
+            # def regression_loss(pred, y): F.mse_loss(pred, y): what every call passes
+            vals = m.arg_values(d[0]) or ()
+            shapes = {_shape(m, v, depth - 2) for v in vals}
+            return shapes.pop() if len(shapes) == 1 else ""
         return ""
     if _pandas_column(e):
         return "vec"
@@ -240,7 +247,9 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         if name == "squeeze" and not e.args and not e.keywords:
             return "vec"
         if name == "squeeze" and (args in ([1], [-1]) or not e.args and kd in (1, -1)):
-            return "vec" if _shape(m, f.value, depth - 1) == "col" else ""
+            # squeezed from a shape the rule cannot see: (N,) if it was (N, 1), as .unsqueeze(1)
+            # of an unknown is (N, 1) below; if it was (N, k) the pair broadcasts anyway
+            return "vec" if _shape(m, f.value, depth - 1) in ("col", "") else ""
         if name in _ACT_METHODS:
             return _shape(m, f.value, depth - 1)
     return _model_col(m, e, depth)
@@ -257,7 +266,7 @@ def _fn_shape(m, q: str, e: ast.Call, depth: int) -> str:  # noqa: C901
     if q == "torch.squeeze" and args:
         if dim is None:
             return "vec"
-        return "vec" if _const(dim) in (1, -1) and _shape(m, args[0], depth - 1) == "col" else ""
+        return "vec" if _const(dim) in (1, -1) and _shape(m, args[0], depth - 1) in ("col", "") else ""
     if q in ("torch.flatten", "torch.ravel") and len(args) == 1 and not e.keywords:
         return "vec"
     if q in _ACTIVATIONS and args:

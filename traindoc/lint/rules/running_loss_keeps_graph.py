@@ -6,14 +6,14 @@ import ast
 
 from ..flow import calls_index
 from ..registry import Hit, lint_rule
-from ..source import segment, text
+from ..source import segment, short, text
 from ..walk import walk
 
 
 @lint_rule(
     "running-loss-keeps-graph", "TD516", "warning",
     "a running total (or list) of the training loss accumulates the loss tensor itself, keeping every step's graph",
-    needles=[("backward",), ("+=", "append", "= total", "+ loss")],
+    needles=[("backward",), ("+=", "append", "= total", "+ loss", ".update(", ".add(")],
     fix="accumulate a number: total += loss.item() (or loss.detach() to stay on the device)",
     confirm="print torch.cuda.memory_allocated() (or the process RSS) every 100 steps: it keeps growing",
 )
@@ -22,8 +22,10 @@ def check(m):
     `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), the same `loss`
     tensor, or one of the terms it was summed from (`loss = mse + ce`: `mse`, `ce`), added
     to a running total or appended to a list: `total_loss += loss`, `running_ce += ce`,
-    `running = running + loss * x.size(0)`, `losses.append(loss)`, when that total is
-    never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
+    `running = running + loss * x.size(0)`, `losses.append(loss)`, an averaging meter's
+    `meter.update(loss, n)` / `meter.update([ce, kl])` (a name with meter/avg/running/tracker,
+    or a class of the file whose `update` sums), and for `losses["total"].backward()` any
+    `totals[k] += losses[k]`, when that total is never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
     `float(loss)` are fine.
 
     Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
@@ -59,25 +61,28 @@ def check(m):
         if not any(_backwarded(s.node) for s in by_loop.get(id(site.node), ())):
             continue
         seg = segment(m, site.node)
-        if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg:
+        if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
+                and b"add(" not in seg:
             continue
         loop = site.node
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names)):
+        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
-            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{tgt} += {v}`"}.get(how, f"`{tgt} = {tgt} + {v}`")
-            whose = "the loss tensor that backward() just used" if v in names else \
+            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{short(getattr(node, 'target', None)) or tgt} += {v}`", "update": f"`{tgt}.update({v}, ...)`"
+                    }.get(how, f"`{tgt} = {tgt} + {v}`")
+            whose = "the loss tensor that backward() just used" if v.split("[", 1)[0] in names else \
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
 
 
-def _accumulations(loop: ast.AST, names: set[str]) -> list[tuple]:
-    """``(node, total, loss name, "+=" | "+" | "append")`` for each statement of ``loop`` that
-    adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``, ``t.append(loss)``."""
+def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
+    """``(node, total, loss name, "+=" | "+" | "append" | "update")`` for each statement of
+    ``loop`` that adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``,
+    ``t.append(loss)``, ``meter.update(loss, n)`` / ``meter.update([ce, kl])``."""
     found = []
     for n in walk(loop):
         t = type(n)
@@ -97,7 +102,34 @@ def _accumulations(loop: ast.AST, names: set[str]) -> list[tuple]:
         elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
             found.append((n, text(n.func.value), n.args[0].id, "append"))
+        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in ("update", "add") and n.args \
+                and m is not None and _sums(m, n.func.value):
+            v = _loss_name(n.args[0], names) or next(
+                (_loss_name(x, names) for x in getattr(n.args[0], "elts", ()) if _loss_name(x, names)), "")
+            if v:
+                found.append((n, text(n.func.value), v, "update"))
     return found
+
+
+_METER_WORDS = ("meter", "avg", "average", "running", "tracker")
+
+
+def _sums(m, recv) -> bool:
+    """``recv.update(...)`` adds its values up: an AverageMeter-like name, or an instance of
+    a class of this file whose ``update``/``add`` sums into an attribute."""
+    name = (text(recv) or "").rsplit(".", 1)[-1].lower()
+    if any(w in name for w in _METER_WORDS):
+        return True
+    k = m.kind(recv)
+    if not (isinstance(k, tuple) and k[0] == "local"):
+        return False
+    for meth in ("update", "add"):
+        fn = m.method(k[1], meth)
+        if fn is not None and any(type(x) is ast.AugAssign and type(x.op) is ast.Add
+                                  or type(x) is ast.Assign and isinstance(x.value, ast.BinOp)
+                                  and type(x.value.op) is ast.Add for x in walk(fn)):
+            return True
+    return False
 
 
 def _terms(loop: ast.AST, names: set[str]) -> set[str]:
@@ -130,6 +162,8 @@ def _backwarded(call: ast.Call) -> str:
             r = r.args[0]  # scaler.scale(loss).backward()
         if isinstance(r, ast.Name):
             return r.id
+        if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and not call.args:
+            return r.value.id  # losses["total"].backward(): every entry of `losses` is a graph
         if call.args and isinstance(call.args[0], ast.Name) and not isinstance(r, ast.Name):
             return call.args[0].id  # accelerator.backward(loss), torch.autograd.backward(loss)
     if f.attr == "manual_backward" and call.args and isinstance(call.args[0], ast.Name):
@@ -141,6 +175,8 @@ def _loss_name(e, names: set[str]) -> str:
     """``loss`` or ``loss * k`` / ``k * loss`` / ``loss / k``: the backpropagated name, or ''."""
     if isinstance(e, ast.Name):
         return e.id if e.id in names else ""
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in names:
+        return short(e)  # losses[key]
     if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div):
         return _loss_name(e.left, names) or (_loss_name(e.right, names) if type(e.op) is ast.Mult else "")
     return ""

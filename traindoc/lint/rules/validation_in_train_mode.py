@@ -20,6 +20,7 @@ _FUNC_WORDS = frozenset({"val", "valid", "validate", "validation", "eval", "eval
 _MODE_MATTERS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"models.", b"timm")
 # What calling "the model" looks like: ``model(x)``, ``self.net(x)``, ``teacher_model(x)``;
 # not ``self.gm.modules()`` or ``iterate_model_state(m)`` (a function that takes a model).
+_RUN_METHODS = frozenset({"forward", "generate", "predict", "infer", "inference"})
 _MODEL_NAMES = frozenset(
     "model net network module encoder decoder classifier backbone generator discriminator policy critic".split()
 )
@@ -40,7 +41,9 @@ def check(m):
     `backward()` or optimizer step, when either `model.eval()` (or `.train(False)`) or
     `torch.no_grad()` / `torch.inference_mode()` is missing. The rule looks for them in
     the loop's function, around the loop, as a decorator, and in the same-file
-    functions that call it. A missing `model.eval()` is not reported in a file with no
+    functions that call it; a `model.train()` between the `eval()` and the loop undoes
+    it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
+    `model.forward(x)`; the finding points at the first such call in the loop. A missing `model.eval()` is not reported in a file with no
     dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
     torchvision/timm/pretrained model), where eval mode changes nothing.
 
@@ -77,7 +80,9 @@ def check(m):
             index = _index(m)  # one pass over the file's calls, only for a file with a validation loop
         evals, no_grads, callers = index
         chain = [fn, *callers.get(id(fn), ())] if fn is not None else [None]
-        has_eval = any(id(f) in evals for f in chain)
+        undo = _train_mode_last(m, fn, loop)
+        had_eval = any(id(f) in evals for f in chain)
+        has_eval = had_eval and undo is None
         has_nograd = (enclosing_no_grad(m, site.ctx.withs) or any(id(f) in no_grads for f in chain)
                       or _body_no_grad(m, loop))
         if not has_eval and not any(w in m.source for w in _MODE_MATTERS):
@@ -86,11 +91,13 @@ def check(m):
         if not missing:
             continue
         why = []
+        if had_eval and undo is not None:
+            why.append(f"`{text(undo.func)}()` on line {undo.lineno} switches train mode back on before it")
         if not has_eval:
             why.append("dropout stays on and BatchNorm updates its running stats with validation data")
         if not has_nograd:
             why.append("autograd keeps every activation (memory, time)")
-        yield Hit(loop, f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
+        yield Hit(_model_call(m, loop) or loop, f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
 
 
 def _validation_iterable(m, site) -> str | None:
@@ -106,7 +113,7 @@ def _validation_iterable(m, site) -> str | None:
     fwords = _words(fname)
     if not (_words(it) & _LOOP_WORDS or fwords & _FUNC_WORDS or "test" in fwords and not _pytest_file(m)):
         return None  # def test(model, X): ... outside a test module evaluates
-    if not _runs_model(m, loop) or _trains(m, loop):
+    if _model_call(m, loop) is None or _trains(m, loop):
         return None
     return it
 
@@ -160,26 +167,51 @@ def _index(m):
     return evals, no_grads, callers
 
 
+def _train_mode_last(m, fn, loop):
+    """The last mode switch before the loop in its function is ``.train()``: ``model.eval()``
+    then ``model.train()`` again before the validation loop runs (it undoes the eval)."""
+    last = None
+    for site in m.w.calls:
+        call = site.node
+        f = call.func
+        if site.ctx.func is not fn or not isinstance(f, ast.Attribute) or call.lineno >= loop.lineno:
+            continue
+        if f.attr == "eval" and not call.args or f.attr == "train":
+            if last is None or call.lineno > last.lineno:
+                last = call
+    return last if last is not None and last.func.attr == "train" and not _false_arg(last) else None
+
+
 def _false_arg(call: ast.Call) -> bool:
     args = list(call.args) + [k.value for k in call.keywords if k.arg in ("mode", "enabled")]
     return bool(args) and isinstance(args[0], ast.Constant) and args[0].value is False
 
 
-def _runs_model(m, loop) -> bool:
-    for n in walk(loop):
-        if isinstance(n, ast.Call):
-            c = m.callee(n)
-            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
-                continue  # Model(...) builds a model, it does not run one
-            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
-                return True
-            if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
-                    and not c[1][1].endswith("Loss"):
-                return True
-            if isinstance(n.func, (ast.Name, ast.Attribute)) and c[0] != "fn":
-                last = text(n.func).rsplit(".", 1)[-1].lower()
-                if last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_"):
-                    return True
+def _model_call(m, loop):
+    """The first call in the loop that runs the model (the line the finding points at: the
+    forward pass that runs in train mode or records a graph), or None."""
+    memo = m.memo.setdefault("validation-in-train-mode.model", {})
+    if id(loop) not in memo:
+        runs = [n for n in walk(loop) if isinstance(n, ast.Call) and _runs_model(m, n)]
+        memo[id(loop)] = min(runs, key=lambda n: (n.lineno, n.col_offset)) if runs else None
+    return memo[id(loop)]
+
+
+def _runs_model(m, n: ast.Call) -> bool:
+    c = m.callee(n)
+    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
+        return False  # Model(...) builds a model, it does not run one
+    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
+        return True
+    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
+            and not c[1][1].endswith("Loss"):
+        return True
+    if isinstance(n.func, (ast.Name, ast.Attribute)) and c[0] != "fn":
+        parts = text(n.func).lower().rsplit(".", 2)
+        if len(parts) > 1 and parts[-1] in _RUN_METHODS:
+            parts.pop()  # model.generate(x), self.net.forward(x): the model runs too
+        last = parts[-1]
+        return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_")
     return False
 
 
