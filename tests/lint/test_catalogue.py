@@ -80,7 +80,10 @@ CASES = {
         # negatives
         "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5, training=self.training)\n",
         "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5, self.training)\n",
-        "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5, training=True)\n",  # MC dropout
+        # Monte Carlo dropout, said in the file: deliberate
+        "class MCDropoutNet(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5, training=True)\n",
+        # a literal training=True elsewhere: on after eval()
+        "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5, training=True)  # !\n",
         "class M(nn.Module):\n    def forward(self, x):\n        return F.dropout(x, 0.5) if self.training else x\n",
         "def augment(x):\n    return F.dropout(x, 0.5)\n",                     # not in a module
         "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.d = nn.Dropout(0.5)\n",

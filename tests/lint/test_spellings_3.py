@@ -60,6 +60,69 @@ CASES = {
         "def reg_loss(p, t):\n    return F.l1_loss(p, t)\n"
         "def fit(net, dl):\n    for x, y in dl:\n        reg_loss(net(x).squeeze(-1), y)\n        reg_loss(net(x), y.view(-1, 1))\n",
     ],
+    "scheduler-before-optimizer": [
+        # a per-batch step method: scheduler first, every call
+        "class Runner:\n    def __init__(self, model, opt, sched):\n        self.model, self.opt, self.sched = model, opt, sched\n"
+        "    def train_step(self, batch):\n        loss = self.model(batch).sum()\n        loss.backward()\n"
+        "        self.sched.step()  # !\n        self.opt.step()\n        self.opt.zero_grad()\n",
+        # an optimizer from transformers, found by its class
+        "from transformers import AdamW, get_linear_schedule_with_warmup\n"
+        "def tune(model, batches):\n    adam = AdamW(model.parameters(), lr=1e-5)\n"
+        "    warm = get_linear_schedule_with_warmup(adam, 10, 100)\n    for b in batches:\n"
+        "        model(b).sum().backward()\n        warm.step()  # !\n        adam.step()\n        adam.zero_grad()\n",
+        # negatives: the right order in a step method; the scheduler stepped in another branch
+        "class Runner:\n    def __init__(self, model, opt, sched):\n        self.model, self.opt, self.sched = model, opt, sched\n"
+        "    def train_step(self, batch):\n        self.model(batch).sum().backward()\n        self.opt.step()\n"
+        "        self.sched.step()\n        self.opt.zero_grad()\n",
+        "def update(opt, sched, warm):\n    if warm:\n        sched.step()\n    else:\n        opt.step()\n",
+    ],
+    "non-leaf-parameter": [
+        "def fit(f, steps, device):\n    z = torch.zeros(1, 8, requires_grad=True)\n    z = z.to(device)  # !\n"
+        "    for _ in range(steps):\n        f(z).sum().backward()\n        with torch.no_grad():\n"
+        "            z -= 0.1 * z.grad\n",
+        "def fit(f, device):\n    w = torch.randn(4, 4).requires_grad_()\n    w = w.cuda()  # !\n"
+        "    opt = torch.optim.SGD([w], lr=0.1)\n    f(w).sum().backward()\n    opt.step()\n",
+        # negatives: a gradient penalty's input (autograd.grad works on a non-leaf); .float()
+        # of a float32 tensor (returns the tensor itself)
+        "def penalty(critic, mix):\n    mix = torch.randn(4, 3, requires_grad=True)\n    mix = mix.cuda()\n"
+        "    out = critic(mix)\n    g, = torch.autograd.grad(out.sum(), mix, create_graph=True)\n    return g.norm()\n",
+        "def fit(f):\n    w = torch.randn(4, 4, requires_grad=True)\n    w = w.float()\n    f(w).sum().backward()\n"
+        "    print(w.grad)\n",
+    ],
+    "unguarded-zero": [
+        "def gumbel(logits):\n    u = torch.rand_like(logits)\n    g = -torch.log(-torch.log(u))  # !\n"
+        "    return F.softmax(logits + g, dim=-1)\n",
+        # negatives: an epsilon inside; a division by a uniform sample (rare, left alone)
+        "def gumbel(logits, eps=1e-10):\n    u = torch.rand_like(logits)\n"
+        "    return logits - torch.log(-torch.log(u + eps) + eps)\n",
+        "y = torch.rand(2, 2)\nz = torch.ones(2, 2) / y\n",
+    ],
+    "sigmoid-before-bce-with-logits": [
+        # the head ends in a sigmoid; the loss module (fed from another file) names its input probs
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 4)\n"
+        "    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\n"
+        "class Crit(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.bce = nn.BCEWithLogitsLoss()\n"
+        "    def forward(self, exist_probs, target):\n        return self.bce(exist_probs, target)  # !\n",
+        # negatives: no sigmoid in the file; a caller in the file passes logits
+        "class Crit(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.bce = nn.BCEWithLogitsLoss()\n"
+        "    def forward(self, probs, target):\n        return self.bce(probs, target)\n",
+        "def crit(probs, t):\n    return F.binary_cross_entropy_with_logits(probs, t)\n"
+        "def step(net, x, t):\n    print(torch.sigmoid(net(x)).mean())\n    return crit(net(x), t)\n",
+    ],
+    "clip-before-unscale": [
+        # backward and step in separate methods, no unscale_ anywhere
+        "class Updater:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "        self.scaler = torch.cuda.amp.GradScaler()\n    def backward(self, loss):\n"
+        "        self.scaler.scale(loss).backward()\n    def step(self):\n"
+        "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)  # !\n"
+        "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
+        # negative: the backward method unscales
+        "class Updater:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "        self.scaler = torch.cuda.amp.GradScaler()\n    def backward(self, loss):\n"
+        "        self.scaler.scale(loss).backward()\n        self.scaler.unscale_(self.opt)\n    def step(self):\n"
+        "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
+        "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
+    ],
 }
 
 

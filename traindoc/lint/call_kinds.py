@@ -91,6 +91,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return "std"
     if q in N.COUNT or q in ("torch.Tensor.count_nonzero", "torch.Tensor.bincount"):
         return "count"
+    if q in ("torch.rand", "torch.rand_like"):
+        return "uniform"
     if q in N.SQUARE or q == "torch.Tensor.square":
         return "sq"
     if q in N.POW or q == "torch.Tensor.pow":

@@ -45,6 +45,11 @@ def backward_target(call: ast.Call) -> Any:
     return None
 
 
+# Optimizer classes of libraries outside torch.optim (transformers, apex, timm, bitsandbytes, ...).
+_OPTIMIZER_CLASSES = frozenset({"AdamW", "Adam", "SGD", "Adafactor", "LAMB", "Lamb", "FusedAdam", "FusedLAMB", "Lion",
+                                "RAdam", "AdamW8bit", "Adam8bit", "PagedAdamW", "Adan", "Sophia", "Shampoo", "LARS"})
+
+
 def is_step(m: Module, call: ast.Call) -> bool:
     """An optimizer step: ``opt.step()``, ``scaler.step(opt)``, ``xm.optimizer_step(opt)``; not a scheduler's."""
     f = call.func
@@ -60,7 +65,11 @@ def is_step(m: Module, call: ast.Call) -> bool:
         q = k[1]
         if q.startswith("torch.optim.lr_scheduler") or "Scheduler" in q or "LR" in q.rsplit(".", 1)[-1]:
             return False
-        return q.startswith("torch.optim.") or q.endswith(("GradScaler",)) or "optim" in q.lower()
+        if q.startswith("torch.optim.") or q.endswith(("GradScaler",)) or "optim" in q.lower() \
+                or q.rsplit(".", 1)[-1] in _OPTIMIZER_CLASSES:
+            return True
+        # an instance of a class the rule does not know (transformers.AdamW and the like):
+        # its name decides, as for an unknown value
     t = text(recv).lower()
     if "sched" in t or "lr" == t.rsplit(".", 1)[-1] or "env" in t:
         return False
@@ -115,6 +124,11 @@ def is_sched_step(m: Module, call: ast.Call) -> bool:
         if q.startswith("torch.optim.lr_scheduler") or "Scheduler" in q or "LR" in q.rsplit(".", 1)[-1]:
             return not call.args or "epoch" in text(call.args[0]).lower()
         return False
+    if isinstance(f.value, ast.Name):
+        d = m.defs(f.value)
+        if d and len(d) == 1 and isinstance(d[0], ast.Call) \
+                and "schedule" in (m.qualname(d[0].func) or "").rsplit(".", 1)[-1]:
+            return not call.args  # warm = get_linear_schedule_with_warmup(opt, ...) (transformers)
     t = text(f.value).lower()
     if "plateau" in t:
         return False

@@ -21,7 +21,9 @@ from ..training import is_clip
 def check(m):
     """What it detects: `torch.nn.utils.clip_grad_norm_` (or `clip_grad_value_`) called
     after `scaler.scale(loss).backward()` in the same function (or loop) with no
-    `scaler.unscale_(optimizer)` before it. `accelerator.clip_grad_norm_` and helpers
+    `scaler.unscale_(optimizer)` before it; or, where the backward and the step are
+    separate methods, before a `scaler.step(optimizer)` in a file that scales the loss
+    and never calls `unscale_`. `accelerator.clip_grad_norm_` and helpers
     that unscale themselves are not flagged, nor is a file that never calls `.scale(`,
     nor a clip in the other branch of an `if use_amp:` than the scaled backward.
 
@@ -64,6 +66,27 @@ def check(m):
                 yield Hit(anchor, "gradient clipping after scaler.scale(loss).backward() without "
                                   "scaler.unscale_(optimizer) first: it clips the scaled gradients (x65536 at the "
                                   "start), so every step is shrunk by the scale factor")
+            elif e == "clip" and not scaled and _split_step(m, ev, node):
+                yield Hit(anchor, "gradient clipping before scaler.step(optimizer), with the backward scaled by "
+                                  "scaler.scale(loss) elsewhere in the file and no scaler.unscale_(optimizer) "
+                                  "anywhere: it clips the scaled gradients (x65536 at the start), so every step is "
+                                  "shrunk by the scale factor")
+
+
+def _split_step(m, ev, clip) -> bool:
+    """The backward and the step live in different methods (``def backward(self, loss):
+    self.scaler.scale(loss).backward()`` / ``def step(self): clip; self.scaler.step(opt)``):
+    a ``scaler.step`` follows the clip here, ``scaler.scale`` is called in the file and
+    ``unscale_`` nowhere."""
+    if b"unscale_" in m.source:
+        return False
+    after = False
+    for e, node, _ in ev:
+        if node is clip:
+            after = True
+        elif after and e == "scaler-step":
+            return any(_classify(m, s.node) == "scale" for s in m.w.calls)
+    return False
 
 
 def _classify(m, call: ast.Call) -> str:
@@ -73,6 +96,8 @@ def _classify(m, call: ast.Call) -> str:
             return "unscale"
         if f.attr == "scale" and call.args and "scaler" in text(f.value).lower():
             return "scale"
+        if f.attr == "step" and call.args and "scaler" in text(f.value).lower():
+            return "scaler-step"
     if is_clip(m, call) == "torch":
         return "clip"
     return ""

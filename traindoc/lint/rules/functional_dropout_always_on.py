@@ -21,8 +21,9 @@ def check(m):
     """What it detects: `F.dropout(x, p)` (also `dropout1d/2d/3d`, `alpha_dropout`,
     `feature_alpha_dropout`, through any import spelling) called in a method of a class
     without the `training` argument, whose default is True. A call that passes `training`
-    (by keyword or as the third positional argument) is not flagged, `training=True`
-    included (Monte Carlo dropout is deliberate), and neither is a call under a test of
+    (by keyword or as the third positional argument) is not flagged, except a literal
+    `training=True`, unless the file speaks of Monte Carlo dropout, Bayesian or
+    uncertainty estimates (where it is deliberate); nor is a call under a test of
     `self.training` (`if self.training: x = F.dropout(x, p)`). Also flagged: a dropout
     function of the file (`dropout_layer(x, p)`, no mode passed) gated on a flag the module sets in
     `__init__` (`if self.is_training: x = dropout_layer(x, p)`), which `eval()` leaves as
@@ -51,7 +52,14 @@ def check(m):
         c = m.callee(call)
         if c[0] != "fn" or c[1] not in N.DROPOUT_FNS:
             continue
-        if len(call.args) >= 3 or keyword(call, "training") is not None or any(k.arg is None for k in call.keywords):
+        tr = keyword(call, "training") if keyword(call, "training") is not None else \
+            call.args[2] if len(call.args) >= 3 else None
+        if isinstance(tr, ast.Constant) and tr.value is True and not any(w in m.source for w in _MC_WORDS):
+            yield Hit(call, f"`{c[1].rsplit('.', 1)[-1]}(..., training=True)` in `{site.ctx.cls.name}."
+                            f"{site.ctx.func.name}`: dropout stays on after model.eval(); pass "
+                            "training=self.training (for Monte Carlo dropout, suppress this line)")
+            continue
+        if tr is not None or any(k.arg is None for k in call.keywords):
             continue
         if _guarded(m, site.ctx.func, call):
             continue
@@ -59,6 +67,10 @@ def check(m):
                         f"`{site.ctx.cls.name}.{site.ctx.func.name}`: its default is training=True, so dropout "
                         "stays on after model.eval()")
     yield from _own_flag(m)
+
+
+# Words of a file where dropout at inference is deliberate (MC dropout).
+_MC_WORDS = (b"monte", b"Monte", b"MC", b"mc_", b"bayes", b"Bayes", b"uncertaint")
 
 
 def _own_flag(m):

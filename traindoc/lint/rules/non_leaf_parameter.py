@@ -14,7 +14,7 @@ _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t
 @lint_rule(
     "non-leaf-parameter", "TD538", "error",
     "a tensor created with requires_grad=True and then moved, cast or scaled: the result is not a leaf and gets no .grad",
-    needles=[("requires_grad=True",)],
+    needles=[("requires_grad",)],
     fix="create it where it lives and set requires_grad last: w = (torch.randn(n, m, device=dev) * 0.01).requires_grad_() "
         "or nn.Parameter(torch.randn(n, m) * 0.01)",
     confirm="after loss.backward(), print(w.grad, w.is_leaf): None False (the optimizer raises "
@@ -24,7 +24,10 @@ def check(m):
     """What it detects: a call with `requires_grad=True` (a tensor factory such as
     `torch.randn`, `torch.zeros`, `torch.tensor`) whose result is immediately moved or
     cast (`.cuda()`, `.to(device)`, `.float()`, `.view(...)`) or used in arithmetic
-    (`torch.randn(3, 4, requires_grad=True) * 0.01`).
+    (`torch.randn(3, 4, requires_grad=True) * 0.01`); and a name bound to such a leaf and
+    then re-bound to its own moved or cast copy (`x = torch.rand(n, requires_grad=True)`
+    ... `x = x.to(device)`, also in a tuple `x, y = x.cuda(), y.cuda()`) when the file reads
+    `x.grad` or gives `x` to an optimizer: the leaf is lost.
 
     Why it happens: the tensor with `requires_grad=True` is the leaf; the moved,
     cast or scaled copy is an intermediate result of an operation on it. `backward()`
@@ -46,6 +49,8 @@ def check(m):
         if t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in _CONVERT and _leaf(n.func.value):
             yield Hit(n, f"`{short(n)}`: `.{n.func.attr}()` of a tensor created with requires_grad=True returns a "
                          "non-leaf copy whose .grad stays None; create it on the device / dtype with requires_grad")
+        elif t is ast.Assign:
+            yield from _rebound(m, n)
         elif t is ast.BinOp and (_leaf(n.left) or _leaf(n.right)):
             yield Hit(n, f"`{short(n)}`: arithmetic on a tensor created with requires_grad=True gives a non-leaf "
                          "tensor whose .grad stays None; scale first, then .requires_grad_()")
@@ -57,3 +62,36 @@ def _leaf(e) -> bool:
         return False
     rg = keyword(e, "requires_grad")
     return isinstance(rg, ast.Constant) and rg.value is True
+
+
+def _rebound(m, a: ast.Assign):
+    """``x = x.to(device)`` (or ``x, y = x.cuda(), y.cuda()``) where every binding of ``x``
+    reaching it creates a leaf with ``requires_grad=True`` (or ``.requires_grad_()``)."""
+    tgts, vals = a.targets[0], a.value
+    pairs = list(zip(tgts.elts, vals.elts)) if isinstance(tgts, ast.Tuple) and isinstance(vals, ast.Tuple) \
+        and len(tgts.elts) == len(vals.elts) else [(tgts, vals)] if len(a.targets) == 1 else []
+    for t, v in pairs:
+        if not (isinstance(t, ast.Name) and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                and v.func.attr in _CONVERT and isinstance(v.func.value, ast.Name) and v.func.value.id == t.id):
+            continue
+        d = m.defs(v.func.value)
+        if v.func.attr == "float" and d and not any(isinstance(x, ast.Call) and keyword(x, "dtype") for x in d):
+            continue  # .float() of a float32 tensor returns the tensor itself: still the leaf
+        if d and all(isinstance(x, ast.Call) and (_leaf(x) or isinstance(x.func, ast.Attribute)
+                                                  and x.func.attr == "requires_grad_") for x in d) \
+                and _grad_wanted(m, t.id):
+            yield Hit(a, f"`{short(a)}`: `{t.id}` was created with requires_grad=True; its `.{v.func.attr}()` "
+                         f"copy is not a leaf, so `{t.id}.grad` stays None and an optimizer refuses it; create it "
+                         "on the device (torch.rand(..., device=device, requires_grad=True))")
+
+
+def _grad_wanted(m, name: str) -> bool:
+    """The file reads ``name.grad`` or hands ``name`` to a torch optimizer: its own gradient
+    is wanted (``torch.autograd.grad(out, x)`` works on a non-leaf and is not flagged)."""
+    for n in walk(m.tree):
+        if isinstance(n, ast.Attribute) and n.attr == "grad" and isinstance(n.value, ast.Name) and n.value.id == name:
+            return True
+        if isinstance(n, ast.Call) and (m.qualname(n.func) or "").startswith("torch.optim.") \
+                and any(isinstance(x, ast.Name) and x.id == name for a in n.args for x in walk(a)):
+            return True
+    return False

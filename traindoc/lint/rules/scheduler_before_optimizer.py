@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..flow import ordered_events
+from ..flow import exclusive_branches, ordered_events
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import text
@@ -27,8 +27,9 @@ def check(m):
     `scheduler.step(); optimizer.step()` in a batch loop. The scheduler is recognised by
     its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`).
     `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
-    sit in the loop itself (not in a function it calls), and loops in test or
-    evaluation functions are not checked.
+    sit in the loop itself (not in a function it calls), or a function that, outside any
+    loop of its own, steps the scheduler and then the optimizer (a per-batch
+    `train_step`); loops in test or evaluation functions are not checked.
 
     Why it happens: since PyTorch 1.1 `scheduler.step()` belongs after
     `optimizer.step()`. Called first, it advances the schedule before any update: the
@@ -59,7 +60,26 @@ def check(m):
                 yield Hit(anchor, f"scheduler step before the optimizer step (line {ev[first][2].lineno}) of the loop on "
                                   f"line {site.node.lineno}: the first learning rate of the schedule is skipped; "
                                   "step the scheduler after the optimizer")
+    yield from _step_functions(m)
     yield from _started_handlers(m)
+
+
+def _step_functions(m):
+    """A function that, outside any loop of its own, steps the scheduler and then the
+    optimizer (``def train_step(self, batch): ...; self.scheduler.step(); self.optimizer.step()``):
+    whoever calls it once per batch gets the order wrong on every call."""
+    for fns in m.w.functions.values():
+        for fn in fns:
+            ev = [(e, n) for e, n, a in ordered_events(m, fn, lambda c: _classify(m, c), depth=0, key="sched-fn",
+                                                       own_level=True)]
+            first = next((i for i, (e, _) in enumerate(ev) if e == "S"), None)
+            if first is None or fn.name.lower().startswith(("test", "eval", "valid")):
+                continue
+            for e, node in ev[:first]:
+                if e == "L" and not exclusive_branches(fn, node, ev[first][1]):
+                    yield Hit(node, f"scheduler step before the optimizer step (line {ev[first][1].lineno}) in "
+                                    f"`{fn.name}`: each call skips ahead in the schedule before updating; step the "
+                                    "scheduler after the optimizer")
 
 
 _STARTED = ("EPOCH_STARTED", "ITERATION_STARTED", "STARTED")

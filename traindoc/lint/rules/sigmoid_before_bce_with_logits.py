@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+
+from ..bindings import Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import describe
@@ -19,7 +22,9 @@ def check(m):
     `F.binary_cross_entropy_with_logits` is a sigmoid output: `torch.sigmoid`,
     `x.sigmoid()`, an `nn.Sigmoid` module, the last layer of an `nn.Sequential`, or a
     same-file model whose `forward` returns a sigmoid (through names and `self.`
-    attributes).
+    attributes); and a parameter named as probabilities (`exist_probs`) of a loss
+    function or module that nothing in the file calls, in a file that computes a sigmoid
+    (the head's output reaches the loss from another file).
 
     Why it happens: the loss applies a sigmoid to its input. A second sigmoid
     squashes probabilities in [0, 1] into [0.5, 0.73]: a perfect positive prediction
@@ -42,3 +47,17 @@ def check(m):
         if m.kind(lc[1]) == "sigmoid":
             yield Hit(site.node, f"BCEWithLogitsLoss on a sigmoid output ({describe(m, lc[1])}): the loss applies "
                                  "the sigmoid again, so it cannot approach 0 and gradients shrink; pass the logits")
+        elif _prob_param(m, lc[1]):
+            yield Hit(site.node, f"BCEWithLogitsLoss on `{lc[1].id}`, a parameter named as probabilities, in a file "
+                                 "whose model applies a sigmoid: if it is the sigmoid's output the loss applies the "
+                                 "sigmoid again (predictions squeezed into [0.5, 0.73]); pass the logits")
+
+
+def _prob_param(m, e) -> bool:
+    """``e`` is a parameter named as probabilities (``probs``, ``exist_prob``) of a function
+    no call of this file tells about, in a file that computes a sigmoid: a loss module's
+    ``forward(self, logits, exist_probs, ...)`` fed from a head that ends in one."""
+    if not isinstance(e, ast.Name) or "prob" not in e.id.lower() or b"sigmoid" not in m.source.lower():
+        return False
+    d = m.defs(e)
+    return bool(d) and len(d) == 1 and isinstance(d[0], Param) and not m.call_sites(d[0].fn)

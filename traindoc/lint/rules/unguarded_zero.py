@@ -23,12 +23,13 @@ WHY = {
     "count": "a count (0 when the mask selects nothing, e.g. an all-padding batch)",
     "sumsq": "a sum or mean of squares (0 for an all-zero vector)",
     "sq": "a square (0 where its base is 0)",
+    "uniform": "a torch.rand sample (exactly 0 with probability 2**-24 per float32 draw: it happens in a long run)",
     "probsum": "a sum or mean of softmax probabilities over another axis (0 where every one underflows)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
-    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum"),
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum"),
@@ -60,7 +61,8 @@ def check(m):
     (denominator, base) is provably a value that can be exactly zero: a probability (`1 - softmax(x)`,
     `1 - sigmoid(x)`), a norm (`x.norm(dim=-1)`, `torch.linalg.vector_norm`), a variance or
     standard deviation (`x.var()`, `x.std()`), a count (`mask.sum()` of a comparison,
-    `count_nonzero`, `bincount`) or a sum of squares, with no epsilon or clamp. A value
+    `count_nonzero`, `bincount`), a sum of squares or a uniform sample (`torch.rand`,
+    `torch.rand_like`: the Gumbel trick's `-log(-log(u))`), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
