@@ -2,11 +2,10 @@
 # Pitfall: the MDN-RNN normalises the mixture logits with log_softmax over dim=-2, the batch
 #   axis, instead of the gaussians axis, then uses them per sample in the GMM loss; confirmed and fixed.
 # Reproduced in our own words, not the original code.
-import math
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.distributions.normal import Normal
 
 
 class MDRNN(nn.Module):
@@ -33,8 +32,8 @@ class MDRNN(nn.Module):
 
 def gmm_loss(batch, mus, sigmas, logpi):
     batch = batch.unsqueeze(-2)
-    log_normal = -0.5 * ((batch - mus) / sigmas).pow(2) - sigmas.log() - 0.5 * math.log(2 * math.pi)
-    log_prob = logpi + log_normal.sum(dim=-1)
+    normal_dist = Normal(mus, sigmas)
+    log_prob = logpi + normal_dist.log_prob(batch).sum(dim=-1)
     return -torch.logsumexp(log_prob, dim=-1).mean()
 
 
