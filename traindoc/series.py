@@ -69,7 +69,8 @@ SCHEMA: tuple[Series, ...] = (
            "integral values (k: min, max, integral): class indices given as floats, a target outside the loss's range"),
     Series("loss_fn/{fn}/input_{k}", "value", "once per logit loss", "LossFns", "the logits' min, max and share of "
            "exact zeros (k: min, max, zero) given to cross_entropy / binary_cross_entropy_with_logits: a ReLU before "
-           "the loss"),
+           "the loss; for a regression loss (MSE, L1, Huber) the same, and the largest |row sum - 1| of a (N, C) "
+           "input (k: rowsum_dev): softmax probabilities regressed onto a target"),
     Series("time/step", "seconds", EVERY, "Recorder", "wall time between optimizer steps"),
     Series("time/data", "seconds", EVERY, "Recorder", "the part of it spent waiting on the DataLoader"),
     Series("sampled", "flag", SAMPLED, "Recorder", "1 on a sampled step"),

@@ -44,7 +44,7 @@ SHARED: dict[str, tuple[str, ...]] = {
     "loss-oscillation": ("lr-too-high", "missing-zero-grad", "loss-reduction"),
     "loss-plateau": ("lr-too-low", "data-unnormalized", "bad-init", "label-misaligned", "loss-mismatch"),
 }
-# A run where no rule fired may still learn badly (the silent failures): is it learning
+# A run where no rule fired (or only warnings) may still learn badly (the silent failures): is it learning
 # as fast as one change would make it? (The seeds' list for a loss that will not fall: the
 # rate, too low or too high, the init, the inputs' scale, the labels, the loss.)
 QUIET = ("lr-too-low", "lr-too-high", "bad-init", "data-unnormalized", "label-misaligned", "loss-mismatch")
@@ -177,7 +177,9 @@ def plan(d: Any, ctx: dict[str, Any], only: set[str] | None = None
         for c in SHARED.get(s, ()):
             if c not in causes:
                 causes.append(c)
-    if not d.causes and not any(s in SHARED for s in symptoms):
+    if not any(f.severity == "error" for f in d.causes) and not any(s in SHARED for s in symptoms):
+        # no symptom a list covers and no cause of severity error: the warnings (a dead
+        # layer, raw inputs) may be what a slow learner shows, not why it is slow
         causes += [c for c in QUIET if c not in causes]
     causes = causes[:MAX_CAUSES]
     tests: list[tuple[str, Variant]] = []

@@ -14,6 +14,7 @@ LEAK_STEPS = 20  # steps during which the loss's targets are compared with the m
 
 # losses whose input is any real number (logits, a regression output): its sign and exact
 # zeros at the first call say whether an activation clips it (one gather, once per loss)
+_LOGIT_LOSSES = frozenset({"cross_entropy", "binary_cross_entropy_with_logits"})
 _UNBOUNDED_INPUT = frozenset({"cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "l1_loss",
                               "smooth_l1_loss", "huber_loss"})
 
@@ -265,9 +266,14 @@ class LossFns:
             # logits and regression outputs: unconstrained reals, exactly 0 almost never; a
             # ReLU in front of the loss makes them >= 0 with many exact zeros (read by
             # loss-mismatch for logits, dead-relu for a regression head)
-            x = input.detach().float().reshape(-1)
-            stats = torch.stack([x.min(), x.max(), (x == 0).float().mean()])
-            mon.recorder.defer(mon.step, [f"loss_fn/{name}/input_{k}" for k in ("min", "max", "zero")], [stats])
+            x = input.detach().float()
+            keys = ["min", "max", "zero"]
+            parts = [x.min(), x.max(), (x == 0).float().mean()]
+            if name not in _LOGIT_LOSSES and x.dim() >= 2 and x.shape[-1] >= 2:
+                # rows that sum to 1 are probabilities (a softmax) regressed onto the target
+                keys.append("rowsum_dev")
+                parts.append((x.sum(-1) - 1).abs().max())
+            mon.recorder.defer(mon.step, [f"loss_fn/{name}/input_{k}" for k in keys], [torch.stack(parts)])
 
     def eval_tensors(self, names: list[str], tensors: list[torch.Tensor]) -> list[str]:
         """Append each evaluation loader's mean loss to the step's gather; returns the names."""

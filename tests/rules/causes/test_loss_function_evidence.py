@@ -41,6 +41,25 @@ def test_mse_on_real_valued_targets_is_not(tmp_path):
     assert "loss-mismatch" not in [c.name for c in d.causes]
 
 
+def test_mse_between_softmax_and_one_hot_is_a_loss_mismatch(tmp_path):
+    g = torch.Generator().manual_seed(4)
+    y = torch.randint(0, 4, (2000,), generator=g)
+    # functional softmax in the loss (no nn.Softmax module to see): the row sums tell
+    d = _train(tmp_path, lambda out, t: nn.functional.mse_loss(out.softmax(-1), nn.functional.one_hot(t, 4).float()),
+               4, y)
+    hit = [c for c in d.causes if c.name == "loss-mismatch"]
+    assert hit and "softmax probabilities" in hit[0].message, [(c.name, c.message) for c in d.causes]
+
+
+def test_mse_onto_soft_targets_is_not(tmp_path):
+    # distillation-style: probabilities regressed onto other probabilities, not 0/1 targets
+    g = torch.Generator().manual_seed(5)
+    y = torch.randint(0, 4, (2000,), generator=g)
+    soft = nn.functional.one_hot(y, 4).float() * 0.7 + 0.075
+    d = _train(tmp_path, lambda out, t: nn.functional.mse_loss(out.softmax(-1), soft[t]), 4, y)
+    assert "loss-mismatch" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]
+
+
 def test_rare_positives_under_bce_are_seen_as_class_imbalance(tmp_path):
     g = torch.Generator().manual_seed(2)
     y = (torch.rand(4000, generator=g) < 0.03).float()

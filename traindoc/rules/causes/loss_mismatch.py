@@ -35,6 +35,11 @@ def loss_mismatch(run):
     have (a warning; an error from half the variance): class indices regressed as numbers (the monitor records each loss function's
     input shape and its target's range once).
 
+    And: a regression loss between a softmax output (rows of the (N, C) input summing to 1,
+    or a model ending in Softmax) and one-hot targets (0/1 values, same shape): a
+    classifier trained by regression, whose gradient through the softmax vanishes as soon
+    as a class dominates (MSE on softmax learns several times slower than cross-entropy).
+
     How to fix: feed logits to CrossEntropyLoss/BCEWithLogitsLoss (remove the final
     Softmax/Sigmoid from the training graph), or use log_softmax + NLLLoss; for class
     indices, a K+1-way output with cross-entropy.
@@ -67,7 +72,7 @@ def loss_mismatch(run):
                     "(apply it only at inference)",
                 confirm="overfit one batch: with the extra squashing the loss cannot get near 0",
             )]
-    return _rectified_logits(run) or _regression_on_classes(run, f)
+    return _rectified_logits(run) or _regression_on_classes(run, f) or _regression_on_one_hot(run, last)
 
 
 # Losses built for a squashed output: BCELoss wants probabilities, a regression loss on a
@@ -136,5 +141,36 @@ def _regression_on_classes(run, f) -> list:
             fix=f"if the targets are classes, output {k + 1} logits and use F.cross_entropy(logits, y.long())",
             confirm="train the same model with cross-entropy for a few hundred steps: accuracy jumps if the classes "
                     "are unordered",
+        )]
+    return []
+
+
+def _regression_on_one_hot(run, last) -> list:
+    rank = focus_rank(run)
+    for name in _REGRESSION:
+        desc = run.meta.get(f"loss_function/{name}")
+        if not isinstance(desc, dict):
+            continue
+        inp, tgt = desc.get("input"), desc.get("target")
+        shape = inp.get("shape") if isinstance(inp, dict) else None
+        if not (shape and len(shape) >= 2 and shape[-1] >= 2 and isinstance(tgt, dict) and tgt.get("shape") == shape):
+            continue
+        lo, hi, integral = (run.series(f"loss_fn/{name}/target_{k}", rank).values for k in ("min", "max", "integral"))
+        dev = run.series(f"loss_fn/{name}/input_rowsum_dev", rank).values
+        if not (lo.size and hi.size and integral.size and lo[0] == 0 and hi[0] == 1 and integral[0] == 1.0):
+            continue  # not 0/1 targets: a distillation onto soft targets, a regression
+        if not (dev.size and dev[0] < 1e-3 or last == "Softmax"):
+            continue
+        return [finding(
+            "loss-mismatch", 0.7,
+            f"{name} between softmax probabilities (each row of the {shape[-1]}-wide input sums to 1) and 0/1 "
+            "targets of the same shape: a classifier trained by regression, whose gradient through the softmax "
+            "vanishes once a class dominates",
+            evidence=[{"loss_function": name, "input_shape": shape, "target_min": 0, "target_max": 1,
+                       "input_rowsum_dev": fmt(float(dev[0])) if dev.size else None, "last_module": last}],
+            fix="output logits and use F.cross_entropy(logits, y) with class indices (or BCEWithLogitsLoss for "
+                "multi-label 0/1 targets)",
+            confirm="train the same model with cross-entropy on the logits for the same steps: the loss and the "
+                    "accuracy move several times faster",
         )]
     return []
