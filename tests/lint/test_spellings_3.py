@@ -39,6 +39,21 @@ CASES = {
                "    loss.backward()\n    opt.step()\n    tracker.update(loss, x.size(0))  # !\n",
         LOOP + "for x, y in dl:\n    a = F.mse_loss(model(x), y)\n    b = model(x).abs().mean()\n    loss = a + b\n"
                "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    loss_meter.update([a, b])  # !\n",
+        # the loss comes back from a step function that backpropagated it
+        LOOP + "def step(x, y):\n    opt.zero_grad()\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n"
+               "    opt.step()\n    return loss\ntotal = 0\nfor x, y in dl:\n    loss = step(x, y)\n"
+               "    total += loss  # !\n",
+        # a statistics class of the file that sums what it is given
+        LOOP + "class Stats:\n    def __init__(self):\n        self.sums = {}\n    def add(self, key, v):\n"
+               "        self.sums[key] = self.sums.get(key, 0) + v\nstats = Stats()\nfor x, y in dl:\n"
+               "    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+               "    stats.add('loss', loss)  # !\n",
+        # negatives: a logger's add() that is not a class of the file (it converts);
+        # the step function returns loss.item()
+        LOOP + "for x, y in dl:\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n"
+               "    opt.step()\n    tracker.add('loss', loss)\n",
+        LOOP + "def step(x, y):\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n"
+               "    opt.step()\n    return loss.item()\ntotal = 0\nfor x, y in dl:\n    total += step(x, y)\n",
         # negatives: numbers into the meter; a dict's update() that only stores the last step;
         # a torchmetrics-style metric updated with predictions
         LOOP + "for x, y in dl:\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n"
@@ -47,6 +62,20 @@ CASES = {
                "    loss.backward()\n    opt.step()\n    logs.update(loss=loss)\n",
         LOOP + "for x, y in dl:\n    out = model(x)\n    loss = F.mse_loss(out, y)\n    opt.zero_grad()\n"
                "    loss.backward()\n    opt.step()\n    metric.update(out, y)\n",
+    ],
+    "sigmoid-before-bce": [
+        # the discriminator of the file reached through `netD` (a role by its initial)
+        "class Discriminator(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.main = nn.Sequential(nn.Linear(8, 1), nn.Sigmoid())\n    def forward(self, x):\n"
+        "        return self.main(x).view(-1)\n"
+        "def train(netG, netD, dl, opt):\n    crit = nn.BCELoss()\n    for x in dl:\n"
+        "        err = crit(netD(x), torch.ones(len(x)))  # !\n        err.backward()\n        opt.step()\n",
+        # negative: netG is not the file's Discriminator
+        "class Discriminator(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.main = nn.Sequential(nn.Linear(8, 1), nn.Sigmoid())\n    def forward(self, x):\n"
+        "        return self.main(x).view(-1)\n"
+        "def train(netG, dl, opt):\n    crit = nn.BCELoss()\n    for x in dl:\n"
+        "        err = crit(netG(x), torch.ones(len(x)))\n        err.backward()\n        opt.step()\n",
     ],
     "loss-shape-broadcast": [
         # the loss inside a helper; every call passes a squeezed prediction and a (N, 1) target
@@ -122,6 +151,23 @@ CASES = {
         "        self.scaler.scale(loss).backward()\n        self.scaler.unscale_(self.opt)\n    def step(self):\n"
         "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
         "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
+    ],
+    "accumulation-not-averaged": [
+        # nanoGPT's form: micro-steps in an inner loop, one step after it
+        LOOP + "def train(get_batch, accum_steps):\n    for it in range(100):\n        for micro in range(accum_steps):\n"
+               "            x, y = get_batch()\n            loss = F.mse_loss(model(x), y)\n"
+               "            loss.backward()  # !\n        opt.step()\n        opt.zero_grad()\n",
+        # negatives: the loss divided; the gradients rescaled after the loop (MAML); a step
+        # inside the inner loop (a critic's k updates)
+        LOOP + "def train(get_batch, accum_steps):\n    for it in range(100):\n        for micro in range(accum_steps):\n"
+               "            x, y = get_batch()\n            loss = F.mse_loss(model(x), y) / accum_steps\n"
+               "            loss.backward()\n        opt.step()\n        opt.zero_grad()\n",
+        LOOP + "def train(tasks, meta_batch):\n    for it in range(100):\n        opt.zero_grad()\n"
+               "        for t in range(meta_batch):\n            F.mse_loss(*tasks(t)).backward()\n"
+               "        for p in model.parameters():\n            p.grad.data.mul_(1.0 / meta_batch)\n        opt.step()\n",
+        LOOP + "def train(get_batch, n_critic):\n    for it in range(100):\n        for c in range(n_critic):\n"
+               "            opt.zero_grad()\n            model(get_batch()).mean().backward()\n            opt.step()\n"
+               "        opt.step()\n",
     ],
 }
 

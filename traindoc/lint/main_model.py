@@ -32,7 +32,18 @@ def only_model_for(m: Module, name: str) -> Any:
         return None
     low = name.lower().strip("_")
     words = m.memo["main-model.words"]
-    return top[0] if low in MODEL_WORDS or low in words or low.rsplit("_", 1)[-1] in MODEL_WORDS else None
+    if low in MODEL_WORDS or low in words or low.rsplit("_", 1)[-1] in MODEL_WORDS:
+        return top[0]
+    # one of several instances (net_a, net_b, model2) or a role by its initial (netD for the
+    # file's Discriminator; not netG, the generator defined elsewhere)
+    mt = _SUFFIXED.fullmatch(low)
+    if mt and mt.group(1) in MODEL_WORDS and (mt.group(2) or mt.group(3).isdigit()
+                                             or any(w[:1] == mt.group(3) for w in words)):
+        return top[0]
+    return None
+
+
+_SUFFIXED = re.compile(r"([a-z]+?)(_?)([a-z0-9])")
 
 
 def _top_models(m: Module) -> list:

@@ -6,7 +6,7 @@ import ast
 
 from ..flow import calls_index, local_function
 from ..registry import Hit, lint_rule
-from ..source import segment, text
+from ..source import segment, short, text
 from ..training import backward_target, is_backward, is_clear, is_step
 from ..walk import walk
 
@@ -14,7 +14,7 @@ from ..walk import walk
 @lint_rule(
     "accumulation-not-averaged", "TD523", "warning",
     "gradient accumulation (step every k iterations) without dividing the loss by k: the gradient is k times too large",
-    needles=[("backward",), ("%", "+= 1"), ("step",)],
+    needles=[("backward",), ("%", "+= 1", "range("), ("step",)],
     fix="divide the loss by the number of accumulation steps before backward: (loss / accum_steps).backward()",
     confirm="compare the gradient norm after k micro-batches with the norm of one full batch: it is k times larger",
 )
@@ -25,7 +25,8 @@ def check(m):
     and clears the gradients only there too (gradient accumulation), while nothing in the
     loop divides the loss: no `loss / accum`, `loss /= accum`, no division by the same
     quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
-    itself) is not flagged.
+    itself) is not flagged. Also the nested form: `for micro_step in range(k):` calling
+    `backward()` with the optimizer step after that loop, and no division by `k`.
 
     Why it happens: `backward()` adds into `.grad`, so after k micro-batches the
     gradient is the sum of k batch means, k times the gradient of the large batch the
@@ -74,6 +75,39 @@ def check(m):
             yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
                          f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
                          "too large; divide the loss by the accumulation steps")
+    yield from _micro_loops(m, by_loop)
+
+
+def _micro_loops(m, by_loop):
+    """``for micro_step in range(k): ...; loss.backward()`` with the optimizer step after the
+    inner loop (nanoGPT's form of accumulation), and no division of the loss by ``k``."""
+    for site in m.w.loops:
+        loop = site.node
+        it = loop.iter if isinstance(loop, ast.For) else None
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and len(it.args) == 1) or isinstance(it.args[0], ast.Constant):
+            continue  # range(k) with k not a literal
+        inner = [s.node for s in by_loop.get(id(loop), ())]
+        backs = [c for c in inner if is_backward(m, c)]
+        if not backs or any(is_step(m, c) or is_clear(m, c) for c in inner):
+            continue
+        after = [s.node for s in m.w.calls if s.ctx.func is site.ctx.func and s.node.lineno > loop.end_lineno
+                 and is_step(m, s.node)]
+        if not after:
+            continue
+        k = it.args[0]
+        divisors = {text(k) or ast.dump(k)}
+        if _grads_rescaled(site.ctx.func or m.tree, loop):
+            continue  # p.grad.mul_(1.0 / k) after the loop (learn2learn's MAML examples)
+        for b in backs:
+            tgt = backward_target(b)
+            if isinstance(b.func, ast.Attribute) and "accelerator" in text(b.func.value):
+                continue
+            if tgt is None or _divided(m, loop, tgt, divisors) or _helper_divides(m, inner, divisors):
+                continue
+            yield Hit(b, f"backward() on each of the `{short(k)}` micro-steps of the loop on line {loop.lineno}, one "
+                         f"optimizer step after it (line {after[0].lineno}), and the loss is not divided by "
+                         f"`{short(k)}`: the accumulated gradient is that many times too large")
 
 
 def _mod(test) -> bool:
@@ -132,5 +166,19 @@ def _divided(m, loop, tgt, divisors: set) -> bool:
             return True
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("div", "div_") \
                 and any(isinstance(x, ast.Name) and x.id in names for x in walk(n.func.value)):
+            return True
+    return False
+
+
+def _grads_rescaled(scope, loop) -> bool:
+    """After ``loop``, the gradients themselves are scaled: ``p.grad.mul_(1 / k)``,
+    ``p.grad.data.div_(k)``, ``p.grad /= k``."""
+    for n in walk(scope):
+        if getattr(n, "lineno", 0) <= loop.end_lineno:
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("mul_", "div_") \
+                and "grad" in text(n.func.value).split("."):
+            return True
+        if isinstance(n, ast.AugAssign) and type(n.op) in (ast.Div, ast.Mult) and "grad" in text(n.target).split("."):
             return True
     return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..flow import calls_index
+from ..flow import calls_index, local_function
 from ..registry import Hit, lint_rule
 from ..source import segment, short, text
 from ..walk import walk
@@ -46,19 +46,28 @@ def check(m):
         # or: total_loss += loss.detach()               # stays on the GPU, no sync
     """
     back: dict[int, set[str]] = {}
+    fns: dict[int, object] = {}
     for site in m.w.calls:
         n = _backwarded(site.node)
         if n:
             back.setdefault(id(site.ctx.func), set()).add(n)
+            fns[id(site.ctx.func)] = site.ctx.func
     if not back:
         return
+    # functions that backpropagate a loss and return it (``loss = train_step(batch)``)
+    stepping = {k for k, fn in fns.items() if fn is not None
+                and any(isinstance(r, ast.Name) and r.id in back[k] for r in m.w.returns.get(k, ()))}
     seen: set[int] = set()
     by_loop = calls_index(m)[0]
     for site in m.w.loops:
-        names = back.get(id(site.ctx.func))
-        if not names or site.ctx.loops:
+        if site.ctx.loops:
             continue  # outermost loops only: ast.walk covers the nested ones
-        if not any(_backwarded(s.node) for s in by_loop.get(id(site.node), ())):
+        calls = by_loop.get(id(site.node), ())
+        returned = _returned_losses(m, site.node, stepping) if stepping else set()
+        names = back.get(id(site.ctx.func), set()) | returned
+        if not names:
+            continue
+        if not returned and not any(_backwarded(s.node) for s in calls):
             continue
         seg = segment(m, site.node)
         if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
@@ -71,12 +80,25 @@ def check(m):
         for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
-            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{short(getattr(node, 'target', None)) or tgt} += {v}`", "update": f"`{tgt}.update({v}, ...)`"
+            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{short(getattr(node, 'target', None)) or tgt} += {v}`", "update": f"`{tgt}.update({v}, ...)`", "add": f"`{tgt}.add(..., {v})`"
                     }.get(how, f"`{tgt} = {tgt} + {v}`")
             whose = "the loss tensor that backward() just used" if v.split("[", 1)[0] in names else \
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
+
+
+def _returned_losses(m, loop, stepping: set[int]) -> set[str]:
+    """Names a loop binds to what a same-file step function returns after backpropagating
+    it: ``loss = self.train_step(x, y)``."""
+    out = set()
+    for n in walk(loop):
+        if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call):
+            fn = local_function(m, n.value)
+            if fn is not None and id(fn) in stepping:
+                out.add(n.targets[0].id)
+    return out
 
 
 def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
@@ -103,27 +125,30 @@ def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
             found.append((n, text(n.func.value), n.args[0].id, "append"))
         elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in ("update", "add") and n.args \
-                and m is not None and _sums(m, n.func.value):
-            v = _loss_name(n.args[0], names) or next(
-                (_loss_name(x, names) for x in getattr(n.args[0], "elts", ()) if _loss_name(x, names)), "")
+                and m is not None and _sums(m, n.func.value, n.func.attr):
+            # meter.update(loss, n), meter.update([ce, kl]), stats.add("loss", loss)
+            v = next((_loss_name(x, names) for a in n.args for x in (a, *getattr(a, "elts", ()))
+                      if _loss_name(x, names)), "")
             if v:
-                found.append((n, text(n.func.value), v, "update"))
+                found.append((n, text(n.func.value), v, n.func.attr))
     return found
 
 
-_METER_WORDS = ("meter", "avg", "average", "running", "tracker")
+# By name only for ``.update`` (AverageMeter and its copies); loggers named tracker/stats
+# (labml's tracker.add) convert what they are given, so ``.add`` needs a class of the file.
+_METER_WORDS = ("meter", "avg", "average", "running")
 
 
-def _sums(m, recv) -> bool:
+def _sums(m, recv, method: str) -> bool:
     """``recv.update(...)`` adds its values up: an AverageMeter-like name, or an instance of
     a class of this file whose ``update``/``add`` sums into an attribute."""
     name = (text(recv) or "").rsplit(".", 1)[-1].lower()
-    if any(w in name for w in _METER_WORDS):
+    if method == "update" and any(w in name for w in _METER_WORDS):
         return True
     k = m.kind(recv)
     if not (isinstance(k, tuple) and k[0] == "local"):
         return False
-    for meth in ("update", "add"):
+    for meth in (method,):
         fn = m.method(k[1], meth)
         if fn is not None and any(type(x) is ast.AugAssign and type(x.op) is ast.Add
                                   or type(x) is ast.Assign and isinstance(x.value, ast.BinOp)
