@@ -145,12 +145,45 @@ CASES = {
         "        self.scaler.scale(loss).backward()\n    def step(self):\n"
         "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)  # !\n"
         "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
+        # a trainer with one hook per method, the clip's hook called before the unscale's
+        "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "        self.scaler = torch.cuda.amp.GradScaler()\n    def backward(self, loss):\n"
+        "        self.scaler.scale(loss).backward()\n    def clip(self):\n"
+        "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)  # !\n"
+        "    def unscale(self):\n        self.scaler.unscale_(self.opt)\n    def fit(self, dl):\n"
+        "        for x in dl:\n            self.backward(self.model(x).sum())\n            self.clip()\n"
+        "            self.unscale()\n            self.scaler.step(self.opt)\n            self.scaler.update()\n",
+        # negatives: the hooks in the right order; the clip of the float32 branch
+        "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "        self.scaler = torch.cuda.amp.GradScaler()\n    def backward(self, loss):\n"
+        "        self.scaler.scale(loss).backward()\n    def clip(self):\n"
+        "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
+        "    def unscale(self):\n        self.scaler.unscale_(self.opt)\n    def fit(self, dl):\n"
+        "        for x in dl:\n            self.backward(self.model(x).sum())\n            self.unscale()\n"
+        "            self.clip()\n            self.scaler.step(self.opt)\n            self.scaler.update()\n",
+        "class T:\n    def __init__(self, model, opt, amp):\n        self.model, self.opt, self.amp = model, opt, amp\n"
+        "        self.scaler = torch.cuda.amp.GradScaler()\n    def batch(self, x):\n        loss = self.model(x).sum()\n"
+        "        if self.amp:\n            self.scaler.scale(loss).backward()\n            self.scaler.unscale_(self.opt)\n"
+        "            torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n            self.scaler.step(self.opt)\n"
+        "        else:\n            loss.backward()\n            torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
+        "            self.opt.step()\n    def epoch(self, dl):\n        for x in dl:\n            self.batch(x)\n",
         # negative: the backward method unscales
         "class Updater:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
         "        self.scaler = torch.cuda.amp.GradScaler()\n    def backward(self, loss):\n"
         "        self.scaler.scale(loss).backward()\n        self.scaler.unscale_(self.opt)\n    def step(self):\n"
         "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
         "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
+    ],
+    "clip-after-step": [
+        # the clip sits after the step in a per-batch method; the finding is on the clip
+        "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "    def run_batch(self, x):\n        self.opt.zero_grad()\n        self.model(x).sum().backward()\n"
+        "        self.opt.step()\n        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 0.5)  # !\n"
+        "    def fit(self, dl):\n        for x in dl:\n            self.run_batch(x)\n",
+        "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"
+        "    def run_batch(self, x):\n        self.opt.zero_grad()\n        self.model(x).sum().backward()\n"
+        "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 0.5)\n        self.opt.step()\n"
+        "    def fit(self, dl):\n        for x in dl:\n            self.run_batch(x)\n",
     ],
     "accumulation-not-averaged": [
         # nanoGPT's form: micro-steps in an inner loop, one step after it

@@ -51,7 +51,8 @@ def check(m):
                 if e2 == "B":
                     break
                 if e2 == "S" and not exclusive_branches(site.node, anchor, anchor2):
-                    yield Hit(anchor, f"gradient clipping after the optimizer step (line {node2.lineno}) with no "
+                    # the clip itself (inside a helper the loop calls): the line to move
+                    yield Hit(node, f"gradient clipping after the optimizer step (line {node2.lineno}) with no "
                                       "backward in between: the step already used the unclipped gradients; clip "
                                       "between backward() and step()")
                     break

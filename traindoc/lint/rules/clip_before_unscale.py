@@ -72,6 +72,33 @@ def check(m):
                                   "anywhere: it clips the scaled gradients (x65536 at the start), so every step is "
                                   "shrunk by the scale factor")
 
+    yield from _through_calls(m, done)
+
+
+def _through_calls(m, done: set[int]):
+    """A clip in a helper (``def clip_gradients(self): clip_grad_norm_(...)``) that a loop or
+    function calls after ``scaler.scale(loss).backward()`` (itself maybe in a helper) and
+    before any ``unscale_``: the order is the caller's, read through its calls."""
+    seen: set[int] = set()
+    for fns in m.w.functions.values():
+        for fn in fns:
+            if id(fn) in done:
+                continue
+            scaled: list = []
+            unscaled = False
+            for e, node, anchor in ordered_events(m, fn, lambda c: _classify(m, c), depth=2, key="amp-calls"):
+                if e == "scale":
+                    scaled, unscaled = [*scaled, node], False
+                elif e == "unscale":
+                    unscaled = True
+                elif e == "clip" and node is not anchor and not unscaled and id(node) not in seen \
+                        and any(not exclusive_branches(m.tree, sc, node) for sc in scaled):
+                    seen.add(id(node))
+                    yield Hit(node, f"gradient clipping (called from line {anchor.lineno}) after "
+                                    "scaler.scale(loss).backward() and before scaler.unscale_(optimizer): it clips "
+                                    "the scaled gradients (x65536 at the start), so every step is shrunk by the "
+                                    "scale factor")
+
 
 def _split_step(m, ev, clip) -> bool:
     """The backward and the step live in different methods (``def backward(self, loss):
