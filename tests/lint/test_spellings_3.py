@@ -174,6 +174,19 @@ CASES = {
         "        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)\n"
         "        self.scaler.step(self.opt)\n        self.scaler.update()\n",
     ],
+    "gradients-never-cleared": [
+        # two optimizers, only the encoder's cleared
+        "def train(E, D, dl):\n    opt_e = torch.optim.Adam(E.parameters())\n    opt_d = torch.optim.Adam(D.parameters())\n"
+        "    for x in dl:\n        D(x).mean().backward()\n        opt_d.step()  # !\n        opt_e.zero_grad()\n"
+        "        F.mse_loss(E(x), x).backward()\n        opt_e.step()\n",
+        # negatives: the critic cleared through its model; both parts of one model cleared by it
+        "def train(E, D, dl):\n    opt_e = torch.optim.Adam(E.parameters())\n    opt_d = torch.optim.Adam(D.parameters())\n"
+        "    for x in dl:\n        D.zero_grad()\n        D(x).mean().backward()\n        opt_d.step()\n"
+        "        opt_e.zero_grad()\n        F.mse_loss(E(x), x).backward()\n        opt_e.step()\n",
+        "def train(model, dl):\n    a = torch.optim.Adam(model.encoder.parameters())\n"
+        "    b = torch.optim.SGD(model.head.parameters(), lr=0.1)\n    for x in dl:\n        model.zero_grad()\n"
+        "        model(x).sum().backward()\n        a.step()\n        b.step()\n",
+    ],
     "clip-after-step": [
         # the clip sits after the step in a per-batch method; the finding is on the clip
         "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"

@@ -6,7 +6,7 @@ import ast
 
 from ..registry import Hit, lint_rule
 from ..source import text
-from ..training import is_backward, is_step
+from ..training import is_backward, is_step, step_target
 from ..walk import walk
 
 _CLEAR_METHODS = frozenset({"zero_grad", "clear_grad", "zero_grad_"})
@@ -62,6 +62,53 @@ def check(m):
             yield Hit(step, f"the loop on line {loop.lineno} calls backward() (line {b.lineno}) and an optimizer "
                             f"step but never clears gradients: .grad adds up across iterations{acc}; "
                             "call zero_grad(set_to_none=True) after the step")
+        elif back and steps and clears and not site.ctx.loops:
+            yield from _uncleared_optimizer(m, ix, loop)
+
+
+def _uncleared_optimizer(m, ix, loop):
+    """Two optimizers stepped in the loop (a GAN's D and G, an encoder and a critic), only
+    one of them ever cleared: ``opt_E.zero_grad()`` but never ``opt_D.zero_grad()`` nor
+    ``D.zero_grad()``. Judged only where every clear is a visible ``X.zero_grad()`` in the
+    loop itself (a helper that clears, ``p.grad = None``, could clear either)."""
+    calls = ix.by_loop.get(id(loop), ())
+    steps = [n for n in calls if ix.kind.get(id(n)) == "s"]
+    clears = [n for n in calls if ix.kind.get(id(n)) == "c"]
+    if _assigns_grad(loop) or any(not (isinstance(c.func, ast.Attribute) and c.func.attr == "zero_grad")
+                                  for c in clears):
+        return
+    if any(_local_function(m, n) is not None and ix._func_summary(_local_function(m, n), 1)[2] for n in calls):
+        return
+    cleared = {text(c.func.value) for c in clears}
+    targets = {}
+    for st in steps:
+        t = step_target(st)
+        if t and t not in targets:
+            targets[t] = st
+    if len(targets) < 2 or "" in cleared:
+        return
+    for t, st in targets.items():
+        owner = _params_owner(m, st, t)
+        if t in cleared or owner is None or any(owner == c or owner.startswith(c + ".") for c in cleared):
+            continue  # model.zero_grad() clears model.encoder's gradients too
+        yield Hit(st, f"`{t}` is stepped in the loop on line {loop.lineno} but never cleared: the loop clears "
+                      f"{', '.join(sorted(f'`{c}`' for c in cleared))} only, so `{owner}`'s .grad adds up across "
+                      f"iterations; call {t}.zero_grad(set_to_none=True) after its step")
+
+
+def _params_owner(m, step, target: str):
+    """The model whose ``.parameters()`` built the optimizer ``target`` (``Adam(D.parameters())``
+    -> ``D``), or None when that cannot be read."""
+    node = step.func.value if target == text(step.func.value) else (step.args[0] if step.args else None)
+    if not isinstance(node, ast.Name):
+        return None
+    d = m.defs(node)
+    if not (d and len(d) == 1 and isinstance(d[0], ast.Call) and d[0].args):
+        return None
+    a = d[0].args[0]
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "parameters":
+        return text(a.func.value) or None
+    return None
 
 
 class _Index:
