@@ -187,6 +187,19 @@ CASES = {
         "    b = torch.optim.SGD(model.head.parameters(), lr=0.1)\n    for x in dl:\n        model.zero_grad()\n"
         "        model(x).sum().backward()\n        a.step()\n        b.step()\n",
     ],
+    "state-dict-not-copied": [
+        "class Stopper:\n    def __init__(self, model):\n        self.model, self.best, self.kept = model, 1e9, None\n"
+        "    def check(self, val):\n        if val < self.best:\n            self.best = val\n"
+        "            self.kept = self.model.state_dict()  # !\n    def restore(self):\n"
+        "        self.model.load_state_dict(self.kept)\n",
+        # negatives: a deep copy; a snapshot only saved, never restored by the class
+        "import copy\nclass Stopper:\n    def __init__(self, model):\n        self.model, self.best, self.kept = model, 1e9, None\n"
+        "    def check(self, val):\n        if val < self.best:\n            self.best = val\n"
+        "            self.kept = copy.deepcopy(self.model.state_dict())\n    def restore(self):\n"
+        "        self.model.load_state_dict(self.kept)\n",
+        "class Saver:\n    def __init__(self, model):\n        self.model = model\n    def save(self, path):\n"
+        "        self.kept = self.model.state_dict()\n        torch.save(self.kept, path)\n",
+    ],
     "clip-after-step": [
         # the clip sits after the step in a per-batch method; the finding is on the clip
         "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"

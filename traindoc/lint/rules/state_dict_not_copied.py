@@ -71,3 +71,27 @@ def check(m):
             yield Hit(n, f"`{text(t)}` holds model.state_dict() itself, whose tensors are the live weights: later "
                          "steps change it, so load_state_dict restores the last weights, not the best; "
                          "use copy.deepcopy(model.state_dict())")
+    yield from _kept_on_object(m, loads)
+
+
+def _kept_on_object(m, loads):
+    """An early-stopping or checkpoint helper class: one method keeps ``self.best =
+    self.model.state_dict()``, a method of the same class restores it with
+    ``load_state_dict(self.best)``; the training between them happens elsewhere."""
+    for site in loads:
+        cls = site.ctx.cls
+        arg = site.node.args[0]
+        if cls is None or not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
+                               and arg.value.id == "self"):
+            continue
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for n in walk(fn):
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and text(n.targets[0]) == text(arg) \
+                        and isinstance(n.value, ast.Call) and call_name(n.value) == "state_dict" \
+                        and isinstance(n.value.func, ast.Attribute) and not n.value.args:
+                    yield Hit(n, f"`{text(arg)}` keeps model.state_dict() itself, whose tensors are the live "
+                                 f"weights; `{cls.name}` restores it later (line {site.node.lineno}) after more "
+                                 "training has changed them, so it restores the last weights, not the best; use "
+                                 "copy.deepcopy(model.state_dict())")
