@@ -200,6 +200,17 @@ CASES = {
         "class Saver:\n    def __init__(self, model):\n        self.model = model\n    def save(self, path):\n"
         "        self.kept = self.model.state_dict()\n        torch.save(self.kept, path)\n",
     ],
+    "train-loader-not-shuffled": [
+        # a dataset named `ds`, the loader named for training; the dataset reads image files
+        "from torch.utils.data import DataLoader, Dataset\nclass Images(Dataset):\n"
+        "    def __init__(self, paths):\n        self.paths = paths\n    def __len__(self):\n        return len(self.paths)\n"
+        "    def __getitem__(self, i):\n        return open(self.paths[i], 'rb').read()\n"
+        "ds = Images(['a', 'b'])\ntrain_loader = DataLoader(ds, batch_size=2)  # !\n",
+        # negative: a dataset that generates its samples has no order to shuffle
+        "from torch.utils.data import DataLoader, Dataset\nclass Parity(Dataset):\n"
+        "    def __len__(self):\n        return 100\n    def __getitem__(self, i):\n        return torch.randint(0, 2, (8,))\n"
+        "ds = Parity()\ntrain_loader = DataLoader(ds, batch_size=2)\n",
+    ],
     "clip-after-step": [
         # the clip sits after the step in a per-batch method; the finding is on the clip
         "class Loop:\n    def __init__(self, model, opt):\n        self.model, self.opt = model, opt\n"

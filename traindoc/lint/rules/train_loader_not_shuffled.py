@@ -9,6 +9,7 @@ from .. import names as N
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be, text
+from ..walk import walk
 
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
 _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
@@ -58,7 +59,9 @@ def check(m):
             continue  # a loader to evaluate, plot or inspect with
         ds = call.args[0] if call.args else keyword(call, "dataset")
         last = _name(ds).rsplit(".", 1)[-1].lower()
-        if ds is None or not _TRAIN.search(last) or last.startswith("trainer"):
+        own = _bound_to(m, call).rsplit(".", 1)[-1].lower()  # train_loader = DataLoader(ds, ...)
+        if ds is None or not (_TRAIN.search(last) and not last.startswith("trainer")
+                              or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
@@ -68,6 +71,34 @@ def check(m):
             continue
         yield Hit(call, f"DataLoader over `{_name(ds)}` without shuffle (default False): every epoch sees the training samples "
                         "in the same order (often grouped by class); pass shuffle=True or a sampler")
+
+
+_READS = (b"open(", b"imread", b"read_csv", b"load(", b"listdir", b"glob(", b"read_image", b"decode")
+
+
+def _reads_files(m, ds) -> bool:
+    """The dataset is an instance of a Dataset class of this file that reads files (images in
+    folders, a CSV): such files come sorted, usually by class. A dataset that generates its
+    samples (random parity bits, a bug report's RandomDataset) has no order to shuffle."""
+    e = ds
+    if isinstance(ds, ast.Name):
+        d = m.defs(ds)
+        e = d[0] if d and len(d) == 1 else None
+    k = m.kind(e) if e is not None else None
+    if not (isinstance(k, tuple) and k[0] == "local"):
+        return False
+    seg = m.source.splitlines()[k[1].lineno - 1:k[1].end_lineno]
+    return any(r in line for line in seg for r in _READS)
+
+
+def _bound_to(m, call) -> str:
+    """The name a DataLoader call is assigned to (``train_loader = DataLoader(...)``), or ''."""
+    got = m.memo.get("tlns.bound")
+    if got is None:
+        got = m.memo["tlns.bound"] = {id(n.value): text(n.targets[0]) for n in walk(m.tree)
+                                      if isinstance(n, ast.Assign) and len(n.targets) == 1
+                                      and isinstance(n.value, ast.Call)}
+    return got.get(id(call), "")
 
 
 def _name(e) -> str:
