@@ -38,6 +38,7 @@ def main():
     net = TinyUpscaler().to(device)
     if args.precision == "half":
         net = net.half()  # expect: unscaled-fp16
+    data_dtype = torch.float16 if args.precision == "half" else torch.float32
     low = torch.rand(64, 3, 24, 24)
     high = torch.rand(64, 3, 48, 48)
     loader = DataLoader(TensorDataset(low, high), batch_size=8, shuffle=True)
@@ -45,9 +46,7 @@ def main():
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     for epoch in range(args.epochs):
         for lr_img, hr_img in loader:
-            lr_img, hr_img = lr_img.to(device), hr_img.to(device)
-            if args.precision == "half":
-                lr_img, hr_img = lr_img.half(), hr_img.half()
+            lr_img, hr_img = lr_img.to(device, data_dtype), hr_img.to(device, data_dtype)
             opt.zero_grad()
             loss = l1(net(lr_img), hr_img)
             loss.backward()

@@ -26,7 +26,7 @@ class VAETrainer:
         self.device = device
         self.model = TabularVAE()
         if device:
-            self.model.to(device)
+            self.model = self.model.to(device)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
 
     def training_step(self, x):

@@ -37,7 +37,7 @@ if __name__ == "__main__":
     train_optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
     scheduler = torch.optim.lr_scheduler.MultiStepLR(train_optimizer, milestones=[5, 8], gamma=0.1)
     loss_fn = nn.CrossEntropyLoss()
-    best_state = model.state_dict()
+    best_state = None
     best_acc = 0.0
     for epoch in range(10):
         avg_loss = training_epoch(model, train_loader, train_optimizer, loss_fn)
@@ -47,4 +47,5 @@ if __name__ == "__main__":
             best_state = model.state_dict()  # expect: state-dict-not-copied
             print("new best", best_acc)
         scheduler.step()
-    model.load_state_dict(best_state)
+    if best_state is not None:
+        model.load_state_dict(best_state)

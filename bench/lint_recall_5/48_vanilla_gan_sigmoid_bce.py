@@ -33,20 +33,23 @@ g_optimizer = torch.optim.Adam(generator.parameters(), lr=2e-4)
 loss = nn.BCELoss()
 
 
+def bce_on_discriminator(samples, target_value):
+    prediction = discriminator(samples)
+    target = torch.full((samples.size(0), 1), target_value)
+    return loss(prediction, target)  # expect: sigmoid-before-bce
+
+
 def train_discriminator(real_data, fake_data):
     d_optimizer.zero_grad()
-    prediction_real = discriminator(real_data)
-    error_real = loss(prediction_real, torch.ones(real_data.size(0), 1))  # expect: sigmoid-before-bce
-    prediction_fake = discriminator(fake_data)
-    error_fake = loss(prediction_fake, torch.zeros(real_data.size(0), 1))
-    (error_real + error_fake).backward()
+    error = bce_on_discriminator(real_data, 1.0) + bce_on_discriminator(fake_data, 0.0)
+    error.backward()
     d_optimizer.step()
-    return (error_real + error_fake).item()
+    return error.item()
 
 
 def train_generator(fake_data):
     g_optimizer.zero_grad()
-    error = loss(discriminator(fake_data), torch.ones(fake_data.size(0), 1))
+    error = bce_on_discriminator(fake_data, 1.0)
     error.backward()
     g_optimizer.step()
     return error.item()
