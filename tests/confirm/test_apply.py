@@ -149,3 +149,24 @@ def test_a_bug_fix_that_worsens_the_loss_of_a_symptomless_run_does_not_refute():
     assert out[0].confidence < 0.3
     out, _ = apply([mzg], [Finding("loss-divergence", "warning", "up")], {"results": [worse]})
     assert out[0].confidence < 0.3
+
+
+def test_a_booster_does_not_outrank_a_specific_error_a_rule_named():
+    # MSE on softmax outputs (a rule's error): x10 the rate and standardised inputs both
+    # speed it up, as they would any slow learner; the rule's cause stays first
+    causes = [cause("loss-mismatch", 0.7)]
+    data = {"results": [res("lr-too-low", "confirmed", "lr-scale", 0.02),
+                        res("data-unnormalized", "confirmed", "standardize-inputs", 0.2),
+                        res("loss-mismatch", "inconclusive", "overfit-batch", 0.8)]}
+    ranked = rank(apply(causes, [], data)[0])
+    assert ranked[0].name == "loss-mismatch"
+    assert {f.name: f.confidence for f in ranked[1:]} == {"lr-too-low": 0.4, "data-unnormalized": 0.4}
+    assert "also helps" in ranked[1].evidence[-1]["note"]
+
+
+def test_a_booster_still_outranks_a_warning_or_a_refuted_error():
+    for causes, extra in (([cause("dead-relu", 0.45, "warning")], []),
+                          ([cause("loss-mismatch", 0.7)], [res("loss-mismatch", "refuted", "overfit-batch", 1e-4)])):
+        data = {"results": [res("lr-too-low", "confirmed", "lr-scale", 0.02), *extra]}
+        ranked = rank(apply(causes, [], data)[0])
+        assert ranked[0].name == "lr-too-low" and ranked[0].confidence >= 0.9, [(f.name, f.confidence) for f in ranked]
