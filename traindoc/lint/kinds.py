@@ -8,8 +8,8 @@
   ``"prob"``, ``"exp"``/``"exp0"`` (exp of an unshifted / max-shifted argument),
   ``"sumexp"``/``"sumexp0"``, ``"norm"``, ``"variance"``, ``"std"``, ``"sumsq"``,
   ``"probsum"`` (softmax probabilities summed or averaged over another axis),
-  ``"sq"``, ``"mask"``, ``"count"``, ``"uniform"`` (a torch.rand sample)), or a tuple for objects: ``("ref", qualname)`` for a
-  library name, ``("inst", qualname)`` for an instance of a library class,
+  ``"sq"``, ``"mask"``, ``"count"``, ``"uniform"`` (a torch.rand sample)), or a tuple
+  for objects: ``("ref", qualname)`` for a library name, ``("inst", qualname)`` for an instance of a library class,
   ``("seq", tag)`` for an ``nn.Sequential`` whose last layer returns ``tag``,
   ``("local", ClassDef)`` for an instance of a class of this file, ``("class", ClassDef)``,
   ``("func", FunctionDef)``.

@@ -23,10 +23,11 @@ def check(m):
     tensor, or one of the terms it was summed from (`loss = mse + ce`: `mse`, `ce`), added
     to a running total or appended to a list: `total_loss += loss`, `running_ce += ce`,
     `running = running + loss * x.size(0)`, `losses.append(loss)`, an averaging meter's
-    `meter.update(loss, n)` / `meter.update([ce, kl])` (a name with meter/avg/running/tracker,
-    or a class of the file whose `update` sums), and for `losses["total"].backward()` any
-    `totals[k] += losses[k]`, when that total is never itself backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and
-    `float(loss)` are fine.
+    `meter.update(loss, n)` / `meter.update([ce, kl])` (a name with meter/avg/running, or a
+    class of the file whose `update`/`add` sums), for `losses["total"].backward()` any
+    `totals[k] += losses[k]`, and a loss that a step function of the file backpropagated
+    and returned (`loss = train_step(batch)`), when that total is never itself
+    backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and `float(loss)` are fine.
 
     Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
     a tensor builds a new graph node that references the step's graph, so the total holds
@@ -80,8 +81,10 @@ def check(m):
         for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
-            what = {"append": f"`{tgt}.append({v})`", "+=": f"`{short(getattr(node, 'target', None)) or tgt} += {v}`", "update": f"`{tgt}.update({v}, ...)`", "add": f"`{tgt}.add(..., {v})`"
-                    }.get(how, f"`{tgt} = {tgt} + {v}`")
+            what = {"append": f"`{tgt}.append({v})`", "update": f"`{tgt}.update({v}, ...)`",
+                    "add": f"`{tgt}.add(..., {v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
+            if how == "+=":
+                what = f"`{short(node.target)} += {v}`"
             whose = "the loss tensor that backward() just used" if v.split("[", 1)[0] in names else \
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
@@ -148,13 +151,10 @@ def _sums(m, recv, method: str) -> bool:
     k = m.kind(recv)
     if not (isinstance(k, tuple) and k[0] == "local"):
         return False
-    for meth in (method,):
-        fn = m.method(k[1], meth)
-        if fn is not None and any(type(x) is ast.AugAssign and type(x.op) is ast.Add
+    fn = m.method(k[1], method)
+    return fn is not None and any(type(x) is ast.AugAssign and type(x.op) is ast.Add
                                   or type(x) is ast.Assign and isinstance(x.value, ast.BinOp)
-                                  and type(x.value.op) is ast.Add for x in walk(fn)):
-            return True
-    return False
+                                  and type(x.value.op) is ast.Add for x in walk(fn))
 
 
 def _terms(loop: ast.AST, names: set[str]) -> set[str]:

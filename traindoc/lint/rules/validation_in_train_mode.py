@@ -43,9 +43,10 @@ def check(m):
     the loop's function, around the loop, as a decorator, and in the same-file
     functions that call it; a `model.train()` between the `eval()` and the loop undoes
     it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
-    `model.forward(x)`; the finding points at the first such call in the loop. A missing `model.eval()` is not reported in a file with no
-    dropout or batch norm in sight (no `Dropout`, `BatchNorm`, `dropout`, and no
-    torchvision/timm/pretrained model), where eval mode changes nothing.
+    `model.forward(x)`; the finding points at the first such call in the loop. A missing
+    `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
+    `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where
+    eval mode changes nothing.
 
     Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
@@ -97,7 +98,8 @@ def check(m):
             why.append("dropout stays on and BatchNorm updates its running stats with validation data")
         if not has_nograd:
             why.append("autograd keeps every activation (memory, time)")
-        yield Hit(_model_call(m, loop) or loop, f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
+        yield Hit(_model_call(m, loop) or loop,
+                  f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
 
 
 def _validation_iterable(m, site) -> str | None:
