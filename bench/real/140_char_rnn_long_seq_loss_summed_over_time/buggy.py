@@ -6,8 +6,8 @@ the networks on much longer sequences. However I've quickly realized that the tr
 unstable and requires a ridiculously small learning rate ... Apparently the gradient is growing
 approximately linearly with the sequence length" (grad norm 3.0 at seq_length 10, 61 at 250, 105
 at 500); the fix: "grad_params:div(opt.seq_length)"; karpathy: "This is in fact a bug. The loss
-should be normalized". Reproduced with char-rnn's training loop in PyTorch (the text cut into
-batch_size x seq_length blocks, hidden state carried over between consecutive blocks, criterion
+should be normalized". Reproduced with char-rnn's training loop in PyTorch (the text cut
+into batch_size x seq_length blocks, hidden state carried over between consecutive blocks, criterion
 applied per time step and summed) with seq_length 250, plain SGD lr 2 (momentum 0.9), on a
 synthetic corpus of sentences drawn from a small word-level grammar (~30 characters). The printed
 loss is the per-character cross-entropy of the last 20 batches, `acc` the next-character accuracy

@@ -1,4 +1,4 @@
-"""Hierarchical mixture of experts (soft gating tree of depth 3 over linear experts, sklearn-style fit/predict with a PyTorch backend) trained with an unweighted cross-entropy on a tabular set where one class is 6 % of the rows: the model reports high accuracy but almost never predicts the rare class.
+"""Hierarchical mixture of experts (soft gating tree of depth 3 over linear experts, sklearn-style fit/predict with a PyTorch backend) trained with an unweighted cross-entropy on a tabular set where one class is 6 % of the rows: the model reports a high overall accuracy but recalls only a small part of the rare class.
 
 Source: https://github.com/cgrtml/neural-trees/pull/75 (Weight the loss in GALNetwork and HierarchicalMixtureOfExperts)
 Report: the torch-backed models "took neither" sample_weight nor class_weight; measured on "600

@@ -6,8 +6,8 @@ does the training become too slow?' ... when I chose learning_rate=0.01, the SGD
 very slow. I don't want to tweak the best learning rate according to training data." The PR
 switches the final-layer optimizer to AdamOptimizer at learning_rate 0.01 ("I found this worked
 well"). Reproduced with retrain.py's final-layer training in PyTorch (bottlenecks cached once per
-image, a new fully connected layer initialised from a truncated normal with stddev 0.001, random
-batches of 100 bottlenecks per step, 500 steps, validation every 100 steps) on 22 classes (21 icon
+image, a new fully connected layer initialised from a truncated normal with stddev 0.001,
+random batches of 100 bottlenecks per step, 500 steps, validation every 100 steps) on 22 classes (21 icon
 types plus "_negative") of synthetic 1,280-d non-negative bottleneck vectors of unit L2 norm,
 as a MobileNet feature extractor with normalised pooling would produce. The printed loss is the
 validation cross-entropy at the end, `acc` the validation accuracy.

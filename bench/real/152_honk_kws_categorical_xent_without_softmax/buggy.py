@@ -2,8 +2,8 @@
 
 Source: https://github.com/castorini/honkling/pull/11 (prediction with audio file on honking)
 Report: "training was returning incorrect accuracy and high loss due to the way I use
-categoricalCrossentropy loss function. When model is compiled with categoricalCrossentropy, it
-expects soft_max layer as a last layer of the model. After fixing above issue, I was able to get
+categoricalCrossentropy loss function. When model is compiled with categoricalCrossentropy, it expects
+soft_max layer as a last layer of the model. After fixing above issue, I was able to get
 90% > accuracy for 4 commands (go, no, yes, stop)." Reproduced with the training script's shape in
 PyTorch (MFCC-like input, res8-narrow: conv + 3 residual blocks of 19 channels with dilation,
 average pool, dense output of 4 units, Adam, mini-batches through a DataLoader) and a
