@@ -56,6 +56,10 @@ SCHEMA: tuple[Series, ...] = (
     Series("accum/backwards", "count", "sampled, with gradient accumulation", "Optimizers", "backwards in the step"),
     Series("accum/scale", "ratio", "sampled, with gradient accumulation", "Optimizers", "what was backpropagated over "
            "what the loss functions returned (1/k when each micro-batch loss is divided by k)"),
+    Series("loss/terms", "count", "sampled, a loss of 8+ loss-function calls", "Optimizers",
+           "loss-function calls added into the step's one backpropagated loss (a loss per time step)"),
+    Series("loss/terms_scale", "ratio", "sampled, a loss of 8+ loss-function calls", "Optimizers",
+           "what was backpropagated over (calls x their mean value): 1 when summed, 1/T when divided by their number"),
     Series("update_ratio", "ratio", SAMPLED, "Optimizers", "median update-to-weight ratio over the parameters"),
     Series("update_ratio/{param}", "ratio", SAMPLED, "Optimizers", "per-parameter |update| / |weight|"),
     Series("param_norm", "L2 norm", SAMPLED, "Optimizers", "global parameter norm"),

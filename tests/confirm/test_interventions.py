@@ -205,6 +205,20 @@ def test_mean_reduction_divides_a_summed_loss():
     assert mean.item() == pytest.approx(ref.item() / 8)
 
 
+def test_mean_reduction_divides_a_loss_summed_over_time_steps():
+    logits = torch.randn(4, 12, 5, requires_grad=True)
+    y = torch.randint(0, 5, (4, 12))
+    got = []
+    with experiment("mean-reduction") as h:
+        summed = sum(F.cross_entropy(logits[:, t], y[:, t]) for t in range(12))
+        h.on_backward.append(lambda l: (got.append(l.item()), l)[1])
+        summed.backward()
+        averaged = sum(F.cross_entropy(logits[:, t], y[:, t]) for t in range(12)) / 12
+        averaged.backward()  # already a mean: left alone
+    assert h.values["divisor"] == 12 and h.notes["averaged"] == 1
+    assert got[0] == pytest.approx(summed.item() / 12) and got[1] == pytest.approx(averaged.item())
+
+
 def test_fp32_turns_autocast_and_half_casts_off():
     with experiment("fp32") as h:
         with torch.autocast("cpu", dtype=torch.bfloat16):

@@ -180,6 +180,26 @@ def test_an_op_inf_on_a_spike_whose_replay_stayed_finite_is_no_finding():
     assert [f.name for f in build_findings(res, B())] == ["unstable-op"]
 
 
+def test_a_float16_backward_overflow_under_a_gradscaler_is_the_scalers_search():
+    from traindoc.forensics.findings import build_findings
+
+    culprit = {"op": "aten::mm", "short": "mm", "phase": "backward", "module": "Block.proj", "module_type": "Linear",
+               "inputs": [{"shape": [48, 256], "dtype": "float16", "min": -821.5, "max": 999.0, "nonfinite": 0}],
+               "outputs": [{"shape": [48, 48], "dtype": "float16", "min": -6.3e4, "max": 6.2e4, "nonfinite": 46}]}
+
+    class B:
+        path, meta = "b", {"batches": [], "scaler_scales": [32768.0]}
+
+    res = {"step": 59, "location": {"kind": "fp16-overflow", "culprit": culprit},
+           "tests": [{"what": "batch", "fails": True, "loss": 0.4, "grad_norm": float("inf")}]}
+    assert [f.name for f in build_findings(res, B())] == []  # the scaler skips that step and halves
+    B.meta = {"batches": []}  # no scaler: the overflowed gradient reaches the weights
+    assert [f.name for f in build_findings(res, B())] == ["fp16-overflow"]
+    B.meta = {"batches": [], "scaler_scales": [32768.0]}
+    culprit["phase"] = "forward"  # a forward overflow makes the loss Inf at any scale
+    assert [f.name for f in build_findings(res, B())] == ["fp16-overflow"]
+
+
 def test_an_overflow_in_the_first_forward_names_the_init_first():
     from traindoc.diagnose import rank
     from traindoc.forensics.findings import build_findings

@@ -28,6 +28,7 @@ class LossFns:
         self._eval: dict[str, list[torch.Tensor]] = {}  # evaluation losses by the loader that fed them
         self._fn_losses: list[torch.Tensor] = []  # loss-function outputs under grad since the step began
         self._fn_names: list[str] = []  # and the functions that made them
+        self.n_calls = 0  # loss-function calls under grad this step (the list above is bounded)
         self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
@@ -49,6 +50,7 @@ class LossFns:
         ``taken_names`` until the next call)."""
         out = self._fn_losses
         self.taken_names = self._fn_names
+        self.n_calls = 0
         if out:
             self._fn_losses, self._fn_names = [], []
         return out
@@ -78,6 +80,7 @@ class LossFns:
             if len(ev) < 100_000:  # bounded: a very long evaluation keeps its first 100 000 losses
                 ev.append(out.detach().float().reshape(()))
             return
+        self.n_calls += 1
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
             del self._fn_names[:32]
@@ -167,8 +170,11 @@ class LossFns:
                 same = (x.reshape(-1) == t.reshape(-1)).all().reshape(1)
                 flags.append(torch.cat([same.float(), same.new_zeros(1, dtype=torch.float32)]))
                 cands.append((where, f"the target of {name} is the model's {where} itself (y = x)"))
-            elif x.ndim == 2 and x.shape[0] >= 8 and x.shape[1] > 1 and t.numel() == x.shape[0] \
-                    and t.dtype != torch.bool:
+            elif x.ndim == 2 and x.is_floating_point() and x.shape[0] >= 8 and x.shape[1] > 1 \
+                    and t.numel() == x.shape[0] and t.dtype != torch.bool:
+                # a table of float features only: an integer [B, T] input is a token sequence,
+                # whose column t+1 is the honest target of a loss taken per time step
+                # (char-rnn's criterion per step); a label among integer id columns is missed
                 same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
                 # argmax of a 0/1 vector: the first column that equals the target
                 flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))

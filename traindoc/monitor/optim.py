@@ -14,6 +14,10 @@ import torch
 from . import context
 from .quantities import grad_norms, total_norm, underflow_fraction
 
+# loss-function calls in one backward from which the loss counts as a sum of terms (a loss
+# per time step); a multi-task loss has 2-5 terms
+TERMS = 8
+
 
 class _OptState:
     __slots__ = ("index", "ref", "described", "fired", "ids", "pnames", "gkeys")
@@ -242,6 +246,13 @@ class Optimizers:
                 lrs["accum/backwards"] = float(len(rec.losses))
                 names.append("accum/scale")
                 tensors.append(loss / torch.stack([x.to(loss.device).float() for x in fn]).sum())
+            elif primary and rec.sampled and n == 1 and self.mon.loss_fns.n_calls >= TERMS and fn:
+                # one backward of many loss-function calls (a loss per time step): what was
+                # backpropagated against their count x their mean; 1 when summed, 1/T when averaged
+                k = self.mon.loss_fns.n_calls
+                lrs["loss/terms"] = float(k)
+                names.append("loss/terms_scale")
+                tensors.append(loss / (torch.stack([x.to(loss.device).float() for x in fn]).mean() * k))
             rec.losses = []
         elif not bw.since_step and bw.last_loss is not None:
             loss = bw.last_loss  # a second optimizer stepping on the same backward

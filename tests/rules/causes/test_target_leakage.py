@@ -174,3 +174,32 @@ def test_an_autoencoder_given_its_input_twice_is_not_a_leak(tmp_path):
             loss.backward()
             opt.step()
     assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))
+
+
+def test_a_loss_per_time_step_on_token_columns_is_not_a_leak(tmp_path):
+    # char-rnn's criterion applied per time step: the target of step t is column t+1 of
+    # the integer token input, which a causal model cannot see at step t
+    torch.manual_seed(0)
+    text = torch.randint(0, 20, (4000,))
+
+    class CharRNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb, self.rnn, self.head = nn.Embedding(20, 16), nn.LSTM(16, 16, batch_first=True), nn.Linear(16, 20)
+
+        def forward(self, x):
+            return self.head(self.rnn(self.emb(x))[0])
+
+    model = CharRNN()
+    opt = torch.optim.SGD(model.parameters(), lr=0.5)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(30):
+            i = torch.randint(0, 3900, (16,)).tolist()
+            x = torch.stack([text[j:j + 24] for j in i])
+            y = torch.stack([text[j + 1:j + 25] for j in i])
+            logits = model(x)
+            loss = sum(nn.functional.cross_entropy(logits[:, t], y[:, t]) for t in range(24)) / 24
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))

@@ -168,3 +168,19 @@ def test_slow_step_ignores_small_absolute_jitter_and_eval_steps(make_run):
     t[201] = 2.0        # the step after an evaluation pass includes it
     run = make_run({"time/step": t, "loss/eval": (np.array([200]), np.array([1.0]))})
     assert by_name(run, "slow-step") == []
+
+
+def test_nonfinite_grad_norm_on_gradscaler_skipped_steps_is_not_hidden_nan(make_run):
+    # a float16 run with a GradScaler: its first step overflows at scale 65536 and is
+    # skipped (grad norm NaN, loss finite): the scaler's search, not a NaN the logger hid
+    g = np.exp(0.3 * np.random.default_rng(1).standard_normal(300))
+    g[[0, 58]] = np.nan
+    skipped = np.zeros(300)
+    skipped[[0, 58]] = 1
+    assert by_name(make_run({"loss": healthy_loss(), "grad_norm": g, "scaler/skipped": skipped}),
+                   "loss-nonfinite") == []
+    # the same NaN on a step the scaler did not skip is still reported
+    g[120] = np.nan
+    found = by_name(make_run({"loss": healthy_loss(), "grad_norm": g, "scaler/skipped": skipped}),
+                    "loss-nonfinite")
+    assert found and found[0].location["step"] == 120

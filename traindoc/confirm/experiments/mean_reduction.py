@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from ...monitor.optim import TERMS
 from ..judge import fixes
 from ..registry import INCONCLUSIVE, Experiment, Verdict, experiment
 
@@ -15,8 +16,9 @@ class MeanReduction(Experiment):
     """What it changes: the output of every loss function called with
     ``reduction='sum'`` (``nn.CrossEntropyLoss(reduction="sum")``, ``F.mse_loss(...,
     reduction="sum")``...) is divided by the number of elements it summed (the targets for
-    cross-entropy and NLL, the input's elements otherwise): the mean. Losses summed by
-    hand (``((p - y) ** 2).sum()``) are not seen.
+    cross-entropy and NLL, the input's elements otherwise): the mean. A loss backpropagated
+    as the sum of 8 or more loss-function calls (a criterion per time step, added up) is
+    divided by their number. Losses summed by hand (``((p - y) ** 2).sum()``) are not seen.
 
     What it settles: `loss-reduction`.
 
@@ -37,8 +39,12 @@ class MeanReduction(Experiment):
     def install(self, hooks, params, ctx) -> None:
         divisors: list[int] = []
 
+        terms: list[float] = []  # values of the loss-function calls since the last backward
+
         def on_loss(name, out, input, target, kwargs):
             if kwargs.get("reduction") != "sum" or not isinstance(out, torch.Tensor):
+                if isinstance(out, torch.Tensor) and out.numel() == 1:
+                    terms.append(float(out.detach()))
                 return out
             n = target.numel() if name in _CLASS_LOSSES and isinstance(target, torch.Tensor) else input.numel()
             if n > 1:
@@ -48,11 +54,28 @@ class MeanReduction(Experiment):
                 return out / n
             return out
 
+        def on_backward(loss):
+            # a loss summed over many calls (a criterion per time step, added up): the
+            # backpropagated value is about their count x their mean; divide it by the count
+            k, vals = len(terms), list(terms)
+            terms.clear()
+            if k < TERMS or loss.numel() != 1:
+                return loss
+            mean = sum(vals) / k
+            if mean <= 0 or not 0.8 <= float(loss.detach()) / (k * mean) <= 1.25:
+                return loss
+            divisors.append(k)
+            hooks.notes["averaged"] += 1
+            hooks.values["divisor"] = float(sorted(divisors[-1000:])[len(divisors[-1000:]) // 2])
+            return loss / k
+
         hooks.on_loss.append(on_loss)
+        hooks.on_backward.append(on_backward)
 
     def judge(self, cause, base, var, params) -> Verdict:
         k = var.notes.get("divisor")
         if not var.notes.get("averaged") or not k:
-            return Verdict(INCONCLUSIVE, "no loss function was called with reduction='sum' (a loss summed by "
-                                         "hand is not changed by this experiment)")
+            return Verdict(INCONCLUSIVE, "no loss function was called with reduction='sum' and no loss summed "
+                                         "many loss-function calls (a loss summed by hand is not changed by "
+                                         "this experiment)")
         return fixes(base, var.scaled(float(k)), self.label(params))

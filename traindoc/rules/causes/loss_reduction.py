@@ -13,7 +13,11 @@ from ..util import fmt
 
 def sum_evidence(run, f: Features) -> dict | None:
     """Is the first loss the size of a per-sample loss times the number of samples (or
-    tokens) in the step? Returns the evidence, or None."""
+    tokens) in the step, or (under an optimizer whose step grows with the gradient) the sum
+    of many loss-function calls? Returns the evidence, or None."""
+    terms = summed_terms(run) if f.opt_class not in ADAPTIVE else None  # (Adam: the sum does not size the step)
+    if terms is not None:
+        return terms
     first = float(f.loss[0]) if len(f.loss) else f.loss_first  # at init: chance-level loss per target
     if not math.isfinite(first) or first <= 0:
         return None
@@ -35,6 +39,24 @@ def sum_evidence(run, f: Features) -> dict | None:
     return None
 
 
+def summed_terms(run) -> dict | None:
+    """One backward a step of the sum of many loss-function calls (a loss per time step
+    added up, char-rnn's criterion per step): ``loss/terms`` calls whose backpropagated
+    total is about their count x their mean (``loss/terms_scale`` ~ 1; 1/T when divided)."""
+    rank = focus_rank(run)
+    if not (run.has("loss/terms", rank) and run.has("loss/terms_scale", rank)):
+        return None
+    t, sc = run.series("loss/terms", rank), run.series("loss/terms_scale", rank)
+    ok = np.isfinite(sc.values) & (sc.values > 0)
+    if ok.sum() < 2:
+        return None
+    k, scale = float(np.median(t.values)), float(np.median(sc.values[ok]))
+    if not 0.8 <= scale <= 1.25:
+        return None  # averaged over the terms (scale ~ 1/T), or weighted
+    return {"series": "loss/terms", "median": k, "terms_scale": round(scale, 3),
+            "note": f"the backpropagated loss is the sum of {k:g} loss-function values a step"}
+
+
 @rule("loss-reduction", needs=("loss",))
 def loss_reduction(run):
     """What it detects: a loss that is summed over the batch (or the tokens) instead of
@@ -49,7 +71,10 @@ def loss_reduction(run):
     Also: gradient accumulation over k micro-batches whose losses are not divided by k
     (the monitor compares what is backpropagated with what the loss functions returned,
     ``accum/scale``: 1/k when averaged, 1 when not), which applies k times the mean
-    gradient per step.
+    gradient per step; and one loss made of 8 or more loss-function calls added up (a
+    criterion per time step, char-rnn's summed sequence loss) and never divided by their
+    number (``loss/terms``, ``loss/terms_scale``: 1 when summed, 1/T when averaged), under
+    an optimizer whose step grows with the gradient (not Adam & co.).
 
     How to confirm: print the loss divided by the batch size (and sequence length): it is
     a normal per-sample value; rerun with reduction="mean": the same learning rate trains.
@@ -81,6 +106,17 @@ def loss_reduction(run):
     if ev is None:
         return []
     c = 0.8 if trouble else 0.4
+    if "terms_scale" in ev:
+        return [finding(
+            "loss-reduction", c,
+            f"the loss backpropagated each step is the sum of {ev['median']:g} loss-function values (one per time "
+            f"step or term), never divided by their number: its gradient is {ev['median']:g}x that of the mean"
+            + (" and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle") if trouble else ""),
+            evidence=[ev],
+            fix=f"divide the summed loss by the number of terms ({ev['median']:g}, e.g. the sequence length) before "
+                "backward(), or lower the learning rate by that factor on purpose",
+            confirm="print the loss you backpropagate next to one loss-function value: it must be their mean",
+        )]
     return [finding(
         "loss-reduction", c,
         f"the loss starts at {fmt(f.loss_first)}, the size of a summed (not averaged) loss over the step's samples"

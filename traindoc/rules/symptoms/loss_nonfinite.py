@@ -119,6 +119,9 @@ def _hidden_by_the_log(run, rank: int, loss) -> Finding | None:
     gn = run.series("grad_norm", rank)
     ev = run.series("loss/eval", rank)
     bad_g = gn.steps[~np.isfinite(gn.values)] if not gn.empty else np.array([], int)
+    sk = run.series("scaler/skipped", rank)
+    if len(bad_g) and not sk.empty:  # a GradScaler's skipped step has non-finite gradients by design
+        bad_g = bad_g[~np.isin(bad_g, sk.steps[sk.values > 0])]
     bad_e = ev.steps[~np.isfinite(ev.values)] if not ev.empty else np.array([], int)
     if not len(bad_g) and not len(bad_e):
         return None
