@@ -10,6 +10,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch.utils.data import Dataset
+
+from .splits import shared_rows
 
 
 class _Draw:
@@ -35,6 +38,8 @@ class Batches:
         self._eval_loaders = _ByObject()  # series name, by dataset
         self.eval_loader: str = "loss/eval"  # the series the current evaluation pass writes to
         self._unused_idx: list[np.ndarray] = []  # indices of batches drawn but never backpropagated
+        self._train_ds: Any = None  # a weak reference to the training loader's dataset (split check)
+        self._eval_ds: list[tuple[Any, str]] = []  # weak references to evaluation datasets, their series
 
     @property
     def unused_idx(self) -> list[np.ndarray]:
@@ -75,6 +80,8 @@ class Batches:
                 name = "loss/eval" if k == 0 else f"loss/eval{k}"
                 self._eval_loaders.set(key, name)
                 self.mon.writer.meta(f"eval_loader/{name}", self._loader_info.get(key) or {})
+                self._eval_ds.append((_weak(key), name))
+                self._check_split(_deref(self._train_ds), key, name)
             self.eval_loader = name
             return
         self.mon.rec.data_time += dt
@@ -84,9 +91,23 @@ class Batches:
             arr = np.asarray(idx if isinstance(idx, (list, tuple)) else [idx])
             arr = arr.astype(np.int64, copy=False) if arr.dtype.kind in "iu" else None
         self.train_loader = self._loader_info.get(key)
+        if _deref(self._train_ds) is not key:
+            self._train_ds = _weak(key)
+            for ref, name in self._eval_ds:
+                self._check_split(key, _deref(ref), name)
         # references, RNG state and tensor versions at hand-over, no copy; which step the
         # batch belongs to is decided at the backward it reaches (see assign)
         self._draws.append(_Draw(id(it), arr, self.mon.capture.record(batch, arr)))
+
+    def _check_split(self, train: Any, evaluation: Any, name: str) -> None:
+        """Once per (training, evaluation) dataset pair: rows they share (see splits)."""
+        if train is None or evaluation is None or not isinstance(train, Dataset):
+            return
+        got = self.mon.guard("split check", shared_rows, train, evaluation)  # (a failure: this check only)
+        if got is not None:
+            self.mon.writer.event(self.mon.step, "split-overlap",
+                                  f"{got['shared']} of the {got['rows']} rows of the evaluation set behind {name} "
+                                  f"are training rows ({got['how']})", {**got, "series": name})
 
     def on_loader_end(self, it: Any) -> None:
         if torch.is_grad_enabled() and (not self._draws or self._draws[-1] is not None):
@@ -186,6 +207,17 @@ class Batches:
             crec[2]["group"] = rec.fwd_group  # a siamese/contrastive step: several forwards, one backward
         rec.fwd_batch = batch
         self.mon.capture.use(crec)
+
+
+def _weak(obj: Any) -> Any:
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _deref(ref: Any) -> Any:
+    return ref() if ref is not None else None
 
 
 def _loader_key(it: Any) -> Any:

@@ -6,13 +6,23 @@ import numpy as np
 
 from .. import rule
 from ..evidence import features, finding, sampled
+from ..util import fmt
+
+
+def autocast_fp16(run) -> bool:
+    """The monitor saw an autocast region computing in float16 (its ``autocast`` event)."""
+    return any(e["kind"] == "autocast" and "float16" in (e.get("data") or {}).values() for e in run.events()
+               if isinstance(e.get("data"), dict))
 
 
 @rule("fp16-underflow", needs=("loss", "grad_norm/"))
 def fp16_underflow(run):
     """What it detects: in a float16 run without a GradScaler, gradients that flush to
     zero: parameters whose gradient is exactly zero on most steps, or a large share of
-    gradient values below float16's smallest subnormal (6e-8).
+    gradient values below float16's smallest subnormal (6e-8). Under
+    ``torch.autocast(dtype=float16)`` with float32 parameters the flushed values are plain
+    zeros in ``.grad``; there the configuration alone (no GradScaler recorded) is a warning
+    for ``confirm``'s fp32 experiment to settle.
 
     Why it happens: float16 cannot hold magnitudes below 6e-8; small losses (a mean over
     many elements) give activation gradients below that, which become 0 and stop the
@@ -26,7 +36,8 @@ def fp16_underflow(run):
     f = features(run)
     if f.scaler:
         return []
-    half = "float16" in f.dtypes
+    auto = autocast_fp16(run)
+    half = "float16" in f.dtypes or auto
     gn = sampled(run, "grad_norm/")
     uf = sampled(run, "grad_underflow/")
     zero = {p: float(np.mean(s.values == 0)) for p, s in gn.items() if len(s.values)}
@@ -43,6 +54,24 @@ def fp16_underflow(run):
     if worst[0] is not None and worst[1] > 0.05:
         c = max(c, 0.7)
         ev.append({"series": f"grad_underflow/{worst[0]}", "value": worst[1]})
+    if c == 0.0 and auto:
+        # the configuration itself: under autocast the parameters and their .grad are
+        # float32, so the values that flushed inside the float16 backward ops are plain
+        # zeros there, indistinguishable from a ReLU's; a lead to settle (confirm: fp32)
+        weakest = min(((p, float(np.median(s.values))) for p, s in gn.items() if len(s.values)),
+                      key=lambda kv: kv[1], default=None)
+        if weakest is not None:
+            ev.append({"series": f"grad_norm/{weakest[0]}", "median": weakest[1], "note": "the smallest gradient"})
+        return [finding(
+            "fp16-underflow", 0.45,
+            f"the run computes under torch.autocast(dtype=float16) with no GradScaler: gradient values below "
+            f"float16's 6e-8 flush to zero in the backward ops, silently (the smallest gradient here: "
+            f"{weakest[0] if weakest else '?'}, median norm {fmt(weakest[1]) if weakest else '?'})",
+            evidence=[{"event": "autocast", "value": "float16"}] + ev[1:],
+            fix="create a torch.amp.GradScaler and use scaler.scale(loss).backward(), scaler.step(opt), "
+                "scaler.update(); or autocast with dtype=torch.bfloat16",
+            confirm="traindoc confirm RUN runs the fp32 experiment; or rerun with a GradScaler and compare the loss",
+        )]
     if c == 0.0:
         return []
     return [finding(
