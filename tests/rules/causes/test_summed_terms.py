@@ -47,7 +47,8 @@ def test_a_loss_summed_over_time_steps_under_sgd_is_named_first(tmp_path):
     assert "sum of 40 loss-function values" in d.causes[0].message
 
 
-@pytest.mark.parametrize("kw", [{"divide": True}, {"divide": False, "opt": "adam", "lr": 3e-3}])
-def test_averaged_or_under_adam_is_not(tmp_path, kw):
+@pytest.mark.parametrize("kw", [{"divide": True}, {"divide": False, "opt": "adam", "lr": 3e-3},
+                                {"divide": False, "lr": 0.01}])
+def test_averaged_under_adam_or_at_a_rate_tuned_for_the_sum_is_not(tmp_path, kw):
     d = run(tmp_path, **kw)
     assert "loss-reduction" not in [c.name for c in d.causes]

@@ -107,11 +107,13 @@ def loss_reduction(run):
         return []
     c = 0.8 if trouble else 0.4
     if "terms_scale" in ev:
+        if not trouble:
+            return []  # a sum of per-step losses is a choice of scale (the lr was tuned for it) until the run fails
         return [finding(
             "loss-reduction", c,
             f"the loss backpropagated each step is the sum of {ev['median']:g} loss-function values (one per time "
-            f"step or term), never divided by their number: its gradient is {ev['median']:g}x that of the mean"
-            + (" and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle") if trouble else ""),
+            f"step or term), never divided by their number: its gradient is {ev['median']:g}x that of the mean, "
+            "and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle"),
             evidence=[ev],
             fix=f"divide the summed loss by the number of terms ({ev['median']:g}, e.g. the sequence length) before "
                 "backward(), or lower the learning rate by that factor on purpose",
