@@ -239,6 +239,30 @@ CASES = {
                "            opt.zero_grad()\n            model(get_batch()).mean().backward()\n            opt.step()\n"
                "        opt.step()\n",
     ],
+    "softmax-over-batch-dim": [
+        # a classifier whose layers keep a batch dimension (Flatten) ends in LogSoftmax(dim=0)
+        "net = nn.Sequential(nn.Flatten(), nn.Linear(784, 10),\n"
+        "                    nn.LogSoftmax(dim=0))  # !\n",
+        # a forward returning log_softmax over dim 0 in a model with batch norm (in a sub-network)
+        "class Feat(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.c, self.bn = nn.Conv1d(3, 8, 1), nn.BatchNorm1d(8)\n"
+        "    def forward(self, x):\n        return self.bn(self.c(x)).max(2)[0]\n"
+        "class Cls(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.f, self.fc = Feat(), nn.Linear(8, 4)\n"
+        "    def forward(self, x):\n        return F.log_softmax(self.fc(self.f(x)), dim=0)  # !\n",
+        # a forward that flattens keeping the rows, then normalises over dim 0
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(64, 10)\n"
+        "    def forward(self, x):\n        x = x.view(x.size(0), -1)\n        out = self.fc(x).log_softmax(0)  # !\n"
+        "        return out\n",
+        # negatives: a policy on one 1-D state (dim 0 is its actions), attention weights over a
+        # sequence-first axis that the forward does not return
+        "policy = nn.Sequential(nn.Linear(4, 64), nn.ReLU(), nn.Linear(64, 2), nn.Softmax(dim=0))\n",
+        "class Policy(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n"
+        "    def forward(self, state):\n        return F.softmax(self.fc(state), dim=0)\n",
+        "class Pool(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.score, self.bn = nn.Linear(16, 1), nn.BatchNorm1d(16)\n"
+        "    def forward(self, h):\n        w = F.softmax(self.score(h), dim=0)\n        return (w * self.bn(h)).sum(0)\n",
+    ],
 }
 
 

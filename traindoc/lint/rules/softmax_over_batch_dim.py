@@ -75,8 +75,14 @@ def check(m):
     """What it detects: `F.softmax(x, 0)`, `F.log_softmax(x, dim=0)`, `x.log_softmax(0)`
     (any import spelling) whose result is picked per sample and class in the same function:
     `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]` (reads that
-    prove a 2-D tensor). A softmax over dim 0 used another way (attention weights over a
-    sequence-first axis, one sample's 1-D logits passed to `nll_loss`) is not flagged.
+    prove a 2-D tensor); and a model's output normalised over dim 0 where the model
+    provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
+    `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it whose class
+    (or a sub-network class of the file) builds batch norm or Flatten, or that reshapes
+    keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`, `x.flatten(1)`).
+    A softmax over dim 0 used another way (attention weights over a sequence-first axis,
+    a policy's 1-D logits for one state, one sample's logits passed to `nll_loss`) is not
+    flagged.
 
     Why it happens: on a (batch, classes) tensor, dim 0 normalises each class over
     the samples of the batch: a sample's "log-probabilities" then depend on the other
@@ -93,10 +99,18 @@ def check(m):
     How to fix:
         logpt = F.log_softmax(output, dim=1)             # over the classes
     """
+    yield from _in_batched_sequential(m)
     for site in m.w.calls:
         call = site.node
         which = _dim_zero(m, call)
         if which is None:
+            continue
+        fn = _enclosing_function(m, call)
+        why = _batched_forward(m, fn, call) if fn is not None and fn.name == "forward" else None
+        if why is not None:
+            yield Hit(call, f"{which} over dim 0 in the forward of a model that sees a batch ({why}), and its "
+                            "result is the model's output: each sample's values are normalised across the batch, "
+                            "not over its classes; use dim=1 (or -1)")
             continue
         # only a 2-D read proves dim 0 is the batch: nll_loss(F.log_softmax(logits, 0), a) on
         # one sample's 1-D logits (REINFORCE) is right, so a loss's input alone is not flagged
@@ -132,3 +146,89 @@ def _enclosing_function(m, node: ast.AST) -> ast.AST | None:
             if best is None or fn.lineno >= best.lineno:
                 best = fn
     return best
+
+
+# layers that only exist with a batch dimension in front: BatchNorm needs several values per
+# channel in training, Flatten() keeps dim 0 (start_dim=1)
+_BATCH_LAYERS = frozenset({"torch.nn.BatchNorm1d", "torch.nn.BatchNorm2d", "torch.nn.BatchNorm3d", "torch.nn.Flatten"})
+
+
+def _softmax_dim0_module(m, e: ast.AST) -> bool:
+    if not (isinstance(e, ast.Call) and m.qualname(e.func) in ("torch.nn.Softmax", "torch.nn.LogSoftmax")):
+        return False
+    dim = keyword(e, "dim") or (e.args[0] if e.args else None)
+    return isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int
+
+
+def _in_batched_sequential(m):
+    """``nn.Sequential(nn.Flatten(), ..., nn.LogSoftmax(dim=0))``: the layers before the
+    softmax keep a batch dimension in front, so dim 0 is the batch (flagged at the softmax)."""
+    for site in m.w.calls:
+        seq = site.node
+        if m.qualname(seq.func) != "torch.nn.Sequential" or len(seq.args) < 2:
+            continue
+        last = seq.args[-1]
+        if _softmax_dim0_module(m, last) and any(
+                isinstance(a, ast.Call) and m.qualname(a.func) in _BATCH_LAYERS for a in seq.args[:-1]):
+            yield Hit(last, f"{m.qualname(last.func).rsplit('.', 1)[-1]}(dim=0) at the end of an nn.Sequential "
+                            "whose layers keep a batch dimension in front (Flatten / BatchNorm): it normalises each "
+                            "class over the batch, not each sample over its classes; use dim=1 (or -1)")
+
+
+def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
+    """Why ``fn`` (a forward) sees a batch, when ``call``'s result is what it returns: its
+    class builds a BatchNorm or Flatten layer, or the forward reshapes keeping the rows
+    (``x.view(-1, k)``, ``x.view(x.size(0), -1)``, ``x.flatten(1)``, ``torch.flatten(x, 1)``)."""
+    if not _returned(fn, call):
+        return None
+    classes = {c.name: c for c in walk(m.tree) if isinstance(c, ast.ClassDef)}
+    cls = next((c for c in classes.values() if fn in c.body), None)
+    if cls is None:
+        return None
+    for node in walk(cls):
+        if not isinstance(node, ast.Call):
+            continue
+        if m.qualname(node.func) in _BATCH_LAYERS:
+            return f"it builds {m.qualname(node.func).rsplit('.', 1)[-1]}"
+        sub = classes.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if sub is not None and sub is not cls and any(  # a sub-network of the file (PointNet's feature net)
+                isinstance(n, ast.Call) and m.qualname(n.func) in _BATCH_LAYERS for n in walk(sub)):
+            return f"its {sub.name} builds batch-norm or flatten layers"
+    for node in walk(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)) or node.lineno > call.lineno:
+            continue
+        a = node.args
+        if node.func.attr in ("view", "reshape") and len(a) >= 2 and (_minus_one(a[0]) or _size0(a[0])):
+            return f"`{ast.unparse(node)}` keeps the rows"
+        if node.func.attr == "flatten" and ((a and _const(a[-1], 1)) or _const(keyword(node, "start_dim"), 1)):
+            return f"`{ast.unparse(node)}` keeps the rows"
+    return None
+
+
+def _const(e, v) -> bool:
+    return isinstance(e, ast.Constant) and e.value == v and type(e.value) is int
+
+
+def _minus_one(e) -> bool:
+    return isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and _const(e.operand, 1)
+
+
+def _size0(e) -> bool:
+    """``x.size(0)``, ``x.shape[0]``, ``len(x)``: the batch size."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size":
+        return bool(e.args) and _const(e.args[0], 0)
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+        return _const(e.slice, 0)
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
+
+
+def _returned(fn: ast.FunctionDef, call: ast.Call) -> bool:
+    """``call`` is what ``fn`` returns: ``return F.log_softmax(...)``, or a name assigned
+    from it and then returned."""
+    names = {t.id for n in walk(fn) if isinstance(n, ast.Assign) and n.value is call
+             for t in n.targets if isinstance(t, ast.Name)}
+    for n in walk(fn):
+        if isinstance(n, ast.Return) and n.value is not None:
+            if n.value is call or (isinstance(n.value, ast.Name) and n.value.id in names):
+                return True
+    return False
