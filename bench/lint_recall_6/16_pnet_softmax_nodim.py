@@ -26,7 +26,6 @@ class ProposalNet(nn.Module):
         return b, a
 
 
-def face_prob_loss(net, images, face_mask):
-    offsets, probs = net(images)
-    face_score = probs[:, 1]
-    return F.binary_cross_entropy(face_score.clamp(1e-6, 1 - 1e-6), face_mask)
+def box_regression_loss(net, images, target_offsets):
+    offsets, _ = net(images)
+    return F.smooth_l1_loss(offsets, target_offsets)

@@ -285,6 +285,10 @@ def test_vanishing_gradient(make_run):
     d = diagnose(make_run(per_param=pp, modules=mods, params=params, loss=0.1 + 0.6 * np.exp(-t / 40)))
     vg = [c for c in d.causes if c.name == "vanishing-gradient"]
     assert vg and vg[0].severity == "warning" and vg[0].confidence <= 0.3
+    # ... and in a run whose loss rose 20-fold: units saturated by the blow-up, not its cause
+    d = diagnose(make_run(per_param=pp, modules=mods, params=params, loss=0.7 * np.exp(3 * t / N)))
+    vg = [c for c in d.causes if c.name == "vanishing-gradient"]
+    assert vg and vg[0].severity == "warning" and "rose" in vg[0].message
 
 
 def test_vanishing_gradient_is_judged_per_weight(make_run):

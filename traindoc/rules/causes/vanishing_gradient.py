@@ -22,7 +22,8 @@ def vanishing_gradient(run):
     the early layers receive almost no learning signal. Embeddings and attention's
     query/key projections are left out (their gradients follow token frequency and the
     attention's sharpness, not depth); a run whose loss fell by more than half gets a
-    warning at most.
+    warning at most, and so does one whose loss ended above twice its start (units
+    saturated by a blow-up go quiet: a consequence, not the cause).
 
     Why it happens: saturating activations (sigmoid/tanh) in deep plain networks, an
     initialisation that shrinks the backward signal, no residual connections or
@@ -60,7 +61,12 @@ def vanishing_gradient(run):
     if ratio > 1e-3:
         return []
     c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
-    if f.rel_drop0 > 0.5:
+    if np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
+        # the loss ended above twice its start: vanishing gradients slow learning, they cannot
+        # raise the loss; the early layers went quiet after the weights grew (saturated units)
+        c = min(c, 0.3)
+        upstream += f"; the loss rose {-f.rel_drop0:.0%} above its start (saturation after a blow-up, not its cause)"
+    elif f.rel_drop0 > 0.5:
         # the loss fell by more than half: the network learns, whatever its first layers get
         c = min(c, 0.3)
         upstream += f"; the loss still fell {f.rel_drop0:.0%}"
