@@ -263,6 +263,33 @@ CASES = {
         "        self.score, self.bn = nn.Linear(16, 1), nn.BatchNorm1d(16)\n"
         "    def forward(self, h):\n        w = F.softmax(self.score(h), dim=0)\n        return (w * self.bn(h)).sum(0)\n",
     ],
+    "optimizer-misses-params": [
+        # Opacus replaces BatchNorm layers in a copy after the optimizer took the old parameters
+        "from opacus.validators import ModuleValidator\nmodel = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
+        "opt = torch.optim.Adam(model.parameters(), lr=1e-3)\nmodel = ModuleValidator.fix(model)  # !\n",
+        # the same in another method of a class that keeps its optimizer on self
+        "class Client:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
+        "        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n"
+        "    def to_sync(self):\n        self.model = nn.SyncBatchNorm.convert_sync_batchnorm(self.model)  # !\n",
+        # negatives: converted before the optimizer, or the optimizer rebuilt after; DDP keeps the parameters
+        "model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
+        "model = nn.SyncBatchNorm.convert_sync_batchnorm(model)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
+        "from opacus.validators import ModuleValidator\nmodel = nn.Linear(4, 2)\n"
+        "opt = torch.optim.Adam(model.parameters(), lr=1e-3)\nmodel = ModuleValidator.fix(model)\n"
+        "opt = torch.optim.Adam(model.parameters(), lr=1e-3)\n",
+        "model = nn.Linear(4, 2)\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n"
+        "model = torch.nn.parallel.DistributedDataParallel(model)\n",
+    ],
+    "backward-without-graph": [
+        # the loss is what a helper computed inside no_grad (assigned there, returned after the block)
+        LOOP + "def compute(x, y):\n    with torch.no_grad():  # !\n        out = model(x)\n"
+               "        loss = F.mse_loss(out, y)\n    return loss\n"
+               "for x, y in dl:\n    opt.zero_grad()\n    loss = compute(x, y)\n    loss.backward()\n    opt.step()\n",
+        # negative: a helper that computes its loss with gradients and only logs under no_grad
+        LOOP + "def compute(x, y):\n    loss = F.mse_loss(model(x), y)\n    with torch.no_grad():\n"
+               "        err = (model(x) - y).abs().max()\n    print(err)\n    return loss\n"
+               "for x, y in dl:\n    opt.zero_grad()\n    loss = compute(x, y)\n    loss.backward()\n    opt.step()\n",
+    ],
 }
 
 

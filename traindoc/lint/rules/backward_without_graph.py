@@ -228,6 +228,10 @@ def _no_grad_source(m, one, fn, withs, back):
     if w is not None:
         return back, f"backward() on an item of `{text(one.value)}`, whose items are only ever assigned inside " \
                      f"the torch.no_grad() block on line {w.lineno}"
+    helper = local_function(m, one) if isinstance(one, ast.Call) else None
+    blk = no_grad_helper(m, helper, withs) if helper is not None else None
+    if blk is not None:  # the loss itself is what the helper computed under no_grad
+        return blk, f"`{helper.name}` computes its result inside torch.no_grad(), and that result is the loss"
     for c in (n for n in walk(one) if isinstance(n, ast.Call)):
         lc = loss_of(m, c)
         if not lc or lc[0] not in N.ASYMMETRIC_LOSSES:

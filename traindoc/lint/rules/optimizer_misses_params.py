@@ -29,7 +29,11 @@ def check(m):
     `self.opt = Adam(self.parameters())`), or an optimizer built from only the trainable
     parameters (`filter(lambda p: p.requires_grad, ...)`, `[p for p in ... if
     p.requires_grad]`) followed by unfreezing (`p.requires_grad = True`,
-    `requires_grad_()`). Not flagged when a new optimizer is built, or `add_param_group`
+    `requires_grad_()`); or the model re-bound, after the optimizer, to a copy whose layers
+    were replaced (`model = ModuleValidator.fix(model)` for Opacus,
+    `nn.SyncBatchNorm.convert_sync_batchnorm(model)`, `prepare_qat`, `fuse_modules`,
+    `copy.deepcopy(model)`), also in another method of the class when the optimizer lives
+    on `self`. Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change. The finding points at the new layer's assignment, or at
     the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
@@ -59,6 +63,10 @@ def check(m):
     bodies: dict[int, list] = {}
     lines = None
     for site, call, owner, filtered in opts:
+        hit = _rebuilt_model(m, site, call, owner)
+        if hit is not None:
+            yield hit
+            continue
         # cheap text test before walking the scope: a later `owner.x = ...` or `requires_grad`
         if lines is None:
             lines = m.source.splitlines()
@@ -168,4 +176,35 @@ def _unfreezes(n, owner: str):
     if isinstance(n, ast.Call) and call_name(n) == "requires_grad_" and mine(text(n.func.value)):
         a = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "requires_grad"), None)
         return n if a is None or isinstance(a, ast.Constant) and a.value is True else None
+    return None
+
+
+# functions that return the model with layers replaced by new ones (new parameter tensors);
+# `.to()`, `torch.compile`, DDP and DataParallel keep the same parameters and are not here
+_REBUILDS = frozenset({"fix", "convert_sync_batchnorm", "prepare_qat", "fuse_modules", "fuse_modules_qat",
+                       "deepcopy", "replace_all_modules", "convert_batchnorm_modules"})
+
+
+def _rebuilt_model(m, site, call: ast.Call, owner: str):
+    """``owner = fix(owner)`` after the optimizer ``call`` (same function, or any other method of
+    the class when ``owner`` is an attribute of ``self``), with no optimizer built after it in
+    that function: a Hit at the re-binding, else None."""
+    fn = site.ctx.func
+    scopes = [fn if fn is not None else m.tree]
+    if owner.startswith("self.") and fn is not None:
+        cls = next((c for c in walk(m.tree) if isinstance(c, ast.ClassDef) and fn in c.body), None)
+        scopes += [f for f in (cls.body if cls is not None else []) if isinstance(f, ast.FunctionDef) and f is not fn]
+    for scope in scopes:
+        same = scope is scopes[0]
+        for n in walk(scope):
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and text(n.targets[0]) == owner
+                    and isinstance(n.value, ast.Call) and call_name(n.value) in _REBUILDS and n.value.args
+                    and text(n.value.args[0]) == owner) or (same and n.lineno <= (call.end_lineno or call.lineno)):
+                continue
+            if any(isinstance(x, ast.Call) and x.lineno > n.lineno and (_optimizer_of(m, x)[0] or
+                   call_name(x) == "add_param_group") for x in walk(scope)):
+                continue  # the optimizer is rebuilt after it
+            return Hit(n, f"`{owner}` is replaced by `{call_name(n.value)}(...)`'s copy, whose new layers have new "
+                          f"parameters, after the optimizer (line {call.lineno}) was built from `{owner}.parameters()`: "
+                          "the optimizer keeps updating the old tensors; build it after this line")
     return None
