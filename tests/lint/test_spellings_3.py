@@ -290,6 +290,16 @@ CASES = {
                "        err = (model(x) - y).abs().max()\n    print(err)\n    return loss\n"
                "for x, y in dl:\n    opt.zero_grad()\n    loss = compute(x, y)\n    loss.backward()\n    opt.step()\n",
     ],
+    "tensor-op-result-discarded": [
+        # a function parameter that the function computes with (arithmetic): a tensor
+        "def look(vertices, eye, device):\n    eye.to(device)  # !\n    return vertices - eye\n",
+        # a batch argument given to a loss function
+        LOOP + "def step(x, device):\n    x.to(device=device)  # !\n    loss = F.mse_loss(model(x), x)\n"
+               "    loss.backward()\n",
+        # negatives: a module moved in place, a batch object handed to the model whole
+        "def setup(net, device):\n    net.to(device)\n    return net\n",
+        "def step(model, batch, device):\n    batch.to(device)\n    return model(**batch).loss\n",
+    ],
 }
 
 

@@ -6,6 +6,7 @@ import ast
 
 from .. import names as N
 from ..bindings import Param
+from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..walk import walk
@@ -31,7 +32,8 @@ def check(m):
     tensor kind the checker knows (a softmax output, ...), or an element unpacked from a
     DataLoader in a `for x, y in loader:` header, or a name the function reads as a tensor
     (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
-    `model`, whose objects may move in place). A module (`model.to(device)` is in
+    `model`, whose objects may move in place), or computes with as one (an operand of
+    arithmetic, `vertices - eye`, or an argument of a loss function). A module (`model.to(device)` is in
     place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
     move in place) are not flagged.
 
@@ -73,7 +75,7 @@ def _tensor(m, e, ctx) -> bool:
         return True
     if d and len(d) == 1 and isinstance(d[0], Param) and d[0].annotation is not None:
         return (m.qualname(d[0].annotation) or "") in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
-    if _read_as_tensor(e.id, ctx.func):
+    if _read_as_tensor(e.id, ctx.func) or _used_as_tensor(m, e.id, ctx.func):
         return True
     for loop in reversed(ctx.loops):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
@@ -129,4 +131,24 @@ def _unpacked(target, name: str) -> bool:
             return True
         if isinstance(el, (ast.Tuple, ast.List)) and _unpacked(el, name):
             return True
+    return False
+
+
+_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult, ast.Pow)
+
+
+def _used_as_tensor(m, name: str, fn) -> bool:
+    """The function computes with ``name`` as a tensor: an operand of arithmetic
+    (``vertices - eye``) or an argument of a loss function (``mse_loss(recon, x)``). A
+    model or a batch object is neither (and a number has no ``.to()``)."""
+    if fn is None or any(w in name.lower() for w in ("model", "net", "module")):
+        return False
+    named = lambda x: isinstance(x, ast.Name) and x.id == name  # noqa: E731
+    for n in walk(fn):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, _ARITH) and (named(n.left) or named(n.right)):
+            return True
+        if isinstance(n, ast.Call) and any(named(a) for a in n.args[:2]):
+            lc = loss_of(m, n)
+            if lc and (named(lc[1]) or named(lc[2])):
+                return True
     return False
