@@ -79,3 +79,9 @@ def test_a_recorded_run_with_an_overlapping_validation_slice(tmp_path):
 
 def test_a_recorded_run_with_a_disjoint_split_is_quiet(tmp_path):
     assert "data-leakage" not in [c.name for c in train(tmp_path, Arrays(X[:400], Y[:400]), Arrays(X[400:], Y[400:]))]
+
+
+def test_an_evaluation_set_made_of_training_rows_is_a_warning(tmp_path):
+    # a train-subset evaluation (or a validation set drawn from the training rows): a lead
+    found = [c for c in train(tmp_path, Arrays(X, Y), Arrays(X[:100], Y[:100])) if c.name == "data-leakage"]
+    assert found and found[0].severity == "warning" and "every evaluation row is a training row" in found[0].message

@@ -25,6 +25,10 @@ def data_leakage(run):
     How to confirm: print the overlap of the two index ranges (or
     ``set(train.indices) & set(val.indices)``): it is empty for a real split.
 
+    A partial overlap is an error; an evaluation set made only of training rows (a
+    train-subset evaluation, or a validation set drawn from them) and an overlap under 20 %
+    of the evaluation rows (a forecasting window's look-back) are warnings.
+
     How to fix: split once, disjointly (``torch.utils.data.random_split``, or slices
     ``[:n]`` and ``[n:]``); keep look-back windows of a forecasting split on the inputs only.
     """
@@ -36,11 +40,13 @@ def data_leakage(run):
         shared, rows = int(d.get("shared", 0)), max(1, int(d.get("rows", 1)))
         share = shared / rows
         out.append(finding(
-            "data-leakage", 0.9 if share >= WINDOW_SHARE else 0.4,
+            "data-leakage", 0.9 if WINDOW_SHARE <= share < 1 else 0.4,
             f"{shared} of the {rows} evaluation rows ({share:.0%}) are also training rows: the two datasets are "
             f"{'subsets of one dataset with intersecting indices' if d.get('how') == 'subset indices' else 'overlapping slices of the same tensor or array'}"
             f", so {d.get('series', 'the evaluation loss')} measures memorised rows"
-            + ("" if share >= WINDOW_SHARE else " (a small overlap may be a forecasting window's look-back)"),
+            + ("" if WINDOW_SHARE <= share < 1 else " (a small overlap may be a forecasting window's look-back)"
+               if share < 1 else " (every evaluation row is a training row: fine for a train-subset evaluation, "
+                                 "a leak if this is the validation set)"),
             location={"step": e["step"]},
             evidence=[{"event": "split-overlap", "step": e["step"], **{k: d[k] for k in ("shared", "rows", "train_rows",
                                                                                           "how") if k in d}}],
