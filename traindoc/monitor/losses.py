@@ -179,6 +179,13 @@ class LossFns:
                 # argmax of a 0/1 vector: the first column that equals the target
                 flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))
                 cands.append((where, f"the target of {name} is column \0 of the model's {where}"))
+            elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
+                    and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
+                # a sequence of feature vectors (B, T, F) whose target at step t is feature j at
+                # the same step t: the current value handed in, not the lagged one (DeepAR fed y_t)
+                same = (x == t.reshape(x.shape[0], x.shape[1], 1).to(x.dtype)).all(1).all(0)
+                flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))
+                cands.append((where, f"the target of {name} is feature \0 of the model's {where} at the same time step"))
         if not cands:
             return
 

@@ -203,3 +203,34 @@ def test_a_loss_per_time_step_on_token_columns_is_not_a_leak(tmp_path):
             loss.backward()
             opt.step()
     assert "target-leakage" not in names(traindoc.diagnose(tmp_path / "r"))
+
+
+def test_a_sequence_whose_target_is_a_feature_at_the_same_step_is_a_leak(tmp_path):
+    # a forecaster fed y_t (not y_{t-1}) as an input feature at step t
+    torch.manual_seed(0)
+    series = torch.cumsum(torch.randn(64, 41), 1) * 0.1
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn, self.head = nn.GRU(2, 16, batch_first=True), nn.Linear(16, 1)
+
+        def forward(self, x):
+            return self.head(self.rnn(x)[0]).squeeze(-1)
+
+    for lag, leak in ((0, True), (1, False)):
+        model = Net()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        out = tmp_path / f"r{lag}"
+        with traindoc.watch(out=out, replay=False):
+            for _ in range(30):
+                y = series[:, 1:]
+                x = torch.stack([series[:, 1 - lag:41 - lag], torch.ones_like(y)], -1)
+                loss = nn.functional.mse_loss(model(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        found = [c for c in traindoc.diagnose(out).causes if c.name == "target-leakage"]
+        assert bool(found) == leak, lag
+        if leak:
+            assert "feature 0" in found[0].message and "same time step" in found[0].message
