@@ -54,10 +54,11 @@ def fp16_underflow(run):
     if worst[0] is not None and worst[1] > 0.05:
         c = max(c, 0.7)
         ev.append({"series": f"grad_underflow/{worst[0]}", "value": worst[1]})
-    if c == 0.0 and auto:
+    if auto and "float16" not in f.dtypes:
         # the configuration itself: under autocast the parameters and their .grad are
         # float32, so the values that flushed inside the float16 backward ops are plain
-        # zeros there, indistinguishable from a ReLU's; a lead to settle (confirm: fp32)
+        # zeros there, indistinguishable from a dead ReLU's (so zero gradients are no
+        # evidence here): a lead for confirm's fp32 experiment to settle
         weakest = min(((p, float(np.median(s.values))) for p, s in gn.items() if len(s.values)),
                       key=lambda kv: kv[1], default=None)
         if weakest is not None:
@@ -67,7 +68,7 @@ def fp16_underflow(run):
             f"the run computes under torch.autocast(dtype=float16) with no GradScaler: gradient values below "
             f"float16's 6e-8 flush to zero in the backward ops, silently (the smallest gradient here: "
             f"{weakest[0] if weakest else '?'}, median norm {fmt(weakest[1]) if weakest else '?'})",
-            evidence=[{"event": "autocast", "value": "float16"}] + ev[1:],
+            evidence=[{"event": "autocast", "value": "float16"}] + (ev[-1:] if weakest else []),
             fix="create a torch.amp.GradScaler and use scaler.scale(loss).backward(), scaler.step(opt), "
                 "scaler.update(); or autocast with dtype=torch.bfloat16",
             confirm="traindoc confirm RUN runs the fp32 experiment; or rerun with a GradScaler and compare the loss",
