@@ -253,6 +253,8 @@ def _why_none(cause: str) -> str:
                        "no one-change re-execution of the training loss tells",
         "class-imbalance": "re-weight the loss (pos_weight / weight) and compare per-class recall, which the "
                            "training loss alone does not show",
+        "data-leakage": "the overlap is read from how the datasets were built, exactly: there is nothing to "
+                        "test by re-running; print the shared indices",
     }
     return why.get(cause, "no experiment changes this one thing yet; the rule's 'confirm' says how to check it "
                           "by hand")
