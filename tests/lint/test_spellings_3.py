@@ -201,6 +201,24 @@ CASES = {
         "        self.kept = self.model.state_dict()\n        torch.save(self.kept, path)\n",
     ],
     "train-loader-not-shuffled": [
+        # a loader factory whose only shuffling is a DistributedSampler (YOLOv5, MMDetection)
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def create_dataloader(dataset, bs, rank=-1):\n"
+        "    sampler = DistributedSampler(dataset) if rank != -1 else None\n"
+        "    return DataLoader(dataset, batch_size=bs, sampler=sampler)  # !\n",
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def build_dataloader(dataset, bs, dist=False):\n    if dist:\n"
+        "        return DataLoader(dataset, batch_size=bs, sampler=DistributedSampler(dataset))\n"
+        "    return DataLoader(dataset, batch_size=bs, num_workers=2)  # !\n",
+        # negatives: shuffle when there is no sampler; an evaluation sampler that does not shuffle
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def create_dataloader(dataset, bs, rank=-1):\n"
+        "    sampler = DistributedSampler(dataset) if rank != -1 else None\n"
+        "    return DataLoader(dataset, batch_size=bs, sampler=sampler, shuffle=sampler is None)\n",
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def make_loader(dataset, bs, dist=False):\n"
+        "    sampler = DistributedSampler(dataset, shuffle=False) if dist else None\n"
+        "    return DataLoader(dataset, batch_size=bs, sampler=sampler)\n",
         # a dataset named `ds`, the loader named for training; the dataset reads image files
         "from torch.utils.data import DataLoader, Dataset\nclass Images(Dataset):\n"
         "    def __init__(self, paths):\n        self.paths = paths\n    def __len__(self):\n        return len(self.paths)\n"

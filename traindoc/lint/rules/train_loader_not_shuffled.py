@@ -28,7 +28,11 @@ def check(m):
     passes no `shuffle` at all (the default is False) and no `sampler` / `batch_sampler`.
     An explicit `shuffle=False` is taken as deliberate (an evaluation pass over the
     training set, a time series), and loaders built in evaluation, test, plotting or
-    inspection functions are not flagged. A loader built from `**kwargs`, or over a dataset class of the
+    inspection functions are not flagged. Also, whatever the names: a loader factory
+    whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
+    if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
+    loader over the same dataset with neither sampler nor shuffle), YOLOv5's and
+    MMDetection's single-GPU bug. A loader built from `**kwargs`, or over a dataset class of the
     file that is an `IterableDataset` (which cannot be shuffled by the loader) is not
     flagged. Severity info: ordered training data is sometimes deliberate (curricula,
     time series), but usually an oversight.
@@ -57,6 +61,12 @@ def check(m):
         fn = site.ctx.func
         if eval_context(m, site.ctx) or fn is not None and set(fn.name.lower().split("_")) & _LOOK:
             continue  # a loader to evaluate, plot or inspect with
+        why = _undistributed_path(m, call, fn)
+        if why is not None:
+            yield Hit(call, f"DataLoader without shuffle whose shuffling comes only from a DistributedSampler: {why}, "
+                            "so single-process training sees the samples in the same order every epoch; pass "
+                            "shuffle=(sampler is None)")
+            continue
         ds = call.args[0] if call.args else keyword(call, "dataset")
         last = _name(ds).rsplit(".", 1)[-1].lower()
         own = _bound_to(m, call).rsplit(".", 1)[-1].lower()  # train_loader = DataLoader(ds, ...)
@@ -122,3 +132,36 @@ def _iterable(m, ds) -> bool:
     if isinstance(k, tuple) and k[0] == "inst":
         return "Iterable" in k[1]
     return False
+
+
+def _dist_sampler(m, e) -> bool:
+    """``e`` is ``DistributedSampler(...)`` not built with ``shuffle=False``."""
+    if not isinstance(e, ast.Call) or not (text(e.func) or "").endswith("DistributedSampler"):
+        return False
+    sh = keyword(e, "shuffle")
+    return not (isinstance(sh, ast.Constant) and sh.value is False)
+
+
+def _undistributed_path(m, call: ast.Call, fn) -> str | None:
+    """Why ``call`` (a DataLoader) shuffles only under a DistributedSampler, or None."""
+    if keyword(call, "shuffle") is not None or keyword(call, "batch_sampler") is not None:
+        return None
+    sampler = keyword(call, "sampler")
+    if isinstance(sampler, ast.Name):
+        d = m.defs(sampler)
+        if d and len(d) == 1 and isinstance(d[0], ast.IfExp):
+            e = d[0]
+            arms = (e.body, e.orelse)
+            if any(_dist_sampler(m, a) for a in arms) and any(isinstance(a, ast.Constant) and a.value is None
+                                                             for a in arms):
+                return f"`{sampler.id}` is None when not distributed"
+        return None
+    if sampler is not None or fn is None:
+        return None
+    ds = call.args[0] if call.args else keyword(call, "dataset")
+    if ds is None or not text(ds):
+        return None
+    for n in walk(fn):
+        if _dist_sampler(m, n) and n.args and text(n.args[0]) == text(ds):
+            return f"the other branch gives `{text(ds)}` a DistributedSampler (line {n.lineno}), this one nothing"
+    return None
