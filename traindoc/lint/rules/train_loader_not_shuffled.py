@@ -18,7 +18,7 @@ _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
 @lint_rule(
     "train-loader-not-shuffled", "TD527", "info",
     "a DataLoader over the training set that leaves shuffle at its default (False) and has no sampler",
-    needles=[("DataLoader",), ("train",)],
+    needles=[("DataLoader",), ("train", "DistributedSampler")],
     fix="DataLoader(train_set, batch_size=..., shuffle=True) (or a sampler: DistributedSampler(train_set, shuffle=True))",
     confirm="print the labels of the first batches: they come in dataset order (often sorted by class)",
 )
