@@ -28,6 +28,11 @@ CASES = {
         "            print(model.generate(b))\n",
     ],
     "running-loss-keeps-graph": [
+        # a device-side statistic added to in place
+        LOOP + "stat = torch.zeros(())\nfor x, y in dl:\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n"
+               "    loss.backward()\n    opt.step()\n    stat.add_(loss)  # !\n",
+        LOOP + "stat = torch.zeros(())\nfor x, y in dl:\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n"
+               "    loss.backward()\n    opt.step()\n    stat.add_(loss.detach())\n",
         # backward of one entry of a dict of losses; the other entries summed as tensors
         LOOP + "sums = {'all': 0.0, 'rec': 0.0}\nfor x, y in dl:\n    parts = {'rec': F.mse_loss(model(x), y)}\n"
                "    parts['all'] = parts['rec'] * 2\n    opt.zero_grad()\n    parts['all'].backward()\n    opt.step()\n"

@@ -13,7 +13,7 @@ from ..walk import walk
 @lint_rule(
     "running-loss-keeps-graph", "TD516", "warning",
     "a running total (or list) of the training loss accumulates the loss tensor itself, keeping every step's graph",
-    needles=[("backward",), ("+=", "append", "= total", "+ loss", ".update(", ".add(")],
+    needles=[("backward",), ("+=", "append", "= total", "+ loss", ".update(", ".add(", ".add_(")],
     fix="accumulate a number: total += loss.item() (or loss.detach() to stay on the device)",
     confirm="print torch.cuda.memory_allocated() (or the process RSS) every 100 steps: it keeps growing",
 )
@@ -22,7 +22,7 @@ def check(m):
     `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), the same `loss`
     tensor, or one of the terms it was summed from (`loss = mse + ce`: `mse`, `ce`), added
     to a running total or appended to a list: `total_loss += loss`, `running_ce += ce`,
-    `running = running + loss * x.size(0)`, `losses.append(loss)`, an averaging meter's
+    `running = running + loss * x.size(0)`, `losses.append(loss)`, `stat.add_(loss)`, an averaging meter's
     `meter.update(loss, n)` / `meter.update([ce, kl])` (a name with meter/avg/running, or a
     class of the file whose `update`/`add` sums), for `losses["total"].backward()` any
     `totals[k] += losses[k]`, and a loss that a step function of the file backpropagated
@@ -72,7 +72,7 @@ def check(m):
             continue
         seg = segment(m, site.node)
         if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
-                and b"add(" not in seg:
+                and b"add(" not in seg and b"add_(" not in seg:
             continue
         loop = site.node
         if id(loop) in seen:
@@ -82,7 +82,7 @@ def check(m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             what = {"append": f"`{tgt}.append({v})`", "update": f"`{tgt}.update({v}, ...)`",
-                    "add": f"`{tgt}.add(..., {v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
+                    "add": f"`{tgt}.add(..., {v})`", "add_": f"`{tgt}.add_({v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
             if how == "+=":
                 what = f"`{short(node.target)} += {v}`"
             whose = "the loss tensor that backward() just used" if v.split("[", 1)[0] in names else \
@@ -107,7 +107,7 @@ def _returned_losses(m, loop, stepping: set[int]) -> set[str]:
 def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
     """``(node, total, loss name, "+=" | "+" | "append" | "update")`` for each statement of
     ``loop`` that adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``,
-    ``t.append(loss)``, ``meter.update(loss, n)`` / ``meter.update([ce, kl])``."""
+    ``t.append(loss)``, ``t.add_(loss)``, ``meter.update(loss, n)`` / ``meter.update([ce, kl])``."""
     found = []
     for n in walk(loop):
         t = type(n)
@@ -127,6 +127,10 @@ def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
         elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
             found.append((n, text(n.func.value), n.args[0].id, "append"))
+        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "add_" and len(n.args) == 1 \
+                and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
+            # total.add_(loss): a tensor total added to in place keeps each step's graph
+            found.append((n, text(n.func.value) or short(n.func.value), n.args[0].id, "add_"))
         elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in ("update", "add") and n.args \
                 and m is not None and _sums(m, n.func.value, n.func.attr):
             # meter.update(loss, n), meter.update([ce, kl]), stats.add("loss", loss)
