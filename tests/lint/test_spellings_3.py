@@ -132,6 +132,16 @@ CASES = {
         "y = torch.rand(2, 2)\nz = torch.ones(2, 2) / y\n",
     ],
     "sigmoid-before-bce-with-logits": [
+        # a focal-loss module built on BCE-with-logits, called on a model whose head ends in Sigmoid
+        "class Focal(nn.Module):\n    def forward(self, inputs, targets):\n"
+        "        bce = F.binary_cross_entropy_with_logits(inputs, targets, reduction='none')\n"
+        "        return ((1 - torch.exp(-bce)) ** 2 * bce).mean()\n"
+        "head = nn.Sequential(nn.Linear(8, 1), nn.Sigmoid())\ncrit = Focal()\n"
+        "loss = crit(head(torch.randn(4, 8)), torch.ones(4, 1))  # !\n",
+        "class Focal(nn.Module):\n    def forward(self, inputs, targets):\n"
+        "        bce = F.binary_cross_entropy_with_logits(inputs, targets, reduction='none')\n"
+        "        return ((1 - torch.exp(-bce)) ** 2 * bce).mean()\n"
+        "head = nn.Sequential(nn.Linear(8, 1))\ncrit = Focal()\nloss = crit(head(torch.randn(4, 8)), torch.ones(4, 1))\n",
         # the head ends in a sigmoid; the loss module (fed from another file) names its input probs
         "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 4)\n"
         "    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\n"

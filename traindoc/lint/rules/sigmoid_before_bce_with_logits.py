@@ -7,7 +7,8 @@ import ast
 from ..bindings import Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
-from ..source import describe
+from ..source import describe, short
+from ..walk import walk
 
 
 @lint_rule(
@@ -22,7 +23,8 @@ def check(m):
     `F.binary_cross_entropy_with_logits` is a sigmoid output: `torch.sigmoid`,
     `x.sigmoid()`, an `nn.Sigmoid` module, the last layer of an `nn.Sequential`, or a
     same-file model whose `forward` returns a sigmoid (through names and `self.`
-    attributes); and a parameter named as probabilities (`exist_probs`) of a loss
+    attributes); a same-file loss module whose `forward` hands its first input to
+    BCE-with-logits, called on a sigmoid output (flagged at that call); and a parameter named as probabilities (`exist_probs`) of a loss
     function or module that nothing in the file calls, in a file that computes a sigmoid
     (the head's output reaches the loss from another file).
 
@@ -40,6 +42,7 @@ def check(m):
     How to fix:
         loss = nn.BCEWithLogitsLoss()(model(x), y)
     """
+    seen: set[int] = set()
     for site in m.w.calls:
         lc = loss_of(m, site.node)
         if lc is None or lc[0] != "binary_cross_entropy_with_logits" or lc[1] is None:
@@ -47,6 +50,11 @@ def check(m):
         if m.kind(lc[1]) == "sigmoid":
             yield Hit(site.node, f"BCEWithLogitsLoss on a sigmoid output ({describe(m, lc[1])}): the loss applies "
                                  "the sigmoid again, so it cannot approach 0 and gradients shrink; pass the logits")
+        elif (site_call := _module_loss_call(m, lc[1])) is not None and id(site_call) not in seen:
+            seen.add(id(site_call))
+            yield Hit(site_call, f"`{short(site_call.func)}` gives its input to BCEWithLogitsLoss inside its forward, "
+                                 f"and this call passes it a sigmoid output ({describe(m, site_call.args[0])}): the "
+                                 "sigmoid is applied twice (predictions squeezed into [0.5, 0.73]); pass the logits")
         elif _prob_param(m, lc[1]):
             yield Hit(site.node, f"BCEWithLogitsLoss on `{lc[1].id}`, a parameter named as probabilities, in a file "
                                  "whose model applies a sigmoid: if it is the sigmoid's output the loss applies the "
@@ -61,3 +69,22 @@ def _prob_param(m, e) -> bool:
         return False
     d = m.defs(e)
     return bool(d) and len(d) == 1 and isinstance(d[0], Param) and not m.call_sites(d[0].fn)
+
+
+def _module_loss_call(m, e):
+    """``e`` is the first input parameter of a same-file module's ``forward`` (a focal loss
+    built on BCE-with-logits), and a call of an instance of that module passes a sigmoid
+    output for it: that call, else None."""
+    if not (isinstance(e, ast.Name)):
+        return None
+    d = m.defs(e)
+    if not (d and len(d) == 1 and isinstance(d[0], Param) and d[0].fn.name == "forward" and d[0].pos == 1):
+        return None
+    cls = next((c for c in walk(m.tree) if isinstance(c, ast.ClassDef) and d[0].fn in c.body), None)
+    if cls is None:
+        return None
+    for site in m.w.calls:
+        call = site.node
+        if call.args and m.kind(call.func) == ("local", cls) and m.kind(call.args[0]) == "sigmoid":
+            return call
+    return None
