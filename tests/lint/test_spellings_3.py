@@ -124,6 +124,17 @@ CASES = {
         "    print(w.grad)\n",
     ],
     "unguarded-zero": [
+        # log of a rate model's output that ends in ReLU (exactly 0 for negative inputs), through a loss class
+        "class PoissonLoss:\n    def __call__(self, rate, y):\n        return (rate - y * torch.log(rate)).mean()  # !\n"
+        "net = nn.Sequential(nn.Linear(4, 1), nn.ReLU())\nloss_fn = PoissonLoss()\n"
+        "loss = loss_fn(net(torch.randn(8, 4)), torch.ones(8, 1))\n",
+        # negatives: the same with an epsilon, and with a Softplus output (never exactly 0)
+        "class PoissonLoss:\n    def __call__(self, rate, y):\n        return (rate - y * torch.log(rate + 1e-8)).mean()\n"
+        "net = nn.Sequential(nn.Linear(4, 1), nn.ReLU())\nloss_fn = PoissonLoss()\n"
+        "loss = loss_fn(net(torch.randn(8, 4)), torch.ones(8, 1))\n",
+        "class PoissonLoss:\n    def __call__(self, rate, y):\n        return (rate - y * torch.log(rate)).mean()\n"
+        "net = nn.Sequential(nn.Linear(4, 1), nn.Softplus())\nloss_fn = PoissonLoss()\n"
+        "loss = loss_fn(net(torch.randn(8, 4)), torch.ones(8, 1))\n",
         "def gumbel(logits):\n    u = torch.rand_like(logits)\n    g = -torch.log(-torch.log(u))  # !\n"
         "    return F.softmax(logits + g, dim=-1)\n",
         # negatives: an epsilon inside; a division by a uniform sample (rare, left alone)
@@ -132,6 +143,10 @@ CASES = {
         "y = torch.rand(2, 2)\nz = torch.ones(2, 2) / y\n",
     ],
     "sigmoid-before-bce-with-logits": [
+        # a loss module written for probabilities whose own with-logits call is the bug (flagged there)
+        "class Focal(nn.Module):\n    def forward(self, probs, targets):\n"
+        "        return F.binary_cross_entropy_with_logits(probs, targets)  # !\n"
+        "crit = Focal()\nloss = crit(torch.sigmoid(torch.randn(4, 1)), torch.ones(4, 1))\n",
         # a focal-loss module built on BCE-with-logits, called on a model whose head ends in Sigmoid
         "class Focal(nn.Module):\n    def forward(self, inputs, targets):\n"
         "        bce = F.binary_cross_entropy_with_logits(inputs, targets, reduction='none')\n"

@@ -211,6 +211,11 @@ class Module:
                     return d[0]
                 if isinstance(d[0], ast.ClassDef):
                     return self.method(d[0], "__init__")  # Trainer(model, ...) runs __init__
+                if isinstance(d[0], ast.Call) and type(d[0].func) is ast.Name:
+                    # crit = FocalLoss(); crit(out, y) runs __call__ (an nn.Module's forward)
+                    c = self.defs(d[0].func)
+                    if c and len(c) == 1 and isinstance(c[0], ast.ClassDef):
+                        return self.method(c[0], "__call__") or self.method(c[0], "forward")
         elif type(f) is ast.Attribute and type(f.value) is ast.Name and site.ctx.cls is not None:
             d = self.defs(f.value)
             if d and len(d) == 1 and isinstance(d[0], tuple) and d[0][0] == "self":

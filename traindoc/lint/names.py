@@ -70,6 +70,7 @@ MODULE_OUT = {
     "torch.nn.Softmax2d": "softmax",
     "torch.nn.LogSoftmax": "log_softmax",
     "torch.nn.Sigmoid": "sigmoid",
+    "torch.nn.ReLU": "relu",
     # raw scores: a layer with no output nonlinearity (bce-on-logits)
     "torch.nn.Linear": "logits",
     "torch.nn.LazyLinear": "logits",

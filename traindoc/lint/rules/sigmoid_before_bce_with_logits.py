@@ -47,14 +47,17 @@ def check(m):
         lc = loss_of(m, site.node)
         if lc is None or lc[0] != "binary_cross_entropy_with_logits" or lc[1] is None:
             continue
-        if m.kind(lc[1]) == "sigmoid":
-            yield Hit(site.node, f"BCEWithLogitsLoss on a sigmoid output ({describe(m, lc[1])}): the loss applies "
-                                 "the sigmoid again, so it cannot approach 0 and gradients shrink; pass the logits")
-        elif (site_call := _module_loss_call(m, lc[1])) is not None and id(site_call) not in seen:
+        site_call = _module_loss_call(m, lc[1])
+        if site_call is not None:  # (a loss module called on a sigmoid: the call is the finding)
+            if id(site_call) in seen:
+                continue
             seen.add(id(site_call))
             yield Hit(site_call, f"`{short(site_call.func)}` gives its input to BCEWithLogitsLoss inside its forward, "
                                  f"and this call passes it a sigmoid output ({describe(m, site_call.args[0])}): the "
                                  "sigmoid is applied twice (predictions squeezed into [0.5, 0.73]); pass the logits")
+        elif m.kind(lc[1]) == "sigmoid":
+            yield Hit(site.node, f"BCEWithLogitsLoss on a sigmoid output ({describe(m, lc[1])}): the loss applies "
+                                 "the sigmoid again, so it cannot approach 0 and gradients shrink; pass the logits")
         elif _prob_param(m, lc[1]):
             yield Hit(site.node, f"BCEWithLogitsLoss on `{lc[1].id}`, a parameter named as probabilities, in a file "
                                  "whose model applies a sigmoid: if it is the sigmoid's output the loss applies the "
@@ -74,9 +77,11 @@ def _prob_param(m, e) -> bool:
 def _module_loss_call(m, e):
     """``e`` is the first input parameter of a same-file module's ``forward`` (a focal loss
     built on BCE-with-logits), and a call of an instance of that module passes a sigmoid
-    output for it: that call, else None."""
-    if not (isinstance(e, ast.Name)):
-        return None
+    output for it: that call, else None. (The line: a loss written for logits called on
+    probabilities is wrong at the call; one whose input is named as probabilities is wrong
+    at its own BCE-with-logits call, which the kind of its parameter then flags.)"""
+    if not isinstance(e, ast.Name) or "prob" in e.id.lower():
+        return None  # a loss written for probabilities (`forward(self, probs, y)`): its own with-logits call is wrong
     d = m.defs(e)
     if not (d and len(d) == 1 and isinstance(d[0], Param) and d[0].fn.name == "forward" and d[0].pos == 1):
         return None

@@ -25,11 +25,12 @@ WHY = {
     "sq": "a square (0 where its base is 0)",
     "uniform": "a torch.rand sample (exactly 0 with probability 2**-24 per float32 draw: it happens in a long run)",
     "probsum": "a sum or mean of softmax probabilities over another axis (0 where every one underflows)",
+    "relu": "a ReLU output (exactly 0 for every negative pre-activation)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
-    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform"),
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum"),
@@ -62,7 +63,9 @@ def check(m):
     `1 - sigmoid(x)`), a norm (`x.norm(dim=-1)`, `torch.linalg.vector_norm`), a variance or
     standard deviation (`x.var()`, `x.std()`), a count (`mask.sum()` of a comparison,
     `count_nonzero`, `bincount`), a sum of squares or a uniform sample (`torch.rand`,
-    `torch.rand_like`: the Gumbel trick's `-log(-log(u))`), with no epsilon or clamp. A value
+    `torch.rand_like`: the Gumbel trick's `-log(-log(u))`), or (for log) the output of a
+    model or layer that ends in `nn.ReLU` (a Poisson rate, exactly 0 for every negative
+    pre-activation; also through a loss class's `__call__`), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
