@@ -195,6 +195,8 @@ def test_a_float16_backward_overflow_under_a_gradscaler_is_the_scalers_search():
     assert [f.name for f in build_findings(res, B())] == []  # the scaler skips that step and halves
     B.meta = {"batches": []}  # no scaler: the overflowed gradient reaches the weights
     assert [f.name for f in build_findings(res, B())] == ["fp16-overflow"]
+    B.meta = {"batches": [], "scaler_scales": [0.5]}  # a scale collapsed below 1: no longer a search
+    assert [f.name for f in build_findings(res, B())] == ["fp16-overflow"]
     B.meta = {"batches": [], "scaler_scales": [32768.0]}
     culprit["phase"] = "forward"  # a forward overflow makes the loss Inf at any scale
     assert [f.name for f in build_findings(res, B())] == ["fp16-overflow"]

@@ -132,10 +132,11 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     ctx = _Context(step=res.get("step"), confirm=f"traindoc replay {b.path}", samples=_samples(res, c, b),
                    common=_common_evidence(res), profiles=(res.get("profiles") or {}).get("samples") or [])
     kind = _data_behind_op(c, kind, ctx.profiles)
-    if c and kind == "fp16-overflow" and c.get("phase") == "backward" and (b.meta or {}).get("scaler_scales"):
+    scales = [s for s in (b.meta or {}).get("scaler_scales") or [] if isinstance(s, (int, float))]
+    if c and kind == "fp16-overflow" and c.get("phase") == "backward" and scales and max(scales) > 1:
         # a float16 backward overflow under a live GradScaler is the scaler's search for its
-        # scale: it skips that step and halves; only a scale that keeps collapsing (many
-        # skipped steps, the run-level fp16-overflow rule) is a cause
+        # scale: it skips that step and halves; a scale collapsed to 1 or below no longer
+        # searches (and many skipped steps are the run-level fp16-overflow rule's)
         c = None
     if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
         # a spike trigger whose replayed loss and gradients are finite: an Inf made on the way

@@ -40,6 +40,7 @@ class Batches:
         self._unused_idx: list[np.ndarray] = []  # indices of batches drawn but never backpropagated
         self._train_ds: Any = None  # a weak reference to the training loader's dataset (split check)
         self._eval_ds: list[tuple[Any, str]] = []  # weak references to evaluation datasets, their series
+        self._checked: set[tuple[int, int]] = set()  # (training, evaluation) dataset ids already checked
 
     @property
     def unused_idx(self) -> list[np.ndarray]:
@@ -103,6 +104,10 @@ class Batches:
         """Once per (training, evaluation) dataset pair: rows they share (see splits)."""
         if train is None or evaluation is None or not isinstance(train, Dataset):
             return
+        pair = (id(train), id(evaluation))
+        if pair in self._checked:
+            return  # two training loaders drawn in turn (zip) re-enter here every draw
+        self._checked.add(pair)
         got = self.mon.guard("split check", shared_rows, train, evaluation)  # (a failure: this check only)
         if got is not None:
             self.mon.writer.event(self.mon.step, "split-overlap",

@@ -29,6 +29,8 @@ class LossFns:
         self._fn_losses: list[torch.Tensor] = []  # loss-function outputs under grad since the step began
         self._fn_names: list[str] = []  # and the functions that made them
         self.n_calls = 0  # loss-function calls under grad this step (the list above is bounded)
+        self.fn_sum: torch.Tensor | None = None  # their sum, on the device (one add a call)
+        self.fn_kinds: set[str] = set()  # the loss functions called this step
         self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
@@ -50,7 +52,7 @@ class LossFns:
         ``taken_names`` until the next call)."""
         out = self._fn_losses
         self.taken_names = self._fn_names
-        self.n_calls = 0
+        self.n_calls, self.fn_sum, self.fn_kinds = 0, None, set()
         if out:
             self._fn_losses, self._fn_names = [], []
         return out
@@ -81,10 +83,13 @@ class LossFns:
                 ev.append(out.detach().float().reshape(()))
             return
         self.n_calls += 1
+        d = out.detach()
+        if self.mon.rec.sampled:  # (for loss/terms, read on sampled steps only: no add elsewhere)
+            self.fn_sum = d.float().reshape(()) if self.fn_sum is None else self.fn_sum + d.float().reshape(())
+            self.fn_kinds.add(name)
         if len(self._fn_losses) >= 64:  # bounded: a loop that never steps keeps its last 64
             del self._fn_losses[:32]
             del self._fn_names[:32]
-        d = out.detach()
         self._fn_losses.append(d if d.dim() == 0 else d.reshape(()))
         self._fn_names.append(name)
         if self._leak_inputs and self.mon.step < LEAK_STEPS and isinstance(target, torch.Tensor):
@@ -162,13 +167,16 @@ class LossFns:
         # transfer (no sync of its own); the first that holds is the leak.
         cands: list[tuple[str, str]] = []
         flags: list[torch.Tensor] = []
+        # a constant target (an all-zero batch of rare events) equals any constant column by
+        # chance: such a batch proves nothing (folded into the flag, no sync of its own)
+        varied = (t.amax() != t.amin()).float() if t.numel() > 1 and t.dtype != torch.bool else None
         for i, (where, x) in enumerate(self._leak_inputs):
             if x.device != t.device or x.numel() < 2 or i in own:
                 continue
             if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
                     and x.numel() >= 8:
-                same = (x.reshape(-1) == t.reshape(-1)).all().reshape(1)
-                flags.append(torch.cat([same.float(), same.new_zeros(1, dtype=torch.float32)]))
+                same = (x.reshape(-1) == t.reshape(-1)).all().reshape(1).float() * (1 if varied is None else varied)
+                flags.append(torch.cat([same, same.new_zeros(1)]))
                 cands.append((where, f"the target of {name} is the model's {where} itself (y = x)"))
             elif x.ndim == 2 and x.is_floating_point() and x.shape[0] >= 8 and x.shape[1] > 1 \
                     and t.numel() == x.shape[0] and t.dtype != torch.bool:
@@ -177,15 +185,16 @@ class LossFns:
                 # (char-rnn's criterion per step); a label among integer id columns is missed
                 same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
                 # argmax of a 0/1 vector: the first column that equals the target
-                flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))
+                flags.append(torch.stack([same.any().float() * varied, same.int().argmax().float()]))
                 cands.append((where, f"the target of {name} is column \0 of the model's {where}"))
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
                 # a sequence of feature vectors (B, T, F) whose target at step t is feature j at
                 # the same step t: the current value handed in, not the lagged one (DeepAR fed y_t)
                 same = (x == t.reshape(x.shape[0], x.shape[1], 1).to(x.dtype)).all(1).all(0)
-                flags.append(torch.stack([same.any().float(), same.int().argmax().float()]))
-                cands.append((where, f"the target of {name} is feature \0 of the model's {where} at the same time step"))
+                flags.append(torch.stack([same.any().float() * varied, same.int().argmax().float()]))
+                cands.append((where, f"the target of {name} is feature \0 of the model's {where} "
+                                     "at the same time step"))
         if not cands:
             return
 

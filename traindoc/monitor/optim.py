@@ -246,13 +246,14 @@ class Optimizers:
                 lrs["accum/backwards"] = float(len(rec.losses))
                 names.append("accum/scale")
                 tensors.append(loss / torch.stack([x.to(loss.device).float() for x in fn]).sum())
-            elif primary and rec.sampled and n == 1 and self.mon.loss_fns.n_calls >= TERMS and fn:
-                # one backward of many loss-function calls (a loss per time step): what was
-                # backpropagated against their count x their mean; 1 when summed, 1/T when averaged
-                k = self.mon.loss_fns.n_calls
-                lrs["loss/terms"] = float(k)
+            elif primary and rec.sampled and n == 1 and self.mon.loss_fns.n_calls >= TERMS \
+                    and len(self.mon.loss_fns.fn_kinds) == 1 and self.mon.loss_fns.fn_sum is not None:
+                # one backward of many calls of one loss function (a loss per time step; a
+                # detector's box + objectness + class terms are several functions, not this):
+                # what was backpropagated over their sum; 1 when summed, 1/T when averaged
+                lrs["loss/terms"] = float(self.mon.loss_fns.n_calls)
                 names.append("loss/terms_scale")
-                tensors.append(loss / (torch.stack([x.to(loss.device).float() for x in fn]).mean() * k))
+                tensors.append(loss / self.mon.loss_fns.fn_sum.to(loss.device))
             rec.losses = []
         elif not bw.since_step and bw.last_loss is not None:
             loss = bw.last_loss  # a second optimizer stepping on the same backward

@@ -52,3 +52,25 @@ def test_a_loss_summed_over_time_steps_under_sgd_is_named_first(tmp_path):
 def test_averaged_under_adam_or_at_a_rate_tuned_for_the_sum_is_not(tmp_path, kw):
     d = run(tmp_path, **kw)
     assert "loss-reduction" not in [c.name for c in d.causes]
+
+
+def test_a_loss_made_of_several_functions_is_no_sum_of_terms(tmp_path):
+    # a detector-style loss: 3 scales x (box, objectness, class) = 9 calls of 3 functions
+    torch.manual_seed(0)
+    heads = nn.ModuleList(nn.Linear(8, 6) for _ in range(3))
+    opt = torch.optim.SGD(heads.parameters(), lr=0.5)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(40):
+            x, y = torch.randn(16, 8), torch.randn(16, 6)
+            loss = 0
+            for h in heads:
+                out = h(x)
+                loss = loss + nn.functional.mse_loss(out[:, :4], y[:, :4]) \
+                    + nn.functional.binary_cross_entropy_with_logits(out[:, 4], (y[:, 4] > 0).float()) \
+                    + nn.functional.l1_loss(out[:, 5], y[:, 5])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert not run.has("loss/terms")
+    assert not any("loss-function values" in c.message for c in traindoc.diagnose(tmp_path / "r").causes)

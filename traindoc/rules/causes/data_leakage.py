@@ -5,8 +5,8 @@ from __future__ import annotations
 from .. import rule
 from ..evidence import finding
 
-# below this share of the evaluation rows an overlap may be a forecasting window's
-# look-back (the validation inputs start inside the training range on purpose)
+# an overlap at the boundary under this share of the training rows may be a forecasting
+# window's look-back (the validation inputs start inside the training range on purpose)
 WINDOW_SHARE = 0.2
 
 
@@ -26,31 +26,47 @@ def data_leakage(run):
     ``set(train.indices) & set(val.indices)``): it is empty for a real split.
 
     A partial overlap is an error; an evaluation set made only of training rows (a
-    train-subset evaluation, or a validation set drawn from them) and an overlap under 20 %
-    of the evaluation rows (a forecasting window's look-back) are warnings.
+    train-subset evaluation, or a validation set drawn from them), one that holds all of
+    them and more, and a boundary overlap under 20 % of the training rows (a forecasting
+    window's look-back) are warnings.
 
     How to fix: split once, disjointly (``torch.utils.data.random_split``, or slices
     ``[:n]`` and ``[n:]``); keep look-back windows of a forecasting split on the inputs only.
     """
-    out = []
+    best = None
     for e in run.events():
         if e["kind"] != "split-overlap":
             continue
-        d = e.get("data") or {}
-        shared, rows = int(d.get("shared", 0)), max(1, int(d.get("rows", 1)))
-        share = shared / rows
-        out.append(finding(
-            "data-leakage", 0.9 if WINDOW_SHARE <= share < 1 else 0.4,
-            f"{shared} of the {rows} evaluation rows ({share:.0%}) are also training rows: the two datasets are "
-            f"{'subsets of one dataset with intersecting indices' if d.get('how') == 'subset indices' else 'overlapping slices of the same tensor or array'}"
-            f", so {d.get('series', 'the evaluation loss')} measures memorised rows"
-            + ("" if WINDOW_SHARE <= share < 1 else " (a small overlap may be a forecasting window's look-back)"
-               if share < 1 else " (every evaluation row is a training row: fine for a train-subset evaluation, "
-                                 "a leak if this is the validation set)"),
-            location={"step": e["step"]},
-            evidence=[{"event": "split-overlap", "step": e["step"], **{k: d[k] for k in ("shared", "rows", "train_rows",
-                                                                                          "how") if k in d}}],
-            fix="split once and disjointly (random_split, or [:n] / [n:] with the same n); deduplicate first",
-            confirm="print the intersection of the training and evaluation indices (or row ranges): it must be empty",
-        ))
-    return out[:1]
+        f = _finding(e)
+        if best is None or (f.confidence or 0) > (best.confidence or 0):
+            best = f  # the most severe overlap of the run (several evaluation sets)
+    return [best] if best is not None else []
+
+
+def _finding(e):
+    d = e.get("data") or {}
+    shared, rows = int(d.get("shared", 0)), max(1, int(d.get("rows", 1)))
+    train_rows = max(1, int(d.get("train_rows") or rows))
+    shape = d.get("shape", "mixed")
+    if shape == "inside":
+        c, note = 0.4, " (every evaluation row is a training row: fine for a train-subset evaluation, a leak if this " \
+                       "is the validation set)"
+    elif shape == "around":
+        c, note = 0.4, " (the evaluation set holds every training row and more: an evaluation on all the data, or " \
+                       "a dataset that keeps the whole series and picks its rows later)"
+    elif shape in ("tail", "head") and shared / train_rows < WINDOW_SHARE:
+        c, note = 0.4, " (a short stretch at the boundary: a forecasting window's look-back keeps it on purpose)"
+    else:
+        c, note = 0.9, ""
+    what = ("subsets of one dataset with intersecting indices" if d.get("how") == "subset indices"
+            else "overlapping slices of the same tensor or array")
+    return finding(
+        "data-leakage", c,
+        f"{shared} of the {rows} evaluation rows ({shared / rows:.0%}) are also training rows: the two datasets are "
+        f"{what}, so {d.get('series', 'the evaluation loss')} measures memorised rows" + note,
+        location={"step": e["step"]},
+        evidence=[{"event": "split-overlap", "step": e["step"],
+                   **{k: d[k] for k in ("shared", "rows", "train_rows", "how", "shape") if k in d}}],
+        fix="split once and disjointly (random_split, or [:n] / [n:] with the same n); deduplicate first",
+        confirm="print the intersection of the training and evaluation indices (or row ranges): it must be empty",
+    )
