@@ -231,6 +231,10 @@ CASES = {
         "        self.kept = self.model.state_dict()\n        torch.save(self.kept, path)\n",
     ],
     "train-loader-not-shuffled": [
+        # negative: an ordered loader for feature extraction next to the distributed training loader
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def loaders(ds, bs):\n    train_dl = DataLoader(ds, batch_size=bs, sampler=DistributedSampler(ds))\n"
+        "    feats_dl = DataLoader(ds, batch_size=bs)\n    return train_dl, feats_dl\n",
         # a loader factory whose only shuffling is a DistributedSampler (YOLOv5, MMDetection)
         "from torch.utils.data import DataLoader, DistributedSampler\n"
         "def create_dataloader(dataset, bs, rank=-1):\n"
@@ -288,6 +292,10 @@ CASES = {
                "        opt.step()\n",
     ],
     "softmax-over-batch-dim": [
+        # negatives from review: scores over instances as a column, Flatten(0) over one sample
+        "class Att(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.score = nn.Linear(8, 1)\n"
+        "    def forward(self, enc):\n        e = self.score(enc).view(-1, 1)\n        return F.softmax(e, dim=0)\n",
+        "net = nn.Sequential(nn.Conv2d(8, 1, 1), nn.Flatten(0), nn.Softmax(dim=0))\n",
         # a classifier whose layers keep a batch dimension (Flatten) ends in LogSoftmax(dim=0)
         "net = nn.Sequential(nn.Flatten(), nn.Linear(784, 10),\n"
         "                    nn.LogSoftmax(dim=0))  # !\n",
@@ -314,11 +322,23 @@ CASES = {
     "optimizer-misses-params": [
         # Opacus replaces BatchNorm layers in a copy after the optimizer took the old parameters
         "from opacus.validators import ModuleValidator\nmodel = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
-        "opt = torch.optim.Adam(model.parameters(), lr=1e-3)\nmodel = ModuleValidator.fix(model)  # !\n",
+        "opt = torch.optim.Adam(model.parameters(), lr=1e-3)\nmodel = ModuleValidator.fix(model)  # !\n"
+        "for x in batches:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n",
         # the same in another method of a class that keeps its optimizer on self
         "class Client:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
         "        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n"
-        "    def to_sync(self):\n        self.model = nn.SyncBatchNorm.convert_sync_batchnorm(self.model)  # !\n",
+        "    def to_sync(self):\n        self.model = nn.SyncBatchNorm.convert_sync_batchnorm(self.model)  # !\n"
+        "    def fit(self, x):\n        self.opt.zero_grad()\n        self.model(x).sum().backward()\n"
+        "        self.opt.step()\n",
+        # negatives: fused for export after training (no step after it); converted in __init__ first
+        "model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8))\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x in batches:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+        "model = torch.ao.quantization.fuse_modules(model, [['0', '1']])\n",
+        "class T:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
+        "        self.convert()\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n"
+        "    def convert(self):\n        self.model = nn.SyncBatchNorm.convert_sync_batchnorm(self.model)\n"
+        "    def fit(self, x):\n        self.opt.zero_grad()\n        self.model(x).sum().backward()\n"
+        "        self.opt.step()\n",
         # negatives: converted before the optimizer, or the optimizer rebuilt after; DDP keeps the parameters
         "model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))\n"
         "model = nn.SyncBatchNorm.convert_sync_batchnorm(model)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
@@ -329,6 +349,10 @@ CASES = {
         "model = torch.nn.parallel.DistributedDataParallel(model)\n",
     ],
     "backward-without-graph": [
+        # negative: gradients re-enabled inside the no-grad block of the helper
+        LOOP + "def compute(x, y):\n    with torch.no_grad():\n        with torch.enable_grad():\n"
+               "            loss = F.mse_loss(model(x), y)\n    return loss\n"
+               "for x, y in dl:\n    opt.zero_grad()\n    loss = compute(x, y)\n    loss.backward()\n    opt.step()\n",
         # the loss is what a helper computed inside no_grad (assigned there, returned after the block)
         LOOP + "def compute(x, y):\n    with torch.no_grad():  # !\n        out = model(x)\n"
                "        loss = F.mse_loss(out, y)\n    return loss\n"

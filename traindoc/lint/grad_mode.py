@@ -65,26 +65,30 @@ def no_grad_helper(m: Module, fn: Any, withs: list) -> Any:
     if decorated_no_grad(m, fn):
         return fn
     blocks = [w for w, mode in withs if mode == "off" and _within(w, fn)]
+    on = [w for w, mode in withs if mode == "on" and _within(w, fn)]
     found = None
     for r in rets:
         w = next((w for w in blocks if _within(r, w)), None)
+        if w is not None and any(_within(r, o) and _within(o, w) for o in on):
+            return None  # `with torch.enable_grad():` inside the no-grad block
         if w is None and isinstance(r, ast.Name):  # (the returned value)
-            w = _assigned_only_in(fn, r.id, blocks)  # `with no_grad(): loss = ...` then `return loss`
+            w = _assigned_only_in(fn, r.id, blocks, on)  # `with no_grad(): loss = ...` then `return loss`
         if w is None or found is not None and w is not found:
             return None
         found = w
     return found
 
 
-def _assigned_only_in(fn: Any, name: str, blocks: list) -> Any:
-    """The grad-off block holding every assignment to ``name`` in ``fn``, else None."""
-    stores = [n for n in walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-              and any(isinstance(t, ast.Name) and t.id == name
-                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+def _assigned_only_in(fn: Any, name: str, blocks: list, on: list) -> Any:
+    """The grad-off block holding every binding of ``name`` in ``fn`` (none of them under a
+    nested ``enable_grad``), else None."""
+    stores = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
     if not stores:
         return None
     w = next((w for w in blocks if _within(stores[0], w)), None)
-    return w if w is not None and all(_within(s, w) for s in stores) else None
+    if w is None or not all(_within(s, w) for s in stores):
+        return None
+    return None if any(_within(s, o) and _within(o, w) for s in stores for o in on) else w
 
 
 def filled_under_no_grad(m: Module, e: Any, fn: Any, withs: list) -> Any:

@@ -188,23 +188,47 @@ _REBUILDS = frozenset({"fix", "convert_sync_batchnorm", "prepare_qat", "fuse_mod
 def _rebuilt_model(m, site, call: ast.Call, owner: str):
     """``owner = fix(owner)`` after the optimizer ``call`` (same function, or any other method of
     the class when ``owner`` is an attribute of ``self``), with no optimizer built after it in
-    that function: a Hit at the re-binding, else None."""
+    that function and an optimizer step still to come: a Hit at the re-binding, else None."""
     fn = site.ctx.func
     scopes = [fn if fn is not None else m.tree]
     if owner.startswith("self.") and fn is not None:
         cls = next((c for c in walk(m.tree) if isinstance(c, ast.ClassDef) and fn in c.body), None)
-        scopes += [f for f in (cls.body if cls is not None else []) if isinstance(f, ast.FunctionDef) and f is not fn]
+        methods = [f for f in (cls.body if cls is not None else []) if isinstance(f, ast.FunctionDef)]
+        before = {x.func.attr for x in walk(fn) if isinstance(x, ast.Call) and x.lineno < call.lineno
+                  and isinstance(x.func, ast.Attribute) and text(x.func.value) == "self"}
+        scopes += [f for f in methods if f is not fn and f.name not in before]  # (self.convert() before: fine)
+        stepped = any(_steps(f) for f in methods)
     for scope in scopes:
         same = scope is scopes[0]
-        for n in walk(scope):
+        for n in _own_nodes(scope):
             if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and text(n.targets[0]) == owner
                     and isinstance(n.value, ast.Call) and call_name(n.value) in _REBUILDS and n.value.args
                     and text(n.value.args[0]) == owner) or (same and n.lineno <= (call.end_lineno or call.lineno)):
                 continue
-            if any(isinstance(x, ast.Call) and x.lineno > n.lineno and (_optimizer_of(m, x)[0] or
-                   call_name(x) == "add_param_group") for x in walk(scope)):
+            later = [x for x in _own_nodes(scope) if isinstance(x, ast.Call) and x.lineno > n.lineno]
+            if any(_optimizer_of(m, x)[0] or call_name(x) == "add_param_group" for x in later):
                 continue  # the optimizer is rebuilt after it
+            if not (any(call_name(x) == "step" for x in later) if same else stepped):
+                continue  # no training step after it (a fuse or a copy for export)
             return Hit(n, f"`{owner}` is replaced by `{call_name(n.value)}(...)`'s copy, whose new layers have new "
-                          f"parameters, after the optimizer (line {call.lineno}) was built from `{owner}.parameters()`: "
-                          "the optimizer keeps updating the old tensors; build it after this line")
+                          f"parameters, after the optimizer (line {call.lineno}) was built from "
+                          f"`{owner}.parameters()`: the optimizer keeps updating the old tensors; build it after "
+                          "this line")
     return None
+
+
+def _steps(fn) -> bool:
+    return any(isinstance(x, ast.Call) and call_name(x) == "step" for x in walk(fn))
+
+
+def _own_nodes(scope):
+    """The nodes of ``scope`` outside the functions and classes defined in it (a module's
+    top level does not see a function's own locals of the same name)."""
+    out, todo = [], list(ast.iter_child_nodes(scope))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        out.append(n)
+        todo.extend(ast.iter_child_nodes(n))
+    return out

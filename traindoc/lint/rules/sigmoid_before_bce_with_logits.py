@@ -24,7 +24,8 @@ def check(m):
     `x.sigmoid()`, an `nn.Sigmoid` module, the last layer of an `nn.Sequential`, or a
     same-file model whose `forward` returns a sigmoid (through names and `self.`
     attributes); a same-file loss module whose `forward` hands its first input to
-    BCE-with-logits, called on a sigmoid output (flagged at that call); and a parameter named as probabilities (`exist_probs`) of a loss
+    BCE-with-logits, called on a sigmoid output (flagged at that call); and a parameter
+    named as probabilities (`exist_probs`) of a loss
     function or module that nothing in the file calls, in a file that computes a sigmoid
     (the head's output reaches the loss from another file).
 

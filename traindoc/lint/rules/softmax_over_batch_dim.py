@@ -160,6 +160,16 @@ def _softmax_dim0_module(m, e: ast.AST) -> bool:
     return isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int
 
 
+def _batch_layer(m, e) -> bool:
+    """A BatchNorm layer, or ``nn.Flatten()`` keeping dim 0 (its default start_dim=1)."""
+    if not isinstance(e, ast.Call) or m.qualname(e.func) not in _BATCH_LAYERS:
+        return False
+    if m.qualname(e.func) != "torch.nn.Flatten":
+        return True
+    start = keyword(e, "start_dim") or (e.args[0] if e.args else None)
+    return start is None or not _const(start, 0)
+
+
 def _in_batched_sequential(m):
     """``nn.Sequential(nn.Flatten(), ..., nn.LogSoftmax(dim=0))``: the layers before the
     softmax keep a batch dimension in front, so dim 0 is the batch (flagged at the softmax)."""
@@ -168,8 +178,7 @@ def _in_batched_sequential(m):
         if m.qualname(seq.func) != "torch.nn.Sequential" or len(seq.args) < 2:
             continue
         last = seq.args[-1]
-        if _softmax_dim0_module(m, last) and any(
-                isinstance(a, ast.Call) and m.qualname(a.func) in _BATCH_LAYERS for a in seq.args[:-1]):
+        if _softmax_dim0_module(m, last) and any(_batch_layer(m, a) for a in seq.args[:-1]):
             yield Hit(last, f"{m.qualname(last.func).rsplit('.', 1)[-1]}(dim=0) at the end of an nn.Sequential "
                             "whose layers keep a batch dimension in front (Flatten / BatchNorm): it normalises each "
                             "class over the batch, not each sample over its classes; use dim=1 (or -1)")
@@ -188,17 +197,18 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
     for node in walk(cls):
         if not isinstance(node, ast.Call):
             continue
-        if m.qualname(node.func) in _BATCH_LAYERS:
+        if _batch_layer(m, node):
             return f"it builds {m.qualname(node.func).rsplit('.', 1)[-1]}"
         sub = classes.get(node.func.id) if isinstance(node.func, ast.Name) else None
         if sub is not None and sub is not cls and any(  # a sub-network of the file (PointNet's feature net)
-                isinstance(n, ast.Call) and m.qualname(n.func) in _BATCH_LAYERS for n in walk(sub)):
+                _batch_layer(m, n) for n in walk(sub)):
             return f"its {sub.name} builds batch-norm or flatten layers"
     for node in walk(fn):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)) or node.lineno > call.lineno:
             continue
         a = node.args
-        if node.func.attr in ("view", "reshape") and len(a) >= 2 and (_minus_one(a[0]) or _size0(a[0])):
+        if node.func.attr in ("view", "reshape") and len(a) >= 2 and (_minus_one(a[0]) or _size0(a[0])) \
+                and not _const(a[-1], 1):  # (view(-1, 1): a column of scores over instances, not rows)
             return f"`{ast.unparse(node)}` keeps the rows"
         if node.func.attr == "flatten" and ((a and _const(a[-1], 1)) or _const(keyword(node, "start_dim"), 1)):
             return f"`{ast.unparse(node)}` keeps the rows"

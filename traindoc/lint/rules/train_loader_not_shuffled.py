@@ -161,7 +161,17 @@ def _undistributed_path(m, call: ast.Call, fn) -> str | None:
     ds = call.args[0] if call.args else keyword(call, "dataset")
     if ds is None or not text(ds):
         return None
-    for n in walk(fn):
-        if _dist_sampler(m, n) and n.args and text(n.args[0]) == text(ds):
-            return f"the other branch gives `{text(ds)}` a DistributedSampler (line {n.lineno}), this one nothing"
+    # the distributed loader sits in an `if dist:` branch that returns it, this one outside it
+    # (two loaders side by side, one deliberately ordered for feature extraction, are not this)
+    for br in walk(fn):
+        if not isinstance(br, ast.If) or _inside(call, br):
+            continue
+        body = [x for b in br.body for x in walk(b)]
+        if any(isinstance(x, ast.Return) for x in body) and any(
+                _dist_sampler(m, x) and x.args and text(x.args[0]) == text(ds) for x in body):
+            return f"the `if` branch on line {br.lineno} gives `{text(ds)}` a DistributedSampler, this path nothing"
     return None
+
+
+def _inside(node, block) -> bool:
+    return block.lineno <= node.lineno <= (block.end_lineno or block.lineno)
