@@ -217,6 +217,11 @@ def test_mean_reduction_divides_a_loss_summed_over_time_steps():
         averaged.backward()  # already a mean: left alone
     assert h.values["divisor"] == 12 and h.notes["averaged"] == 1
     assert got[0] == pytest.approx(summed.item() / 12) and got[1] == pytest.approx(averaged.item())
+    with experiment("mean-reduction") as h:  # several loss functions added up: left alone
+        mixed = sum(F.cross_entropy(logits[:, t], y[:, t]) + F.mse_loss(logits[:, t], logits[:, t].detach() * 0)
+                    for t in range(6))
+        mixed.backward()
+    assert not h.notes["averaged"]
 
 
 def test_fp32_turns_autocast_and_half_casts_off():

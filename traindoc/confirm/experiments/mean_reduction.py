@@ -18,7 +18,8 @@ class MeanReduction(Experiment):
     reduction="sum")``...) is divided by the number of elements it summed (the targets for
     cross-entropy and NLL, the input's elements otherwise): the mean. A loss backpropagated
     as the sum of 8 or more loss-function calls (a criterion per time step, added up) is
-    divided by their number. Losses summed by hand (``((p - y) ** 2).sum()``) are not seen.
+    divided by their number (calls of one loss function: a detector's box + class terms
+    are not a sum of this kind). Losses summed by hand (``((p - y) ** 2).sum()``) are not seen.
 
     What it settles: `loss-reduction`.
 
@@ -40,11 +41,13 @@ class MeanReduction(Experiment):
         divisors: list[int] = []
 
         terms: list[float] = []  # values of the loss-function calls since the last backward
+        kinds: set[str] = set()  # and the functions (a sum of one function's calls only)
 
         def on_loss(name, out, input, target, kwargs):
             if kwargs.get("reduction") != "sum" or not isinstance(out, torch.Tensor):
                 if isinstance(out, torch.Tensor) and out.numel() == 1:
-                    terms.append(float(out.detach()))
+                    terms.append(float(out.detach()))  # (a sync a call: fine in a short experiment)
+                    kinds.add(name)
                 return out
             n = target.numel() if name in _CLASS_LOSSES and isinstance(target, torch.Tensor) else input.numel()
             if n > 1:
@@ -57,9 +60,10 @@ class MeanReduction(Experiment):
         def on_backward(loss):
             # a loss summed over many calls (a criterion per time step, added up): the
             # backpropagated value is about their count x their mean; divide it by the count
-            k, vals = len(terms), list(terms)
+            k, vals, one_fn = len(terms), list(terms), len(kinds) == 1
             terms.clear()
-            if k < TERMS or loss.numel() != 1:
+            kinds.clear()
+            if k < TERMS or not one_fn or loss.numel() != 1:
                 return loss
             mean = sum(vals) / k
             if mean <= 0 or not 0.8 <= float(loss.detach()) / (k * mean) <= 1.25:
