@@ -134,7 +134,7 @@ def _iterable(m, ds) -> bool:
     return False
 
 
-def _dist_sampler(m, e) -> bool:
+def _dist_sampler(e) -> bool:
     """``e`` is ``DistributedSampler(...)`` not built with ``shuffle=False``."""
     if not isinstance(e, ast.Call) or not (text(e.func) or "").endswith("DistributedSampler"):
         return False
@@ -152,7 +152,7 @@ def _undistributed_path(m, call: ast.Call, fn) -> str | None:
         if d and len(d) == 1 and isinstance(d[0], ast.IfExp):
             e = d[0]
             arms = (e.body, e.orelse)
-            if any(_dist_sampler(m, a) for a in arms) and any(isinstance(a, ast.Constant) and a.value is None
+            if any(_dist_sampler(a) for a in arms) and any(isinstance(a, ast.Constant) and a.value is None
                                                              for a in arms):
                 return f"`{sampler.id}` is None when not distributed"
         return None
@@ -168,7 +168,7 @@ def _undistributed_path(m, call: ast.Call, fn) -> str | None:
             continue
         body = [x for b in br.body for x in walk(b)]
         if any(isinstance(x, ast.Return) for x in body) and any(
-                _dist_sampler(m, x) and x.args and text(x.args[0]) == text(ds) for x in body):
+                _dist_sampler(x) and x.args and text(x.args[0]) == text(ds) for x in body):
             return f"the `if` branch on line {br.lineno} gives `{text(ds)}` a DistributedSampler, this path nothing"
     return None
 

@@ -43,18 +43,29 @@ def summed_terms(run) -> dict | None:
     """One backward a step of the sum of many loss-function calls (a loss per time step
     added up, char-rnn's criterion per step): ``loss/terms`` calls whose backpropagated
     total is about their count x their mean (``loss/terms_scale`` ~ 1; 1/T when divided)."""
+    got = _unscaled_sum(run, "loss/terms", "loss/terms_scale")
+    if got is None:
+        return None  # averaged over the terms (scale ~ 1/T), weighted, or not recorded
+    k, scale, _ = got
+    return {"series": "loss/terms", "median": k, "terms_scale": round(scale, 3),
+            "note": f"the backpropagated loss is the sum of {k:g} loss-function values a step"}
+
+
+def _unscaled_sum(run, count: str, ratio: str) -> tuple[float, float, int] | None:
+    """(median of ``count``, median of ``ratio``, its first step) when the backpropagated
+    loss is the plain sum of what the loss functions returned (``ratio`` within 0.8-1.25,
+    not 1/k): the shared reading of ``accum/*`` and ``loss/terms*``."""
     rank = focus_rank(run)
-    if not (run.has("loss/terms", rank) and run.has("loss/terms_scale", rank)):
+    if not (run.has(count, rank) and run.has(ratio, rank)):
         return None
-    t, sc = run.series("loss/terms", rank), run.series("loss/terms_scale", rank)
+    kb, sc = run.series(count, rank), run.series(ratio, rank)
     ok = np.isfinite(sc.values) & (sc.values > 0)
     if ok.sum() < 2:
         return None
-    k, scale = float(np.median(t.values)), float(np.median(sc.values[ok]))
+    scale = float(np.median(sc.values[ok]))
     if not 0.8 <= scale <= 1.25:
-        return None  # averaged over the terms (scale ~ 1/T), or weighted
-    return {"series": "loss/terms", "median": k, "terms_scale": round(scale, 3),
-            "note": f"the backpropagated loss is the sum of {k:g} loss-function values a step"}
+        return None
+    return float(np.median(kb.values)), scale, int(sc.steps[ok][0])
 
 
 @rule("loss-reduction", needs=("loss",))
@@ -137,15 +148,5 @@ ADAPTIVE = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "A
 def _accumulated(run) -> tuple[float, float, int] | None:
     """(micro-batches per step, backpropagated / loss-function value, a step) when the run
     accumulated gradients over >= 2 backwards per step without dividing the loss."""
-    rank = focus_rank(run)
-    if not (run.has("accum/backwards", rank) and run.has("accum/scale", rank)):
-        return None
-    kb, sc = run.series("accum/backwards", rank), run.series("accum/scale", rank)
-    ok = np.isfinite(sc.values) & (sc.values > 0)
-    if ok.sum() < 2:
-        return None
-    k = float(np.median(kb.values))
-    scale = float(np.median(sc.values[ok]))
-    if k < 2 or not 0.8 <= scale <= 1.25:
-        return None  # averaged (scale ~ 1/k), or weighted in a way this does not read
-    return k, scale, int(sc.steps[ok][0])
+    got = _unscaled_sum(run, "accum/backwards", "accum/scale")
+    return got if got is not None and got[0] >= 2 else None  # (averaged: scale ~ 1/k)
