@@ -183,12 +183,15 @@ def _unfreezes(n, owner: str):
 # `.to()`, `torch.compile`, DDP and DataParallel keep the same parameters and are not here
 _REBUILDS = frozenset({"fix", "convert_sync_batchnorm", "prepare_qat", "fuse_modules", "fuse_modules_qat",
                        "deepcopy", "replace_all_modules", "convert_batchnorm_modules"})
+_REBUILD_BYTES = tuple(r.encode() for r in _REBUILDS)
 
 
 def _rebuilt_model(m, site, call: ast.Call, owner: str):
     """``owner = fix(owner)`` after the optimizer ``call`` (same function, or any other method of
     the class when ``owner`` is an attribute of ``self``), with no optimizer built after it in
     that function and an optimizer step still to come: a Hit at the re-binding, else None."""
+    if not any(r in m.source for r in _REBUILD_BYTES):
+        return None  # no rebuilding call in the file: skip walking every method (a tenth of lint's time)
     fn = site.ctx.func
     scopes = [fn if fn is not None else m.tree]
     if owner.startswith("self.") and fn is not None:
