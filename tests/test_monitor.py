@@ -509,3 +509,33 @@ def test_the_step_clock_follows_a_second_phase_not_an_alternating_optimizer(tmp_
         assert len(clock) == 1 and run.meta["steps"] == 1 + 6 * 3 - 1  # the critic's steps, from its second
     else:
         assert not clock and run.meta["steps"] == 6 * (1 if loop == "gan" else 3)
+
+
+def test_init_gains_are_the_weights_fan_in_scale_at_the_first_step(tmp_path):
+    from traindoc.monitor.context import init_gains
+
+    class Raw(nn.Module):  # x @ W with W [in, out]: the smaller side is taken as the fan-in
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(64, 256))
+
+        def forward(self, x):
+            return x @ self.w
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 64), Raw(), nn.LayerNorm(256), nn.Linear(256, 2))
+    nn.init.normal_(model[3].weight)  # N(0, 1) on 256 inputs: gain 16
+    extra = nn.ModuleList([nn.Embedding(10, 4), nn.LSTM(4, 4)])
+    gains = {p: (c, g) for p, c, g in init_gains(nn.ModuleDict({"m": model, "x": extra}))}
+    assert set(gains) == {"m.0.weight", "m.1.w", "m.3.weight"}  # no bias, norm, embedding or RNN weight
+    assert gains["m.0.weight"][1] == pytest.approx(1 / math.sqrt(3), rel=0.1)  # PyTorch's default
+    assert gains["m.1.w"][1] == pytest.approx(8.0, rel=0.1) and gains["m.3.weight"][1] == pytest.approx(16.0, rel=0.1)
+    x, y = _data()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(3):
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+    rows = traindoc.open_run(tmp_path / "r").meta["model/model"]["init_gain"]
+    assert [r[0] for r in rows] == ["0.weight", "1.w", "3.weight"] and rows[2][2] == pytest.approx(16.0, rel=0.1)

@@ -86,13 +86,19 @@ REPLAY_DECIDES = ("data-nonfinite", "data-outlier", "unstable-op", "fp16-overflo
 def settle(causes: list[Finding], replayed: list[Finding]) -> list[Finding]:
     """Series-based guesses about a step that a replay examined: a guess the replay
     confirmed is dropped (the replay's finding is the same cause, located precisely);
-    one it did not confirm keeps half its confidence (the experiment spoke against it)."""
+    one it did not confirm keeps half its confidence (the experiment spoke against it).
+    A cause the replay also names, outside those it decides, is listed once: the replay's
+    finding, with the series' evidence added."""
     if not replayed:
         return causes
     steps = {f.location.get("step") for f in replayed}
     names = {f.name for f in replayed}
     out = []
     for f in causes:
+        same = next((r for r in replayed if r.name == f.name), None)
+        if same is not None and f.name not in REPLAY_DECIDES:  # the same cause seen twice (bad-init's weights and
+            same.evidence.extend(e for e in f.evidence if e not in same.evidence)  # its step-0 overflow): one entry
+            continue
         if f.name in REPLAY_DECIDES and (f.location.get("step") in steps or not f.location.get("step")):
             if f.name in names:
                 continue

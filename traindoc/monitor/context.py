@@ -69,7 +69,55 @@ def model_summary(name: str, model: torch.nn.Module) -> dict[str, Any]:
         "devices": sorted({str(p.device) for p in params}),
         "training": model.training,
         "modules": modules,
+        "init_gain": init_gains(model),
     }
+
+
+# modules whose weights are not a fan-in product (a lookup table, a per-channel scale) or
+# whose default init is not fan-in scaled (RNNs draw U(+-1/sqrt(hidden)) whatever the input)
+_NO_FAN_IN = ("Embedding", "EmbeddingBag", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")
+_MAX_GAIN_ROWS = 2000
+
+
+def init_gains(model: torch.nn.Module) -> list[list]:
+    """[parameter, module class, fan-in gain] for the trainable weight tensors (2-D and up)
+    of ``model`` as it is now (at the first optimizer step: its initialisation). The gain is
+    rms(W) * sqrt(fan_in), the factor by which the layer scales the std of unit-variance
+    independent inputs: PyTorch's default Linear/Conv init gives 0.58, Xavier at most 1.41,
+    Kaiming 1.41, N(0, 1) sqrt(fan_in). Fan-in as ``torch.nn.init`` reads it; for a raw
+    parameter of a custom module (``x @ W`` may use either side) the smaller of its first
+    two sides. One norm per weight and one host copy, once per model; [] where the weights
+    cannot be read here (meta tensors, sharded parameters)."""
+    rows, norms = [], []
+    try:
+        with torch.no_grad():
+            for mname, m in model.named_modules():
+                cls = type(m).__name__
+                if cls.startswith(_NO_FAN_IN) or "Norm" in cls:
+                    continue
+                for pname, p in m.named_parameters(recurse=False):
+                    if p.dim() < 2 or not p.requires_grad or not p.is_floating_point() or p.numel() == 0:
+                        continue
+                    rf = p[0][0].numel()
+                    fan_in = p.shape[1] * rf
+                    if type(m).__module__.split(".")[0] != "torch":
+                        fan_in = min(fan_in, p.shape[0])
+                    rows.append([f"{mname}.{pname}" if mname else pname, cls])
+                    norms.append(p.detach().float().norm() * (fan_in / p.numel()) ** 0.5)
+                    if len(rows) >= _MAX_GAIN_ROWS:
+                        break
+                if len(rows) >= _MAX_GAIN_ROWS:
+                    break
+            by_dev: dict[Any, list[int]] = {}  # one stack and one copy per device
+            for i, n in enumerate(norms):
+                by_dev.setdefault(n.device, []).append(i)
+            gains = [0.0] * len(norms)
+            for idx in by_dev.values():
+                for i, g in zip(idx, torch.stack([norms[i] for i in idx]).tolist()):
+                    gains[i] = g
+    except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
+        return []
+    return [r + [float(f"{g:.4g}")] for r, g in zip(rows, gains)]
 
 
 def _plain(v: Any) -> Any:

@@ -225,6 +225,28 @@ def test_bad_init_growth_with_depth(make_run):
     assert d.causes[0].name == "bad-init"
 
 
+GAINS_DEFAULT = [["0.weight", "Linear", 0.58], ["2.weight", "Linear", 0.58], ["4.weight", "Linear", 0.57]]
+GAINS_UNIT = [["0.weight", "Linear", 4.9], ["2.weight", "Linear", 16.0], ["4.weight", "Linear", 16.0]]  # N(0, 1)
+
+
+def test_bad_init_from_weights_far_above_any_fan_in_scaled_init(make_run):
+    flat = 2.3 + 0.02 * np.random.default_rng(3).standard_normal(N)
+    # N(0, 1) weights, a loss that does not fall: named (a warning: no symptom fired here)
+    d = diagnose(make_run(loss=flat, init_gain=GAINS_UNIT))
+    assert d.causes[0].name == "bad-init" and "rms(W)*sqrt(fan_in) = 16" in d.causes[0].message
+    assert d.causes[0].location == {"param": "2.weight"} or d.causes[0].location.get("param") == "2.weight"
+    # the same weights with their outputs blown up at the first sample: a stronger finding
+    act = {"0": {"std": 3.0, "absmax": 9.0}, "2": {"std": 40.0, "absmax": 200.0}, "4": {"std": 600.0, "absmax": 2e3}}
+    loud = diagnose(make_run(loss=flat, init_gain=GAINS_UNIT, act=act)).causes
+    assert loud[0].name == "bad-init" and "output std at the first sample 40" in loud[0].message
+    # near misses: default-init gains on the same flat loss; unit weights on a run that learned
+    assert "bad-init" not in names(make_run(loss=flat, init_gain=GAINS_DEFAULT))
+    assert "bad-init" not in names(make_run(init_gain=GAINS_UNIT))
+    # a Kaiming/Xavier scale (1.41) or GPT's 0.02 std on a 11 008-wide input (2.1) is no finding
+    assert "bad-init" not in names(make_run(loss=flat, init_gain=[["0.weight", "Linear", 1.41],
+                                                                  ["2.weight", "Linear", 2.1]]))
+
+
 def test_params_not_updated_left_out_of_optimizer(make_run):
     d = diagnose(make_run(in_opt=650, loss=1.2 + 0.02 * np.random.default_rng(5).standard_normal(N)))
     assert d.causes[0].name == "params-not-updated"

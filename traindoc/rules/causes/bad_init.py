@@ -7,7 +7,16 @@ import numpy as np
 from ...findings import Finding
 from .. import rule
 from ..evidence import act_stat, finding, focus_rank, param_modules
-from ..util import fmt
+from ..symptoms.loss_plateau import STILL_HIGH
+from ..util import fmt, train_loss
+
+# rms(W) * sqrt(fan_in), the factor by which a layer scales unit-variance inputs (see
+# traindoc.monitor.context.init_gains): PyTorch's default Linear/Conv init gives 0.58,
+# Xavier at most 1.41, Kaiming 1.41, orthogonal 1 (x its gain), GPT-2's N(0, 0.02) 0.55 on
+# 768 inputs and 2.1 on 11 008; N(0, 1) or U(-1, 1) give sqrt(fan_in) and sqrt(fan_in / 3),
+# 6 from 36 (108) inputs on: a per-layer factor no common scheme reaches.
+LARGE_GAIN = 6.0
+AMPLIFIED_STD = 10.0  # a layer's output std at init above which the seeds say init or norm is wrong
 
 
 @rule("bad-init", needs=("loss",))
@@ -29,6 +38,14 @@ def bad_init(run):
     |x| >= 50 in the first forward, before any update (exp of an FFM's +-100 logits drawn
     from U(0, 1)): ranked above the op, which is only where the scale shows.
 
+    Also: weight tensors whose initial fan-in gain, rms(W) * sqrt(fan_in), is 6 or more
+    (``N(0, 1)`` or ``U(-1, 1)`` on a layer with dozens of inputs or more; the common
+    schemes stay at or below 1.41, up to ~2 for a 0.02 std on very wide inputs), when it
+    shows: the layer's output std is 10 or more at the first sample, or the loss ended at
+    60 % of its start or higher. Large weights multiply the signal at every such layer, and
+    under Adam each update is ~lr per weight, a tiny fraction of weights of std 1, so even
+    when a normalisation layer hides the scale, learning crawls.
+
     How to confirm: print the std of each layer's output on one batch at init: a
     variance-preserving init keeps it within ~3x of 1 across depth.
 
@@ -38,7 +55,8 @@ def bad_init(run):
     zero = zero_stuck(run)
     if zero:
         return [_zero_init(zero)]
-    return _scale_with_depth(run)
+    found = _scale_with_depth(run) + _large_gain(run)
+    return [max(found, key=lambda f: f.confidence)] if found else []
 
 
 def _zero_init(zero: list[str]) -> Finding:
@@ -100,3 +118,41 @@ def zero_stuck(run) -> list[str]:
     if not out or all(p.endswith("bias") for p in out):
         return []  # zero biases are the usual init
     return sorted(out, key=lambda p: p.endswith("bias"))
+
+
+def _large_gain(run) -> list[Finding]:
+    """Weights initialised far above any fan-in-scaled scheme (:data:`LARGE_GAIN`), with
+    either their outputs blown up at the first sample or a loss that did not fall."""
+    big = [(p, c, g) for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+           for p, c, g in m.get("init_gain", []) if g >= LARGE_GAIN]
+    if not big:
+        return []
+    sd = act_stat(run, "std") if run.matching("act/", focus_rank(run)) else {}
+    loud = [(p, float(sd[p.rsplit(".", 1)[0]][0])) for p, _, _ in big
+            if p.rsplit(".", 1)[0] in sd and float(sd[p.rsplit(".", 1)[0]][0]) >= AMPLIFIED_STD]
+    _, loss = train_loss(run, focus_rank(run))
+    n = len(loss)
+    start, end = (float(np.median(loss[: max(3, n // 20)])), float(np.median(loss[-max(1, n // 4):]))) if n else (0, 0)
+    stuck = n >= 20 and start > 0 and end >= STILL_HIGH * start  # (a loss that can go negative says nothing here)
+    nonfinite = bool(np.any(~np.isfinite(run.series("loss", focus_rank(run)).values)))
+    if not (loud or stuck or nonfinite):
+        return []
+    p, c, g = max(big, key=lambda r: r[2])
+    shown = f"; its output std at the first sample {fmt(loud[0][1])}" if loud else ""
+    outcome = ""
+    if nonfinite:
+        outcome = "; the loss went non-finite"
+    elif stuck:
+        outcome = f"; the loss ended at {fmt(end / start)}x its start"
+    conf = 0.45 + 0.1 * bool(loud) + 0.1 * (stuck or nonfinite) + 0.05 * min(2.0, float(np.log2(g / LARGE_GAIN)))
+    return [finding(
+        "bad-init", conf,
+        f"{len(big)} weight tensor(s) start far above a fan-in-scaled init: {p} ({c}) has gain rms(W)*sqrt(fan_in) "
+        f"= {fmt(g)} (PyTorch's default 0.58, Kaiming 1.41){shown}{outcome}",
+        location={"param": p},
+        evidence=[{"meta": "init_gain", "param": q, "class": k, "gain": fmt(x)} for q, k, x in big[:4]],
+        fix="initialise with a fan-in-scaled init (kaiming_normal_ for ReLU, xavier_uniform_ for tanh) or the layers' "
+            "defaults, not a fixed std of 1",
+        confirm="print each layer's output std on one batch at init: with a correct init it stays within ~3x of 1; "
+                "traindoc confirm's reinit experiment retrains with the default init",
+    )]
