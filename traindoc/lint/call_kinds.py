@@ -24,7 +24,7 @@ def call_kind(m: Module, call: ast.Call) -> Any:
         name, recv = c[1], c[2]
         tq = "torch.Tensor." + name
         if name in ("softmax", "log_softmax", "sigmoid", "exp", "sum", "nansum", "mean", "norm", "var", "std",
-                    "count_nonzero", "square", "pow", "bincount"):
+                    "count_nonzero", "square", "pow", "bincount", "relu", "max", "amax"):
             return fn_kind(m, _METHOD_AS_FN.get(name, tq), call, lambda: recv)
         if name in _SCATTER_SUMS:
             return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
@@ -62,6 +62,10 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return "log_softmax"
     if q in N.SIGMOID:
         return "sigmoid"
+    if q in _RELU:
+        return "relu"
+    if q in _MAX and m.kind(arg()) == "relu":
+        return "relu"  # the largest of values that can all be 0 (an all-negative channel) is 0 there
     if q in N.EXP:
         return "exp0" if shifted(m, arg()) else "exp"
     if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
@@ -113,6 +117,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     return None
 
 
+_RELU = frozenset({"torch.relu", "torch.nn.functional.relu", "torch.Tensor.relu"})
+_MAX = frozenset({"torch.max", "torch.amax", "torch.Tensor.max", "torch.Tensor.amax"})
 _SCATTER_SUMS = frozenset({"index_add", "index_add_", "scatter_add", "scatter_add_"})
 
 

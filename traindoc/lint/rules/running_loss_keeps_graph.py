@@ -22,7 +22,8 @@ def check(m):
     `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), the same `loss`
     tensor, or one of the terms it was summed from (`loss = mse + ce`: `mse`, `ce`), added
     to a running total or appended to a list: `total_loss += loss`, `running_ce += ce`,
-    `running = running + loss * x.size(0)`, `losses.append(loss)`, `stat.add_(loss)`, an averaging meter's
+    `running = running + loss * x.size(0)`, `losses.append(loss)` (or a record holding it,
+    `outputs.append({"loss": loss})`), `stat.add_(loss)`, an averaging meter's
     `meter.update(loss, n)` / `meter.update([ce, kl])` (a name with meter/avg/running, or a
     class of the file whose `update`/`add` sums), for `losses["total"].backward()` any
     `totals[k] += losses[k]`, and a loss that a step function of the file backpropagated
@@ -81,7 +82,7 @@ def check(m):
         for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
-            what = {"append": f"`{tgt}.append({v})`", "update": f"`{tgt}.update({v}, ...)`",
+            what = {"append": f"`{tgt}.append({short(node.args[0]) if how == 'append' else v})`", "update": f"`{tgt}.update({v}, ...)`",
                     "add": f"`{tgt}.add(..., {v})`", "add_": f"`{tgt}.add_({v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
             if how == "+=":
                 what = f"`{short(node.target)} += {v}`"
@@ -124,9 +125,13 @@ def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
                 v = _loss_name(other, names)
                 if v:
                     found.append((n, tgt, v, "+"))
-        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
-            found.append((n, text(n.func.value), n.args[0].id, "append"))
+        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and len(n.args) == 1:
+            a = n.args[0]
+            # the loss itself, or a record holding it: outputs.append({"loss": loss}), hist.append((step, loss))
+            held = a.values if isinstance(a, ast.Dict) else a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]
+            v = next((x.id for x in held if isinstance(x, ast.Name) and x.id in names), "")
+            if v:
+                found.append((n, text(n.func.value), v, "append"))
         elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "add_" and len(n.args) == 1 \
                 and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
             # total.add_(loss): a tensor total added to in place keeps each step's graph

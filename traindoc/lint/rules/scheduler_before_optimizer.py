@@ -27,9 +27,10 @@ def check(m):
     `scheduler.step(); optimizer.step()` in a batch loop. The scheduler is recognised by
     its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`).
     `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
-    sit in the loop itself (not in a function it calls), or a function that, outside any
-    loop of its own, steps the scheduler and then the optimizer (a per-batch
-    `train_step`); loops in test or evaluation functions are not checked.
+    sit in the loop itself (not in a function it calls), or in a function that, outside
+    any loop of its own, steps the scheduler before its first optimizer step (a per-batch
+    `train_step`, a `train_epoch` that starts with `scheduler.step()`); loops in test or
+    evaluation functions are not checked.
 
     Why it happens: since PyTorch 1.1 `scheduler.step()` belongs after
     `optimizer.step()`. Called first, it advances the schedule before any update: the
@@ -65,18 +66,20 @@ def check(m):
 
 
 def _step_functions(m):
-    """A function that, outside any loop of its own, steps the scheduler and then the
-    optimizer (``def train_step(self, batch): ...; self.scheduler.step(); self.optimizer.step()``):
-    whoever calls it once per batch gets the order wrong on every call."""
+    """A function that, outside any loop of its own, steps the scheduler before its first
+    optimizer step (``def train_step(self, batch): ...; self.scheduler.step();
+    self.optimizer.step()``, or ``def train_epoch(...): scheduler.step(); for x, y in
+    loader: ... optimizer.step()``): whoever calls it gets the order wrong on every call."""
     for fns in m.w.functions.values():
         for fn in fns:
-            ev = [(e, n) for e, n, a in ordered_events(m, fn, lambda c: _classify(m, c), depth=0, key="sched-fn",
-                                                       own_level=True)]
+            ev = [(e, n) for e, n, a in ordered_events(m, fn, lambda c: _classify(m, c), depth=0, key="sched-fn")]
             first = next((i for i, (e, _) in enumerate(ev) if e == "S"), None)
             if first is None or fn.name.lower().startswith(("test", "eval", "valid")):
                 continue
-            for e, node in ev[:first]:
-                if e == "L" and not exclusive_branches(fn, node, ev[first][1]):
+            own = {id(n) for _, n, _ in ordered_events(m, fn, lambda c: _classify(m, c), depth=0, key="sched-fn",
+                                                       own_level=True)}
+            for e, node in ev[:first]:  # a scheduler step outside loops, before the first optimizer step
+                if e == "L" and id(node) in own and not exclusive_branches(fn, node, ev[first][1]):
                     yield Hit(node, f"scheduler step before the optimizer step (line {ev[first][1].lineno}) in "
                                     f"`{fn.name}`: each call skips ahead in the schedule before updating; step the "
                                     "scheduler after the optimizer")

@@ -33,7 +33,7 @@ FLAG = {
     "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
-    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum"),
+    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu"),
     # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
     "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob"),
     "pow<1": ("variance", "sumsq", "sq"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..registry import Hit, lint_rule
-from ..source import keyword
+from ..source import keyword, text
 
 
 @lint_rule(
@@ -17,7 +17,9 @@ from ..source import keyword
 )
 def check(m):
     """What it detects: `torch.autograd.Variable(..., volatile=True)` (any import
-    spelling).
+    spelling), also with a flag (`volatile=validation`, `volatile=not train`): the code
+    relies on it for the evaluation pass, where it does nothing. `volatile=False` is not
+    flagged (it asks for what happens anyway).
 
     Why it happens: `volatile` was the pre-0.4 way to disable autograd for
     inference. Since 0.4 it is ignored (with a warning that is easy to miss), so code
@@ -36,9 +38,10 @@ def check(m):
     for site in m.w.calls:
         call = site.node
         v = keyword(call, "volatile")
-        if v is None or not (isinstance(v, ast.Constant) and v.value is True):
-            continue
+        if v is None or isinstance(v, ast.Constant) and not v.value:
+            continue  # volatile=False asked for the default; a flag (volatile=not train) relies on it
         q = m.qualname(call.func) or ""
         if q.endswith("Variable"):
-            yield Hit(call, "volatile=True has been ignored since PyTorch 0.4: autograd records the graph; use "
+            flag = "volatile=True" if isinstance(v, ast.Constant) else f"volatile={text(v)}"
+            yield Hit(call, f"{flag} has been ignored since PyTorch 0.4: autograd records the graph; use "
                             "torch.no_grad()")
