@@ -24,7 +24,9 @@ def shifted(m: Module, e: Any, depth: int = 3) -> bool:
         return bool(d) and all(isinstance(x, ast.expr) and shifted(m, x, depth - 1) for x in d)
     if isinstance(e, ast.BinOp):
         if type(e.op) is ast.Sub:
-            return _mentions_max(m, e.right, 3)
+            # x - max(x) <= 0; but a difference of two maxima or log-sum-exps (merging the
+            # lse of two blocks: block_lse - lse) is unbounded above
+            return _mentions_max(m, e.right, 3) and not _mentions_max(m, e.left, 3)
         if type(e.op) in (ast.Div, ast.Mult):  # (x - max) / temperature
             return shifted(m, e.left, depth - 1)
     if isinstance(e, ast.UnaryOp) and type(e.op) is ast.USub:

@@ -7,6 +7,7 @@ import re
 
 from .. import names as N
 from ..flow import local_function, single_def
+from ..detached_terms import detached as _detached, detached_loss_term, once as _once
 from ..grad_mode import decorated_no_grad, filled_under_no_grad, no_grad_helper
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
@@ -46,7 +47,8 @@ def check(m):
     only ever assigned under `torch.no_grad()` (`losses[k] += loss` in a no-grad block,
     then `losses[-1].backward()`). The finding points at the backward call, or at the
     re-making call, the `requires_grad` line or the helper's no-grad block when that is
-    where the graph was thrown away.
+    where the graph was thrown away. And a loss term detached inside the sum that is
+    backpropagated (`loss = rec + lam * F.bce(d, ones).detach()`), pointed at that term.
 
     Why it happens: under no_grad no graph is recorded and a detached tensor has
     none, so the loss has no `grad_fn`. `backward()` then raises "element 0 of tensors does
@@ -121,11 +123,20 @@ def check(m):
                                            "sends no gradient to the model")
             continue
         if one is not None:
-            term = _rewrapped_term(m, one, 3)
-            if term is not None:
-                yield Hit(term, f"`{short(term)}` copies the values out of the autograd graph: `{name.id}` "
-                                f"(backward on line {call.lineno}) sends no gradient through it; keep the "
-                                "tensors (torch.stack(log_probs)) instead of re-making them")
+            yield from _cut_terms(m, one, name, call, seen)
+
+
+def _cut_terms(m, one, name, call, seen):
+    """A term of the backpropagated sum ``one`` re-made from values, or a loss term detached in it."""
+    term = _rewrapped_term(m, one, 3)
+    if term is not None:
+        yield Hit(term, f"`{short(term)}` copies the values out of the autograd graph: `{name.id}` (backward on line "
+                        f"{call.lineno}) sends no gradient through it; keep the tensors (torch.stack(log_probs))")
+        return
+    term = detached_loss_term(m, one)
+    if term is not None:
+        yield from _once(seen, term, f"`{short(term)}` is a loss term cut from the graph: it adds to `{name.id}` "
+                                     f"(backward on line {call.lineno}) but trains nothing; drop the .detach()")
 
 
 _REWRAP = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor",
@@ -208,13 +219,6 @@ def _cut(m, e, withs, at, depth: int) -> str:  # noqa: C901
     if isinstance(e.func, ast.Attribute) and e.func.attr in _SAME and q == "":
         return _cut(m, e.func.value, withs, at, depth)
     return ""
-
-
-def _once(seen: set, at, message: str):
-    """One hit per node (a loss helper backpropagated at several places reports once)."""
-    if id(at) not in seen:
-        seen.add(id(at))
-        yield Hit(at, message)
 
 
 def _no_grad_source(m, one, fn, withs, back):
@@ -387,9 +391,3 @@ def _under_no_grad(m, site, defs, withs) -> str:
         if not any(mode == "on" and _inside(d, w) for d in defs for w, mode in withs):
             return f"in `{fn.name}`, decorated with torch.no_grad()"
     return ""
-
-
-def _detached(e) -> bool:
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "detach" and not e.args:
-        return True
-    return isinstance(e, ast.Attribute) and e.attr == "data"

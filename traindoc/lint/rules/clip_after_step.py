@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+
 from ..flow import exclusive_branches, ordered_events
 from ..registry import Hit, lint_rule
+from ..source import segment, text
 from ..training import is_backward, is_clip, is_step
+from ..walk import walk
 
 
 @lint_rule(
@@ -32,11 +36,18 @@ def check(m):
         optimizer.step()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)     # too late
 
+    Also: a clip inside a Lightning `training_step` under automatic optimization (no
+    `manual_backward`, no `automatic_optimization = False` in the class): Lightning calls
+    backward after `training_step` returns, so the clip sees no gradient of this step
+    (the finding points at the clip; Lightning's `gradient_clip_val=` or
+    `configure_gradient_clipping` clip at the right time).
+
     How to fix:
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
     """
+    yield from _clip_in_training_step(m)
     for site in m.w.loops:
         ev = ordered_events(m, site.node, lambda c: _classify(m, c), key="clip", own_level=True)
         if not any(e == "C" for e, _, _ in ev) or not any(e == "S" for e, _, _ in ev) \
@@ -66,3 +77,24 @@ def _classify(m, call) -> str:
     if is_step(m, call):
         return "S"
     return ""
+
+
+def _clip_in_training_step(m):
+    """A clip in a ``training_step`` of a class that leaves backward to Lightning."""
+    for cls in (n for n in walk(m.tree) if isinstance(n, ast.ClassDef)):
+        lightning = any(text(b).endswith("LightningModule") for b in cls.bases) or any(
+            isinstance(f, ast.FunctionDef) and f.name == "configure_optimizers" for f in cls.body)
+        if not lightning or "automatic_optimization" in segment(m, cls).decode("utf-8", "replace"):
+            continue  # manual optimization: the method runs backward itself
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef) or fn.name != "training_step":
+                continue
+            calls = [c for c in walk(fn) if isinstance(c, ast.Call)]
+            if any(is_backward(m, c) or isinstance(c.func, ast.Attribute) and c.func.attr == "manual_backward"
+                   for c in calls):
+                continue
+            for c in calls:
+                if is_clip(m, c):
+                    yield Hit(c, "gradient clipping inside training_step: Lightning runs backward after "
+                                 "training_step returns, so this clips no gradient of this step; set "
+                                 "Trainer(gradient_clip_val=...) or override configure_gradient_clipping")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..registry import Hit, lint_rule
-from ..source import keyword, short
+from ..source import keyword, short, text
 from ..walk import walk
 
 _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t transpose permute".split())
@@ -14,7 +14,7 @@ _CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t
 @lint_rule(
     "non-leaf-parameter", "TD538", "error",
     "a tensor created with requires_grad=True and then moved, cast or scaled: the result is not a leaf and gets no .grad",
-    needles=[("requires_grad",)],
+    needles=[("requires_grad", "Parameter("),],
     fix="create it where it lives and set requires_grad last: w = (torch.randn(n, m, device=dev) * 0.01).requires_grad_() "
         "or nn.Parameter(torch.randn(n, m) * 0.01)",
     confirm="after loss.backward(), print(w.grad, w.is_leaf): None False (the optimizer raises "
@@ -24,7 +24,9 @@ def check(m):
     """What it detects: a call with `requires_grad=True` (a tensor factory such as
     `torch.randn`, `torch.zeros`, `torch.tensor`) whose result is immediately moved or
     cast (`.cuda()`, `.to(device)`, `.float()`, `.view(...)`) or used in arithmetic
-    (`torch.randn(3, 4, requires_grad=True) * 0.01`); and a name bound to such a leaf and
+    (`torch.randn(3, 4, requires_grad=True) * 0.01`), also of an `nn.Parameter(...)`
+    (`self.gate = nn.Parameter(torch.ones(d)).cuda()`: a plain tensor the module does not
+    register, so the optimizer never sees it); and a name bound to such a leaf and
     then re-bound to its own moved or cast copy (`x = torch.rand(n, requires_grad=True)`
     ... `x = x.to(device)`, also in a tuple `x, y = x.cuda(), y.cuda()`) when the file reads
     `x.grad` or gives `x` to an optimizer: the leaf is lost.
@@ -50,6 +52,11 @@ def check(m):
             yield Hit(n, f"`{short(n)}`: `.{n.func.attr}()` of a tensor created with requires_grad=True returns a "
                          "non-leaf copy whose .grad stays None; create it on the device / dtype with requires_grad")
         elif t is ast.Assign:
+            p = _moved_parameter(n)
+            if p is not None:
+                yield Hit(p, f"`{short(p)}`: `.{p.func.attr}()` of an nn.Parameter returns a plain non-leaf tensor: the "
+                             "module does not register it, the optimizer never sees it and its .grad stays None; "
+                             "wrap last: nn.Parameter(t.to(device)), or move the whole module with model.to(device)")
             yield from _rebound(m, n)
         elif t is ast.BinOp and (_leaf(n.left) or _leaf(n.right)):
             yield Hit(n, f"`{short(n)}`: arithmetic on a tensor created with requires_grad=True gives a non-leaf "
@@ -62,6 +69,20 @@ def _leaf(e) -> bool:
         return False
     rg = keyword(e, "requires_grad")
     return isinstance(rg, ast.Constant) and rg.value is True
+
+
+def _moved_parameter(a: ast.Assign) -> ast.Call | None:
+    """``self.w = nn.Parameter(t).cuda()`` (or to a name): the moved copy of a trainable
+    Parameter (requires_grad not given, or True) is a plain tensor the module does not
+    register. Stores into ``module._parameters[...]`` (loaders of quantized weights) are
+    deliberate and not matched."""
+    v = a.value
+    if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _CONVERT
+            and isinstance(v.func.value, ast.Call) and (text(v.func.value.func) or "").endswith("Parameter")
+            and all(isinstance(t, (ast.Name, ast.Attribute)) for t in a.targets)):
+        return None
+    rg = keyword(v.func.value, "requires_grad")
+    return v if rg is None or isinstance(rg, ast.Constant) and rg.value is True else None
 
 
 def _rebound(m, a: ast.Assign):

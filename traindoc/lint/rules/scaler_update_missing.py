@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 
 from ..registry import Hit, lint_rule
-from ..source import text
-from ..training import is_scaler
+from ..source import short, text
+from ..flow import single_def
+from ..training import is_clip, is_scaler
+from ..walk import walk
 
 
 @lint_rule(
@@ -31,6 +33,12 @@ def check(m):
         scaler.scale(loss).backward()
         scaler.step(optimizer)                           # no scaler.update()
 
+    Also: `scaler.update()` only in the branch of an `if` on the gradient norm
+    (`if math.isfinite(grad_norm):`, `if grad_norm <= limit:`) whose other branch skips
+    the step without updating: an overflow is exactly when `update()` must lower the
+    scale, so after the first one the scale stays too high and every later step is skipped.
+    The finding points at the `update()` call.
+
     How to fix:
         scaler.scale(loss).backward()
         scaler.step(optimizer)
@@ -44,8 +52,30 @@ def check(m):
             updated.add(text(f.value))
         elif isinstance(f, ast.Attribute) and f.attr == "step" and site.node.args and is_scaler(m, f.value):
             steps.append(site.node)
+    yield from _update_skipped_on_bad_gradients(m)
     for call in steps:
         who = text(call.func.value)
         if who and who not in updated and who.rsplit(".", 1)[-1] not in {u.rsplit(".", 1)[-1] for u in updated}:
             yield Hit(call, f"`{who}.step(...)` without `{who}.update()` anywhere in the file: the loss scale never "
                             "adapts and the next step raises; call update() after every step")
+
+
+_BAD_GRAD_WORDS = ("norm", "isfinite", "isnan", "isinf", "nan", "inf", "overflow")
+
+
+def _update_skipped_on_bad_gradients(m):
+    """``if <gradient norm test>: scaler.step(opt); scaler.update()`` with no update() in
+    the ``else`` branch: the scale is never lowered after an overflow."""
+    for n in walk(m.tree):
+        if not isinstance(n, ast.If) or not (any(w in short(n.test, 200).lower() for w in _BAD_GRAD_WORDS) or any(
+                isinstance(x, ast.Name) and isinstance(single_def(m, x), ast.Call) and is_clip(m, single_def(m, x))
+                for x in walk(n.test))):  # gn = clip_grad_norm_(...); if gn > 100:
+            continue
+        for branch, other, when in ((n.body, n.orelse, "holds"), (n.orelse, n.body, "is false")):
+            ups = [c for s in branch for c in walk(s) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                   and c.func.attr == "update" and not c.args and is_scaler(m, c.func.value)]
+            if ups and not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "update"
+                               for s in other for c in walk(s)):
+                yield Hit(ups[0], f"`{text(ups[0].func)}()` runs only when `{short(n.test, 60)}` {when}: when the "
+                                  "gradients overflow the step is skipped without update(), so the loss scale is never "
+                                  "lowered and every later step overflows too; call update() on both paths")
