@@ -59,6 +59,33 @@ def test_label_column_among_the_features(tmp_path):
     assert leak and "column 3" in leak[0].message
 
 
+def _table_run(tmp_path, X, y, steps=30):
+    model = nn.Sequential(nn.Linear(X.shape[1], 8), nn.ReLU(), nn.Linear(8, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(steps):
+            i = torch.randint(0, len(X), (64,))
+            loss = nn.functional.binary_cross_entropy_with_logits(model(X[i]).squeeze(1), y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.diagnose(tmp_path / "r")
+
+
+def test_label_column_standardised_with_the_features(tmp_path):
+    # the label written into the table, then the whole table standardised (SPORF's banknote demo)
+    torch.manual_seed(0)
+    X = torch.randn(512, 5) * 3 + 1
+    y = (X[:, 0] + torch.randn(512) > 1).float()
+    X[:, 4] = y
+    X = (X - X.mean(0)) / X.std(0)
+    leak = [c for c in _table_run(tmp_path / "a", X, y).causes if c.name == "target-leakage"]
+    assert leak and "column 4" in leak[0].message and "rescaled" in leak[0].message
+    # near miss: a feature strongly but not perfectly tied to the label (a noisy copy)
+    X[:, 4] = (y + 0.05 * torch.randn(512) - 0.5) * 2
+    assert "target-leakage" not in names(_table_run(tmp_path / "b", X, y))
+
+
 def test_autoencoder_float_target_is_not(tmp_path):
     torch.manual_seed(0)
     X = torch.randn(256, 8)
