@@ -1,5 +1,5 @@
-"""Spellings added in the fifth pass (December 2026, from the misses of the sixth recall
-corpus, read after the seventh was scored): each case as in test_catalogue.py, a line
+"""Spellings added in the fifth pass (December 2026, from the misses of the sixth and
+seventh recall corpora, each read after the next one was written): each case as in test_catalogue.py, a line
 ending in `# !` must be reported by the rule and no other line. Written in new words;
 near misses included as negatives."""
 
@@ -22,6 +22,16 @@ CASES = {
                "    loss.backward()\n    opt.step()\n    history.append((step, loss))  # !\n",
         LOOP + "history = []\nfor x, y in dl:\n    opt.zero_grad()\n    loss = F.mse_loss(model(x), y)\n"
                "    loss.backward()\n    opt.step()\n    history.append({'loss': loss.item(), 'n': len(x)})\n",
+        # a Hugging Face output's loss, backpropagated through accelerate, summed as a tensor
+        LOOP + "total = 0.0\nfor batch in dl:\n    out = model(**batch)\n    total += out.loss  # !\n"
+               "    accelerator.backward(out.loss)\n    opt.step()\n    opt.zero_grad()\n",
+        # the name re-bound by an evaluation loop under no_grad, or detached first
+        LOOP + "for epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        loss = F.mse_loss(model(x), y)\n"
+               "        accelerator.backward(loss)\n        opt.step()\n    losses = []\n    for x, y in dl:\n"
+               "        with torch.no_grad():\n            out = model(x)\n        loss = F.mse_loss(out, y)\n"
+               "        losses.append(loss)\n",
+        LOOP + "losses = []\nfor x, y in dl:\n    opt.zero_grad()\n    loss = F.mse_loss(model(x), y)\n"
+               "    loss.backward()\n    opt.step()\n    loss = loss.detach()\n    losses.append(loss)\n",
     ],
     "unguarded-zero": [
         # a ReLU output divided by its own channel maximum: 0/0 where every channel is <= 0
@@ -52,6 +62,12 @@ CASES = {
         # a loader writing into _parameters on purpose, and a frozen parameter moved
         "def put(module, name, value, dev):\n    module._parameters[name] = nn.Parameter(value).to(dev)\n",
         "def put(value, dev, old):\n    w = nn.Parameter(value, requires_grad=old.requires_grad).to(dev)\n    return w\n",
+        # an attribute created as a leaf, then re-bound to its device copy
+        "class Blend(nn.Module):\n    def __init__(self, a, gpu):\n        super().__init__()\n"
+        "        self.a = torch.tensor([a], requires_grad=True)\n        if gpu:\n"
+        "            self.a = self.a.cuda()  # !\n",
+        "class Blend(nn.Module):\n    def __init__(self, a, gpu):\n        super().__init__()\n"
+        "        self.a = torch.tensor([a])\n        if gpu:\n            self.a = self.a.cuda()\n",
     ],
     "scaler-update-missing": [
         # a skipped step (gradient norm too large or not finite) that skips update() too
@@ -92,6 +108,8 @@ CASES = {
         # merging two blocks' log-sum-exps: their difference is unbounded above
         "def merge(lse, block_lse):\n    return lse + torch.log(1 + torch.exp(block_lse - lse))  # !\n",
         "def lse(x):\n    m = x.max(-1, keepdim=True).values\n    return m + torch.log(torch.exp(x - m).sum(-1, keepdim=True))\n",
+        "def soft_margin(pos, neg):\n    return torch.log1p(torch.exp(pos - neg)).mean()  # !\n",
+        "def soft_margin(z):\n    return torch.log1p(torch.exp(-z.abs())) + z.clamp(min=0)\n",
     ],
     "backward-without-graph": [
         # a loss term detached inside the backpropagated sum
@@ -102,6 +120,51 @@ CASES = {
                "    adv = F.binary_cross_entropy_with_logits(disc(out), torch.ones(len(x), 1))\n"
                "    loss = F.mse_loss(out, y) + 0.01 * adv\n    loss.backward()\n    opt.step()\n"
                "    print(adv.detach())\n",
+        # REINFORCE summed from floats: the log-probabilities' graph is gone
+        "def reinforce(policy, opt, traj, r):\n    loss = torch.zeros((), requires_grad=True)\n    for s, a in traj:\n"
+        "        log_probs = F.log_softmax(policy(s), -1)\n        loss = loss - log_probs[a].item() * r  # !\n"
+        "    loss = loss / len(traj)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n",
+        "def reinforce(policy, opt, traj, r, w):\n    loss = 0\n    for s, a in traj:\n"
+        "        log_probs = F.log_softmax(policy(s), -1)\n        loss = loss - log_probs[a] * r * w.item()\n"
+        "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n",
+    ],
+    "backward-inside-autocast": [
+        "scaler = torch.amp.GradScaler()\ndef step(model, x, y, opt, amp=True):\n"
+        "    with torch.autocast('cuda', enabled=amp):\n        loss = F.mse_loss(model(x), y)\n"
+        "        scaler.scale(loss).backward()  # !\n    scaler.step(opt)\n    scaler.update()\n",
+        "scaler = torch.amp.GradScaler()\ndef step(model, x, y, opt):\n"
+        "    with torch.autocast('cuda', enabled=False):\n        loss = F.mse_loss(model(x), y)\n"
+        "        loss.backward()\n    opt.step()\n",
+    ],
+    "functional-dropout-always-on": [
+        "class Attn(nn.Module):\n    def __init__(self, p):\n        super().__init__()\n        self.p = p\n"
+        "    def forward(self, q, k, v):\n"
+        "        return F.scaled_dot_product_attention(q, k, v, dropout_p=self.p, is_causal=True)  # !\n",
+        "class Attn(nn.Module):\n    def __init__(self, p):\n        super().__init__()\n        self.p = p\n"
+        "    def forward(self, q, k, v):\n"
+        "        return F.scaled_dot_product_attention(q, k, v, dropout_p=self.p if self.training else 0.0)\n",
+        "class Attn(nn.Module):\n    def __init__(self, p):\n        super().__init__()\n        self.p = p\n"
+        "    def forward(self, q, k, v):\n        p = self.p if self.training else 0.0\n"
+        "        return F.scaled_dot_product_attention(q, k, v, dropout_p=p)\n",
+    ],
+    "torch-load-unsafe": [
+        "from huggingface_hub import hf_hub_download\ndef load(repo):\n"
+        "    path = hf_hub_download(repo_id=repo, filename='model.pt')\n"
+        "    return torch.load(path, map_location='cpu', weights_only=False)  # !\n",
+        "def resume(path):\n    return torch.load(path, map_location='cpu', weights_only=False)\n",
+    ],
+    "state-dict-not-copied": [
+        # one run per optimizer, each meant to start from the same initial weights
+        LOOP + "init = model.state_dict()  # !\nfor lr in (0.1, 0.01):\n    model.load_state_dict(init)\n"
+               "    for x, y in dl:\n        opt.zero_grad()\n        F.mse_loss(model(x), y).backward()\n"
+               "        opt.step()\n",
+        "import copy\n" + LOOP + "init = copy.deepcopy(model.state_dict())\nfor lr in (0.1, 0.01):\n"
+               "    model.load_state_dict(init)\n    for x, y in dl:\n        opt.zero_grad()\n"
+               "        F.mse_loss(model(x), y).backward()\n        opt.step()\n",
+        # a frozen reference model's weights loaded into the trained one: they do not change
+        LOOP + "ref = nn.Linear(4, 2)\ninit = ref.state_dict()\nfor lr in (0.1, 0.01):\n"
+               "    model.load_state_dict(init)\n    for x, y in dl:\n        opt.zero_grad()\n"
+               "        F.mse_loss(model(x), y).backward()\n        opt.step()\n",
     ],
 }
 

@@ -11,6 +11,7 @@ from .flow import single_def
 from .kinds import Module
 from .ops import loss_of
 from .registry import Hit
+from .source import short
 from .walk import walk
 
 
@@ -45,3 +46,22 @@ def once(seen: set, at: Any, message: str):
     if id(at) not in seen:
         seen.add(id(at))
         yield Hit(at, message)
+
+
+def item_term(m: Module, name: ast.Name, graph_word) -> ast.Call | None:
+    """In an arithmetic binding of the backpropagated ``name`` (following its own earlier
+    bindings: ``loss = loss - ...`` in a loop, then ``loss = loss / n``), ``X.item()`` of a
+    value named for the graph (``graph_word``: log_probs, loss, logits): a float in the loss."""
+    todo, seen = list(m.defs(name) or ()), set()
+    while todo and len(seen) < 12:
+        d = todo.pop()
+        if id(d) in seen or not isinstance(d, ast.BinOp):
+            continue
+        seen.add(id(d))
+        for n in walk(d):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "item" \
+                    and not n.args and graph_word(short(n.func.value, 200)):
+                return n
+            if isinstance(n, ast.Name) and n.id == name.id:
+                todo.extend(m.defs(n) or ())
+    return None

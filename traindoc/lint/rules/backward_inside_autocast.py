@@ -20,7 +20,7 @@ def check(m):
     """What it detects: a `backward()` call (`loss.backward()`,
     `scaler.scale(loss).backward()`) lexically inside a `with torch.autocast(...)` /
     `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` block that is not disabled
-    (`enabled=False`). Severity info: it works, but against the documented recipe.
+    (`enabled=False`; a flag such as `enabled=args.amp` counts as on). Severity info: it works, but against the documented recipe.
 
     Why it happens: autocast chooses a precision per op for the forward pass; the
     backward ops already run in the dtype of their forward ops. Running `backward()`
@@ -57,4 +57,5 @@ def _autocast(m, e) -> bool:
     if q not in N.AUTOCAST:
         return False
     en = next((k.value for k in e.keywords if k.arg == "enabled"), None)
-    return en is None or isinstance(en, ast.Constant) and en.value is True
+    # enabled=args.amp: wrong whenever the flag is on, which is what the flag is for
+    return not (isinstance(en, ast.Constant) and not en.value)

@@ -7,7 +7,7 @@ import re
 
 from .. import names as N
 from ..flow import local_function, single_def
-from ..detached_terms import detached as _detached, detached_loss_term, once as _once
+from ..detached_terms import detached as _detached, detached_loss_term, item_term, once as _once
 from ..grad_mode import decorated_no_grad, filled_under_no_grad, no_grad_helper
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
@@ -122,12 +122,18 @@ def check(m):
                                            f"{call.lineno}): no graph was recorded there, so that part of the loss "
                                            "sends no gradient to the model")
             continue
-        if one is not None:
-            yield from _cut_terms(m, one, name, call, seen)
+        yield from _cut_terms(m, one, name, call, seen)
 
 
 def _cut_terms(m, one, name, call, seen):
-    """A term of the backpropagated sum ``one`` re-made from values, or a loss term detached in it."""
+    """A term of the loss ``one`` re-made from values, detached, or turned into a float (``.item()``)."""
+    term = item_term(m, name, _graph_word)
+    if term is not None:
+        yield from _once(seen, term, f"`{short(term)}` is a Python float: `{name.id}` (backward on line "
+                                     f"{call.lineno}) gets no gradient through it; keep the tensor (drop .item())")
+        return
+    if one is None:
+        return
     term = _rewrapped_term(m, one, 3)
     if term is not None:
         yield Hit(term, f"`{short(term)}` copies the values out of the autograd graph: `{name.id}` (backward on line "

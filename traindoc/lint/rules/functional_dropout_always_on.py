@@ -6,7 +6,7 @@ import ast
 
 from .. import names as N
 from ..registry import Hit, lint_rule
-from ..source import keyword, may_be
+from ..source import keyword, may_be, segment, short
 from ..walk import walk
 
 
@@ -27,7 +27,9 @@ def check(m):
     `self.training` (`if self.training: x = F.dropout(x, p)`). Also flagged: a dropout
     function of the file (`dropout_layer(x, p)`, no mode passed) gated on a flag the module sets in
     `__init__` (`if self.is_training: x = dropout_layer(x, p)`), which `eval()` leaves as
-    it was; the finding points at the `if`.
+    it was; the finding points at the `if`. And `F.scaled_dot_product_attention(...,
+    dropout_p=self.dropout)` in a module's method, the rate not chosen by
+    `self.training` (nanoGPT passes `self.dropout if self.training else 0`).
 
     Why it happens: unlike `nn.Dropout`, the functional form does not know the
     module's mode. `model.eval()` leaves it on, so validation and inference drop p of the
@@ -67,6 +69,31 @@ def check(m):
                         f"`{site.ctx.cls.name}.{site.ctx.func.name}`: its default is training=True, so dropout "
                         "stays on after model.eval()")
     yield from _own_flag(m)
+    yield from _sdpa_dropout(m)
+
+
+_SDPA = frozenset({"torch.nn.functional.scaled_dot_product_attention"})
+
+
+def _sdpa_dropout(m):
+    """``F.scaled_dot_product_attention(q, k, v, dropout_p=self.dropout)`` in a module's
+    method: the argument is a rate, applied whatever the mode; nanoGPT passes
+    ``self.dropout if self.training else 0``."""
+    for site in m.w.calls:
+        if site.ctx.cls is None or site.ctx.func is None:
+            continue
+        call = site.node
+        c = m.callee(call)
+        if c[0] != "fn" or c[1] not in _SDPA:
+            continue
+        p = keyword(call, "dropout_p") if keyword(call, "dropout_p") is not None else \
+            call.args[4] if len(call.args) >= 5 else None
+        if p is None or isinstance(p, ast.Constant) or "training" in short(p, 200) \
+                or _guarded(m, site.ctx.func, call) or b"training" in segment(m, site.ctx.func):
+            continue  # no dropout, a literal (0.0 for inference code), or chosen by the mode somewhere
+        yield Hit(call, f"`scaled_dot_product_attention(..., dropout_p={short(p)})` in `{site.ctx.cls.name}."
+                        f"{site.ctx.func.name}`: the rate applies in eval mode too; pass "
+                        f"`{short(p)} if self.training else 0.0`")
 
 
 # Words of a file where dropout at inference is deliberate (MC dropout).

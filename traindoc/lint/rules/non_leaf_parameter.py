@@ -92,6 +92,14 @@ def _rebound(m, a: ast.Assign):
     pairs = list(zip(tgts.elts, vals.elts)) if isinstance(tgts, ast.Tuple) and isinstance(vals, ast.Tuple) \
         and len(tgts.elts) == len(vals.elts) else [(tgts, vals)] if len(a.targets) == 1 else []
     for t, v in pairs:
+        if isinstance(t, ast.Attribute) and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+                and v.func.attr in _CONVERT and text(v.func.value) == text(t) and text(t):
+            made = _attr_leaf(m, a, text(t))  # self.alpha = torch.tensor(..., requires_grad=True) ... .cuda()
+            if made is not None:
+                yield Hit(a, f"`{short(a)}`: `{text(t)}` was created with requires_grad=True (line {made.lineno}); "
+                             f"its `.{v.func.attr}()` copy is not a leaf, so its .grad stays None and an optimizer "
+                             "refuses it; create it on the device, or make it an nn.Parameter and move the module")
+            continue
         if not (isinstance(t, ast.Name) and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
                 and v.func.attr in _CONVERT and isinstance(v.func.value, ast.Name) and v.func.value.id == t.id):
             continue
@@ -116,3 +124,15 @@ def _grad_wanted(m, name: str) -> bool:
                 and any(isinstance(x, ast.Name) and x.id == name for a in n.args for x in walk(a)):
             return True
     return False
+
+
+def _attr_leaf(m, a: ast.Assign, target: str):
+    """The earlier assignment, in the function of ``a``, of ``target`` (``self.alpha``) to a
+    tensor created with ``requires_grad=True``; None when there is none."""
+    fn = next((f for fs in m.w.functions.values() for f in fs
+               if f.lineno <= a.lineno <= (f.end_lineno or f.lineno)), None)
+    for n in walk(fn if fn is not None else m.tree):
+        if isinstance(n, ast.Assign) and n.lineno < a.lineno and len(n.targets) == 1 \
+                and text(n.targets[0]) == target and _leaf(n.value):
+            return n
+    return None

@@ -49,11 +49,14 @@ def check(m):
     """
     back: dict[int, set[str]] = {}
     fns: dict[int, object] = {}
+    bound: dict[tuple, set[int]] = {}  # (function, name): the bindings of the name that reach a backward
     for site in m.w.calls:
-        n = _backwarded(site.node)
-        if n:
-            back.setdefault(id(site.ctx.func), set()).add(n)
+        e = _backwarded_expr(site.node)
+        if e is not None:
+            back.setdefault(id(site.ctx.func), set()).add(text(e))
             fns[id(site.ctx.func)] = site.ctx.func
+            base = e.value if isinstance(e, ast.Attribute) else e
+            bound.setdefault((id(site.ctx.func), text(e)), set()).update(id(d) for d in (m.defs(base) or ()))
     if not back:
         return
     # functions that backpropagate a loss and return it (``loss = train_step(batch)``)
@@ -82,6 +85,8 @@ def check(m):
         for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
+            if v not in returned and _other_binding(m, node, v, bound.get((id(site.ctx.func), v))):
+                continue  # the same name bound again (an evaluation loss after the training loop)
             what = {"append": f"`{tgt}.append({short(node.args[0]) if how == 'append' else v})`", "update": f"`{tgt}.update({v}, ...)`",
                     "add": f"`{tgt}.add(..., {v})`", "add_": f"`{tgt}.add_({v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
             if how == "+=":
@@ -187,30 +192,60 @@ def _terms(loop: ast.AST, names: set[str]) -> set[str]:
 
 def _backwarded(call: ast.Call) -> str:
     """The name of the tensor a backward call backpropagates, or ''."""
+    e = _backwarded_expr(call)
+    return text(e) if e is not None else ""
+
+
+def _backwarded_expr(call: ast.Call):
+    """The name (or ``outputs.loss``) a backward call backpropagates, or None."""
     f = call.func
     if not isinstance(f, ast.Attribute):
-        return ""
+        return None
+    a0 = call.args[0] if call.args and (isinstance(call.args[0], ast.Name) or _output_loss(call.args[0])) else None
     if f.attr == "backward":
         r = f.value
         if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
             r = r.args[0]  # scaler.scale(loss).backward()
-        if isinstance(r, ast.Name):
-            return r.id
+        if a0 is not None and (isinstance(r, ast.Name) and r.id in ("accelerator", "torch", "autograd", "self")
+                               or isinstance(r, ast.Attribute) and r.attr in ("accelerator", "autograd")):
+            return a0  # accelerator.backward(loss), torch.autograd.backward(loss)
+        if isinstance(r, ast.Name) or _output_loss(r):
+            return r  # loss, outputs.loss (a Hugging Face model's output)
         if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and not call.args:
-            return r.value.id  # losses["total"].backward(): every entry of `losses` is a graph
-        if call.args and isinstance(call.args[0], ast.Name) and not isinstance(r, ast.Name):
-            return call.args[0].id  # accelerator.backward(loss), torch.autograd.backward(loss)
-    if f.attr == "manual_backward" and call.args and isinstance(call.args[0], ast.Name):
-        return call.args[0].id
-    return ""
+            return r.value  # losses["total"].backward(): every entry of `losses` is a graph
+        return a0  # engine.backward(loss)
+    if f.attr == "manual_backward":
+        return a0
+    return None
 
 
 def _loss_name(e, names: set[str]) -> str:
     """``loss`` or ``loss * k`` / ``k * loss`` / ``loss / k``: the backpropagated name, or ''."""
     if isinstance(e, ast.Name):
         return e.id if e.id in names else ""
+    if _output_loss(e):
+        return text(e) if text(e) in names else ""
     if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in names:
         return short(e)  # losses[key]
     if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div):
         return _loss_name(e.left, names) or (_loss_name(e.right, names) if type(e.op) is ast.Mult else "")
     return ""
+
+
+def _output_loss(e) -> bool:
+    """``outputs.loss``: the loss a model returns on its output object (Hugging Face)."""
+    return isinstance(e, ast.Attribute) and e.attr == "loss" and isinstance(e.value, ast.Name)
+
+
+def _other_binding(m, node, v: str, bound: set | None) -> bool:
+    """``v`` as read at the accumulation ``node`` reaches it only from bindings that no
+    backward call of the function sees (``loss = outputs.loss`` in an evaluation loop
+    reusing the name, ``loss = loss.detach()``)."""
+    if not bound:
+        return False
+    base = v.split(".", 1)[0].split("[", 1)[0]
+    for n in walk(node):
+        if isinstance(n, ast.Name) and n.id == base:
+            d = m.defs(n)
+            return bool(d) and not any(id(x) in bound for x in d)
+    return False

@@ -23,7 +23,9 @@ def check(m):
     step, directly or through the same file's functions), an assignment of
     `model.state_dict()` itself, without `copy.deepcopy` or a clone, to a name or
     attribute that is later given to `load_state_dict(...)` in the same function (the
-    "restore the best model" pattern).
+    "restore the best model" pattern); and `init = model.state_dict()` saved before a loop
+    that restores it and then trains (one run per optimizer, fold or seed), pointed at the
+    `state_dict()` call.
 
     Why it happens: `state_dict()` returns references to the live parameter
     tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
@@ -72,6 +74,31 @@ def check(m):
                          "steps change it, so load_state_dict restores the last weights, not the best; "
                          "use copy.deepcopy(model.state_dict())")
     yield from _kept_on_object(m, loads)
+    yield from _reset_in_a_loop(m, loads)
+
+
+def _reset_in_a_loop(m, loads):
+    """``init = model.state_dict()`` before a loop whose iterations restore it and then
+    train (one run per optimizer, per fold, per seed): from the second iteration on, the
+    "initial" tensors are the trained weights, so every run starts where the last ended."""
+    for site in loads:
+        arg = site.node.args[0]
+        if not site.ctx.loops or not isinstance(arg, ast.Name):
+            continue
+        d = m.defs(arg)
+        if not (d and len(d) == 1 and isinstance(d[0], ast.Call) and call_name(d[0]) == "state_dict"
+                and isinstance(d[0].func, ast.Attribute) and not d[0].args):
+            continue
+        if text(d[0].func.value) != text(site.node.func.value) if isinstance(site.node.func, ast.Attribute) else True:
+            continue  # another model's weights loaded into this one: the saved tensors do not change
+        loop = site.ctx.loops[0]
+        if d[0].lineno >= loop.lineno:
+            continue  # saved inside the loop: the pattern above
+        events = ordered_events(m, loop, lambda c: train_event(m, c), key="train")
+        if any(e in ("B", "S") for e, _, _ in events):
+            yield Hit(d[0], f"`{arg.id}` holds model.state_dict() itself, whose tensors are the live weights: the "
+                            f"loop on line {loop.lineno} restores it and then trains, so from its second pass on it "
+                            "restores the trained weights; use copy.deepcopy(model.state_dict())")
 
 
 def _kept_on_object(m, loads):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be, text
 
@@ -23,7 +24,10 @@ def check(m):
     `**kwargs` is not flagged, nor is a load of a checkpoint the file writes itself (its
     path shares a string constant or a name with the path of a `torch.save` of the file:
     `os.path.join(out_dir, "ckpt.pt")` both ways, `self.snapshot_path`), of a literal path
-    (a fixed file of the project), or in a test file (`test_*.py`, `*_test.py`). Severity info: since torch 2.6 the default is True, so the
+    (a fixed file of the project), or in a test file (`test_*.py`, `*_test.py`). Also
+    flagged: `weights_only=False` passed for a file a download call returned
+    (`hf_hub_download(...)`, `urlretrieve(...)`), at severity warning: that one is unsafe on
+    every torch version. Severity info: since torch 2.6 the default is True, so the
     finding matters for code that must also run on older versions, or that loads files
     from elsewhere (downloads, shared checkpoints).
 
@@ -52,6 +56,27 @@ def check(m):
                 and not _own_checkpoint(m, call):
             yield Hit(call, "torch.load without weights_only=True: before torch 2.6 this unpickles arbitrary "
                             "objects, so loading a file from elsewhere can run code; pass weights_only=True")
+        elif c[0] == "fn" and c[1] in N.TORCH_LOAD and _false(keyword(call, "weights_only")) and _downloaded(m, call):
+            yield Hit(call, "torch.load(..., weights_only=False) of a downloaded file: unpickling it runs whatever "
+                            "code the file carries; load the weights with weights_only=True (and rebuild the "
+                            "config from JSON)", severity="warning")
+
+
+def _false(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value is False
+
+
+_DOWNLOAD_WORDS = ("download", "hub", "url", "fetch")
+
+
+def _downloaded(m, call) -> bool:
+    """The path is what a download call returned (``hf_hub_download``, ``urlretrieve``,
+    ``download_url_to_file``'s target is not tracked): a file from elsewhere."""
+    a = call.args[0] if call.args else keyword(call, "f")
+    d = single_def(m, a) if isinstance(a, ast.Name) else a
+    if isinstance(d, ast.Subscript):
+        d = d.value  # path = urlretrieve(url, name)[0]
+    return isinstance(d, ast.Call) and any(w in (text(d.func) or "").lower() for w in _DOWNLOAD_WORDS)
 
 
 def _literal_path(call) -> bool:

@@ -19,7 +19,7 @@ def check(m):
     """What it detects: the log of a sum of exponentials whose arguments are not shifted by
     their maximum: `torch.log(torch.exp(x).sum(-1))`, `x.exp().sum(1).log()`,
     `torch.log(torch.exp(a) + torch.exp(b))`, and the hand-written softplus
-    `torch.log(1 + torch.exp(x))`. A shifted argument (`x - x.max(...)`, a
+    `torch.log(1 + torch.exp(x))` (or `torch.log1p(torch.exp(x))`). A shifted argument (`x - x.max(...)`, a
     log-probability, a clamp from above, `-x.abs()`) is not flagged.
 
     Why it happens: float32 exp overflows to inf for arguments above 88.7
@@ -38,6 +38,10 @@ def check(m):
     """
     for site in m.w.calls:
         call = site.node
+        if _log1p_of_exp(m, call):
+            yield Hit(call, "log1p(exp(x)) by hand: exp overflows to inf above 88 (float16: 11) and the loss turns "
+                            "inf/NaN; use F.softplus(x)")
+            continue
         if op_of(m, call) != "log":
             continue
         arg = m.subject(call)
@@ -58,3 +62,16 @@ def _exp_sum(m, e: ast.BinOp) -> bool:
         return False
     other = [s for s in sides if m.kind(s) != "exp"]
     return not other or all(isinstance(s, ast.Constant) and isinstance(s.value, (int, float)) for s in other)
+
+
+def _log1p_of_exp(m, call: ast.Call) -> bool:
+    """``torch.log1p(torch.exp(x))`` / ``x.exp().log1p()``: softplus by hand, x not shifted."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr == "log1p" or isinstance(f, ast.Name) and f.id == "log1p"):
+        return False
+    c = m.callee(call)
+    arg = c[2] if c[0] == "meth" else call.args[0] if call.args and c[0] == "fn" and c[1] in _LOG1P else None
+    return arg is not None and m.kind(arg) == "exp"
+
+
+_LOG1P = frozenset({"torch.log1p", "numpy.log1p", "torch.special.log1p"})
