@@ -296,6 +296,15 @@ def test_clip_grads_clips_to_the_given_norm():
     assert norms[0] == pytest.approx(0.5, rel=1e-3)
 
 
+def test_clip_grads_without_a_calm_stretch_clips_at_the_conventional_norm():
+    # a run that blew up in its first steps has no healthy norm: the experiment still runs
+    exp = load_all()["clip-grads"]
+    assert exp.applies("exploding-gradient", {}) is None
+    p = exp.params_for("exploding-gradient", {})
+    assert p["max_norm"] == 1.0 and "conventional" in exp.label(p)
+    assert exp.params_for("exploding-gradient", {"healthy_grad_norm": 3.5}) == {"max_norm": 3.5}
+
+
 def test_hooks_restore_everything():
     before = (torch.nn.Module.__call__, F.cross_entropy, torch.Tensor.backward, torch.autocast.__init__)
     with experiment("fp32"):

@@ -9,13 +9,17 @@ import torch
 from ..judge import fixes
 from ..registry import INCONCLUSIVE, REFUTED, Experiment, Verdict, experiment
 
+DEFAULT_MAX_NORM = 1.0
+
 
 @experiment
 class ClipGrads(Experiment):
     """What it changes: before every optimizer step, the gradients of the optimizer's
     parameters are clipped (``clip_grad_norm_``) to the run's healthy gradient norm: the
     median total norm over the recorded steps before the first non-finite or spiking one
-    (under a GradScaler the optimizer sees unscaled gradients, so the norm is comparable).
+    (under a GradScaler the optimizer sees unscaled gradients, so the norm is comparable);
+    at the conventional 1.0 when the run blew up within its first steps (fewer than 6
+    finite norms: nothing calm to measure).
 
     What it settles: `exploding-gradient`.
 
@@ -31,16 +35,19 @@ class ClipGrads(Experiment):
     settles = {"exploding-gradient": {}}
 
     def label(self, params) -> str:
-        return f"gradients clipped at {params.get('max_norm', 0):.3g}"
+        how = " (the conventional value: no calm stretch to measure)" if params.get("conventional") else ""
+        return f"gradients clipped at {params.get('max_norm', 0):.3g}{how}"
 
     def applies(self, cause, ctx) -> str | None:
-        n = ctx.get("healthy_grad_norm")
-        if not (isinstance(n, (int, float)) and math.isfinite(n) and n > 0):
-            return "the run recorded no finite gradient norm to clip at"
         return None
 
     def params_for(self, cause, ctx) -> dict:
-        return {"max_norm": float(ctx["healthy_grad_norm"])}
+        n = ctx.get("healthy_grad_norm")
+        if isinstance(n, (int, float)) and math.isfinite(n) and n > 0:
+            return {"max_norm": float(n)}
+        # a run that blew up within its first steps has no calm stretch to measure: clip at
+        # the conventional 1.0 (the usual default of clip_grad_norm_ in training scripts)
+        return {"max_norm": DEFAULT_MAX_NORM, "conventional": True}
 
     def install(self, hooks, params, ctx) -> None:
         m = float(params["max_norm"])
