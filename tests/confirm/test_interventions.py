@@ -1,6 +1,7 @@
 """Each experiment's change, installed in this process around a small training loop."""
 
 import contextlib
+import math
 
 import pytest
 import torch
@@ -246,6 +247,25 @@ def test_reinit_resets_a_custom_init_without_moving_the_data_stream():
     torch.randn(2, 4)
     assert after.item() == torch.rand(1).item()
     assert model.weight.abs().max() < 1 and h.notes["reset-modules"] == 1
+
+
+def test_reinit_redraws_raw_parameters_of_the_scripts_own_modules():
+    # XLNet-style projections held as nn.Parameter(torch.randn(...)): no reset_parameters()
+    class Proj(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.q = nn.Parameter(torch.randn(64, 4, 16))
+            self.scale = nn.Parameter(torch.ones(16))  # 1-D: left alone
+
+        def forward(self, x):
+            return torch.einsum("bd,dhk->bhk", x, self.q) * self.scale
+
+    model = Proj()
+    with experiment("reinit") as h:
+        model(torch.randn(2, 64))
+    assert model.q.std().item() == pytest.approx(1 / math.sqrt(3 * 64), rel=0.1)
+    assert torch.equal(model.scale.detach(), torch.ones(16)) and h.notes["reset-modules"] == 1
+    assert h.values["init-shift"] > 2  # from std 1 to 0.07: a real change of init, not a reseed
 
 
 def test_reinit_of_a_default_init_is_a_reseed_and_says_so():

@@ -14,7 +14,9 @@ from ..registry import Experiment, Verdict, experiment
 class Reinit(Experiment):
     """What it changes: at the model's first training forward, every submodule that has
     ``reset_parameters()`` (Linear, Conv, embeddings, norms, RNNs, attention) is reset to
-    PyTorch's default initialisation, undoing the script's own init. It draws from a
+    PyTorch's default initialisation, undoing the script's own init; weight tensors a
+    module of the script holds directly (``nn.Parameter(torch.randn(d, h))``, 2-D and up)
+    are re-drawn as nn.Linear's default, U(+-1/sqrt(fan_in)). It draws from a
     separate random stream, so the data order and dropout masks stay the same.
 
     What it settles: `bad-init`.
@@ -46,6 +48,8 @@ class Reinit(Experiment):
                 with torch.no_grad():
                     for m in module.modules():
                         reset = getattr(m, "reset_parameters", None)
+                        if not callable(reset) and _raw_weights(m):
+                            reset = _default_like_linear(m)  # nn.Parameter(torch.randn(...)) of a custom module
                         if callable(reset):
                             before = _scales(m)
                             try:
@@ -92,3 +96,23 @@ def _scales(m) -> dict[str, float]:
     init that shifts the mean (uniform_(0, a)) counts as different."""
     return {n: float(p.detach().float().pow(2).mean().sqrt()) for n, p in m.named_parameters(recurse=False)
             if p.dim() >= 2 and p.is_floating_point() and p.numel() >= 2}
+
+
+def _raw_weights(m) -> list:
+    """The trainable weight tensors (>= 2 dims) a module of the script's own class holds
+    directly (``self.w = nn.Parameter(torch.randn(d, h))``): nothing resets them."""
+    if type(m).__module__.split(".")[0] == "torch":
+        return []
+    return [p for p in m.parameters(recurse=False) if p.dim() >= 2 and p.is_floating_point() and p.requires_grad]
+
+
+def _default_like_linear(m):
+    """A reset for ``_raw_weights``: U(-1/sqrt(fan_in), 1/sqrt(fan_in)), nn.Linear's default,
+    with the fan-in taken as the smaller of the first two sides (``x @ W`` may use either)."""
+    @torch.no_grad()
+    def reset() -> None:
+        for p in _raw_weights(m):
+            fan_in = min(p.shape[0], p.shape[1] * (p[0][0].numel()))
+            b = 1.0 / math.sqrt(max(1, fan_in))
+            p.uniform_(-b, b)
+    return reset
