@@ -64,6 +64,18 @@ def test_class_imbalance(make_run):
     assert d.causes[0].name == "class-imbalance"
 
 
+def test_class_imbalance_long_tail_is_a_warning_whatever_the_loss(make_run):
+    t = np.arange(N)
+    falling = 0.1 + 2.0 * np.exp(-t / 30)  # the frequent classes carry the average loss down
+    tail = {0: 700, 1: 480, 2: 60, 3: 50, 4: 12, 5: 13}
+    d = diagnose(make_run(loss=falling, labels=tail))
+    ci = [c for c in d.causes if c.name == "class-imbalance"]
+    assert ci and ci[0].severity == "warning" and "2 of 6 classes are under 1 %" in ci[0].message
+    # near misses: a mild tail (the rarest at 2 %), and two classes (the binary rule's business)
+    assert "class-imbalance" not in names(make_run(loss=falling, labels={0: 600, 1: 300, 2: 80, 3: 20}))
+    assert "class-imbalance" not in names(make_run(loss=falling, labels={0: 800, 1: 200}))
+
+
 def test_lr_too_high_rising_loss_and_big_updates(make_run):
     t = np.arange(N)
     rng = np.random.default_rng(2)

@@ -17,7 +17,11 @@ def class_imbalance(run):
     multi-label targets of a binary cross-entropy (one column per tag): tags positive on
     under 5 % of the rows on average, and a loss that settles within 0.8-1.5x their mean
     binary entropy, the per-element loss of a model that learned only each tag's frequency:
-    it predicts every tag absent.
+    it predicts every tag absent. And, at warning severity whatever the loss does, a long
+    tail of classes (three or more): a class under 1 % of the targets and under 1/20 of the
+    largest one, trained with an unweighted loss. The average loss hides it (the frequent
+    classes carry it down), so only per-class recall shows that the rare ones are not
+    learned; the condition is reported as a risk to check.
 
     Why it happens: long-tailed real data (fraud, rare intents, defects) trained with an
     unweighted loss and uniform sampling.
@@ -41,6 +45,8 @@ def class_imbalance(run):
     total = sum(f.labels.values())
     major, cnt = max(f.labels.items(), key=lambda kv: kv[1])
     share = cnt / total
+    if share < 0.85 and len(f.labels) >= 3:
+        return _long_tail(f, total, cnt)
     if share < 0.85 or len(f.labels) < 2:
         return []
     h = f.prior_entropy
@@ -81,4 +87,28 @@ def _multilabel(f) -> list:
         fix="pos_weight= in BCEWithLogitsLoss (negatives/positives per tag), focal or asymmetric loss, or drop the "
             "rarest tags; report per-tag recall or F1, not accuracy",
         confirm="measure recall per tag on validation data: the rare tags are never predicted",
+    )]
+
+
+RARE_SHARE = 0.01  # of all targets
+RARE_RATIO = 20    # the largest class over the rare one
+
+
+def _long_tail(f, total: float, largest: float) -> list:
+    """Classes under 1 % of the targets and 20x rarer than the largest (a warning)."""
+    rare = sorted((k for k, v in f.labels.items() if v / total < RARE_SHARE and largest / max(v, 1e-9) >= RARE_RATIO),
+                  key=lambda k: f.labels[k])
+    if not rare:
+        return []
+    least = f.labels[rare[0]]
+    return [finding(
+        "class-imbalance", 0.4,
+        f"{len(rare)} of {len(f.labels)} classes are under 1 % of the training targets (class {rare[0]}: "
+        f"{least / total:.1%}, 1:{largest / max(least, 1e-9):.0f} against the largest) and the loss is unweighted: "
+        "the average loss can fall while those classes are never learned",
+        evidence=[{"events": "labels", "rare_classes": rare[:8], "rarest_share": round(least / total, 5),
+                   "classes": len(f.labels)}],
+        fix="weight the loss by inverse class frequency (cross_entropy(weight=...)) or resample "
+            "(WeightedRandomSampler); report per-class recall or balanced accuracy",
+        confirm="measure per-class recall on validation data: the rare classes are (almost) never predicted",
     )]
