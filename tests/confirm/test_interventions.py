@@ -108,6 +108,28 @@ def test_shuffle_labels_does_not_blame_alignment_when_the_prior_fits_the_targets
     assert load_all()["shuffle-labels"].judge("label-misaligned", base, var, {}).verdict == "confirmed"
 
 
+def test_shuffle_labels_does_not_blame_alignment_when_the_model_only_learned_the_mean():
+    """Raw regression targets (log-mel around -6): a model that only reached each output's
+    mean scores the same on shuffled targets; that says nothing about their alignment."""
+    from traindoc.confirm.registry import load_all
+    from traindoc.confirm.summary import summarize
+
+    y = torch.randn(64, 40) * 1.6 - 6
+    with experiment("shuffle-labels") as h:
+        F.mse_loss(torch.zeros(64, 40, requires_grad=True), y)
+    floor = h.values["floor-sum"] / h.values["floor-n"]
+    assert floor == pytest.approx(float(y.var(0, unbiased=False).mean()), rel=1e-4)
+    notes = {"shuffled": 40, **h.values}
+    base = summarize([40.0] * 10 + [floor * 1.01] * 40)
+    var = summarize([40.0] * 10 + [floor * 1.02] * 40, notes=dict(notes))
+    v = load_all()["shuffle-labels"].judge("label-misaligned", base, var, {})
+    assert v.verdict == "inconclusive" and "mean target" in v.text
+    # a model that beat the mean predictor by far, then learned as well from shuffled targets
+    base = summarize([40.0] * 10 + [floor * 0.3] * 40)
+    var = summarize([40.0] * 10 + [floor * 0.31] * 40, notes=dict(notes))
+    assert load_all()["shuffle-labels"].judge("label-misaligned", base, var, {}).verdict == "confirmed"
+
+
 def test_standardize_inputs_uses_the_first_batch_statistics():
     seen = []
     x = [torch.randn(64, 4) * 100 + 50 for _ in range(2)]

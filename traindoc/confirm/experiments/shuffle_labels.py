@@ -29,6 +29,37 @@ def majority(target: torch.Tensor) -> float | None:
     return max(pos, 1.0 - pos)
 
 
+# regression losses whose value for a constant prediction has a closed form over a batch
+_SQUARED = ("mse_loss", "MSELoss", "smooth_l1_loss", "huber_loss")
+_ABSOLUTE = ("l1_loss", "L1Loss")
+
+
+def constant_floor(name: str, target: torch.Tensor, kwargs: dict | None = None) -> float | None:
+    """The loss of the best constant prediction per output position over this batch, for a
+    mean-reduced regression loss (mean squared deviation from the batch mean; for L1, the
+    mean absolute deviation from the batch median); None for other losses or targets."""
+    if not isinstance(target, torch.Tensor) or not target.is_floating_point() or target.shape[0] < 2 \
+            or (kwargs or {}).get("reduction", "mean") != "mean":
+        return None
+    t = target.detach().float()
+    base = name.rsplit(".", 1)[-1]
+    if base in _SQUARED:
+        return float((t - t.mean(0)).pow(2).mean())
+    if base in _ABSOLUTE:
+        return float((t - t.median(0).values).abs().mean())
+    return None
+
+
+def _floor(var) -> float | None:
+    """The mean constant-prediction floor of the first batches, when one regression loss
+    function received every target (a sum with other terms is not comparable)."""
+    n, total = var.notes.get("floor-n", 0), var.notes.get("floor-sum", math.nan)
+    fns = var.notes.get("loss-fns") or []
+    if not n or len(fns) != 1 or not math.isfinite(total):
+        return None
+    return total / n
+
+
 @experiment
 class ShuffleLabels(Experiment):
     """What it changes: the target given to every training loss function
@@ -69,6 +100,12 @@ class ShuffleLabels(Experiment):
                 share = majority(target)
                 if share is not None:
                     hooks.values["majority"] = max(hooks.values.get("majority", 0.0), share)
+                floor = constant_floor(name, target, kwargs)  # and what predicting the mean target scores
+                hooks.values["floor-sum"] = hooks.values.get("floor-sum", 0.0) + (floor if floor is not None else math.nan)
+                hooks.values["floor-n"] = hooks.values.get("floor-n", 0) + 1
+                hooks.values.setdefault("loss-fns", [])
+                if name not in hooks.values["loss-fns"]:
+                    hooks.values["loss-fns"].append(name)
             perm = torch.randperm(target.shape[0], generator=gen).to(target.device)
             hooks.notes["shuffled"] += 1
             return target[perm]
@@ -93,6 +130,11 @@ class ShuffleLabels(Experiment):
                                          f"{var.notes['majority']:.1%} of the targets are one class (0 in a "
                                          f"multi-label table): predicting the majority fits them as well as anything, "
                                          f"aligned or not (class-imbalance explains the same curve)", effect=r)
+        floor = _floor(var)
+        if r <= 1.1 and floor is not None and base.end >= 0.9 * floor:
+            return Verdict(INCONCLUSIVE, f"the model learns as well from shuffled targets ({nums}), but no better "
+                                         f"than predicting the mean target ({fmt(floor)}): it learned nothing from "
+                                         "its inputs with either, so alignment is not what this tests", effect=r)
         if r <= 1.1:
             return Verdict(CONFIRMED, f"the model learns as well from shuffled targets: {nums}", effect=r)
         if r >= 1.5 and (var.end - base.end) >= 0.1 * abs(base.start):
