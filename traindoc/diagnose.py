@@ -7,6 +7,9 @@ not recorded. Rules are pure; this module only orchestrates and orders.
 
 from __future__ import annotations
 
+import math
+import re
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +121,13 @@ def last_domino(run: Run, f: Finding) -> Finding:
     rank above it."""
     if f.name != "unstable-op":
         return f
+    huge = _largest_input(f)
+    if huge >= HUGE_INPUT:  # the op overflowed on values that had already blown up upstream
+        return Finding.from_confidence(
+            f.name, (f.confidence or 0.5) * 0.5, f.message, location=f.location,
+            evidence=f.evidence + [{"note": f"its inputs were already {huge:.3g} in magnitude: the values blew up "
+                                            "before this op, which only overflowed on them"}],
+            fix=f.fix, confirm=f.confirm)
     from .rules.causes.nonfinite import calm_onset
     from .rules.evidence import features
 
@@ -128,6 +138,29 @@ def last_domino(run: Run, f: Finding) -> Finding:
     return Finding.from_confidence(f.name, c, f.message, location=f.location,
                                    evidence=f.evidence + [{"series": "loss", "note": "grew for steps before this op overflowed"}],
                                    fix=f.fix, confirm=f.confirm)
+
+
+# No activation of a working float32 network is this large; an op that overflows on inputs
+# past it (an MSE squaring 1e18) reports a blow-up that happened upstream (sqrt of float32's
+# largest value is 1.8e19: any product or square of such inputs overflows)
+HUGE_INPUT = 1e12
+_RANGE = re.compile(r"in \[([-+0-9.eE]+|-?inf|nan), ([-+0-9.eE]+|-?inf|nan)\]")
+
+
+def _largest_input(f: Finding) -> float:
+    """The largest finite |value| among the replayed op's inputs (0 when not recorded)."""
+    top = 0.0
+    for e in f.evidence:
+        if isinstance(e, dict) and isinstance(e.get("inputs"), str):
+            for lo, hi in _RANGE.findall(e["inputs"]):
+                for v in (lo, hi):
+                    try:
+                        x = abs(float(v))
+                    except ValueError:
+                        continue
+                    if math.isfinite(x):
+                        top = max(top, x)
+    return top
 
 
 def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:

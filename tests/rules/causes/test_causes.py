@@ -485,6 +485,29 @@ def test_replay_verdict_settles_series_guesses():
     assert [f.name for f in ranked] == ["unstable-op", "lr-too-low", "data-nonfinite"]
 
 
+def test_an_op_that_overflows_on_already_huge_inputs_is_the_last_domino(make_run):
+    from traindoc.diagnose import last_domino, settle
+    from traindoc.findings import Finding
+
+    def op(inputs):
+        return Finding("unstable-op", "error", "mse_loss made Inf", location={"step": 1, "op": "mse_loss"},
+                       confidence=0.95, evidence=[{"op": "aten::mse_loss", "inputs": inputs}])
+
+    from traindoc.store.reader import open_run
+
+    run = open_run(make_run())
+    # a summed loss blew the outputs up to 1e18 after one step; squaring them overflows
+    blown = last_domino(run, op("[16, 2, 32, 32] float32 in [5.599e+17, 6.587e+18]; [16, 2] float32 in [-0.36, 2.7]"))
+    assert blown.severity == "warning" and "already 6.59e+18" in blown.evidence[-1]["note"]
+    # an exp on logits of 100 is the op's own fault
+    assert last_domino(run, op("[8, 10] float32 in [-3, 104.5]")).severity == "error"
+    # a replayed cause named twice is listed once, with both kinds of evidence
+    weights = Finding("bad-init", "error", "gain 16", evidence=[{"meta": "init_gain"}], confidence=0.6)
+    replayed = Finding("bad-init", "error", "overflow at step 0", location={"step": 0}, confidence=0.96,
+                       evidence=[{"op": "exp"}])
+    assert settle([weights], [replayed]) == [] and {"meta": "init_gain"} in replayed.evidence
+
+
 def test_gradients_that_shrink_with_a_loss_going_to_zero_are_not_exploding(make_run):
     # a regression driven to zero loss: the first gradient is 1e5x the last ones
     t = np.arange(300)
