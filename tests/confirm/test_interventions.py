@@ -338,6 +338,21 @@ def test_clip_grads_clips_to_the_given_norm():
     assert norms[0] == pytest.approx(0.5, rel=1e-3)
 
 
+def test_clip_grads_clips_a_hand_written_update_after_backward():
+    model = nn.Linear(4, 1)
+    norms = []
+    with experiment("clip-grads", {"max_norm": 0.5}) as h:
+        for _ in range(3):
+            model.zero_grad()
+            model(torch.ones(2, 4) * 100).sum().backward()
+            norms.append(torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item())
+            with torch.no_grad():
+                for p in model.parameters():
+                    p -= 0.0 * p.grad  # the script's own SGD step
+    assert norms == pytest.approx([0.5, 0.5, 0.5], rel=1e-3)
+    assert h.notes["clipped-steps"] == 3
+
+
 def test_clip_grads_without_a_calm_stretch_clips_at_the_conventional_norm():
     # a run that blew up in its first steps has no healthy norm: the experiment still runs
     exp = load_all()["clip-grads"]

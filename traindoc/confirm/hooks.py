@@ -47,6 +47,7 @@ class Hooks:
         self.on_opt_pre: list[Callable[[torch.optim.Optimizer], None]] = []
         self.on_opt_post: list[Callable[[torch.optim.Optimizer], None]] = []
         self.on_backward: list[Callable[[torch.Tensor], torch.Tensor]] = []
+        self.on_backward_post: list[Callable[[], None]] = []  # after the outermost backward() returned
         self.notes: Counter = Counter()
         self.values: dict[str, Any] = {}  # numbers an experiment reports (e.g. a loss divisor)
         self.optimizer_seen = False  # a torch.optim optimizer stepped
@@ -110,11 +111,16 @@ class Hooks:
                 for fn in hooks.on_backward:
                     self_t = fn(self_t)
                 hooks.backwards += 1
+            outer = not getattr(_local, "in_backward", False)
             _local.in_backward = True
             try:
-                return orig_backward(self_t, *args, **kwargs)
+                out = orig_backward(self_t, *args, **kwargs)
             finally:
-                _local.in_backward = False
+                _local.in_backward = False if outer else True
+            if outer:
+                for fn in hooks.on_backward_post:
+                    fn()
+            return out
 
         self._set(torch.Tensor, "backward", backward)
         return self
