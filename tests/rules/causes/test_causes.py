@@ -74,6 +74,9 @@ def test_class_imbalance_long_tail_is_a_warning_whatever_the_loss(make_run):
     # near misses: a mild tail (the rarest at 2 %), and two classes (the binary rule's business)
     assert "class-imbalance" not in names(make_run(loss=falling, labels={0: 600, 1: 300, 2: 80, 3: 20}))
     assert "class-imbalance" not in names(make_run(loss=falling, labels={0: 800, 1: 200}))
+    # a word LM's vocabulary is Zipfian: not a classifier's label set
+    zipf = {k: max(1, int(5000 / (k + 1))) for k in range(400)}
+    assert "class-imbalance" not in names(make_run(loss=falling, labels=zipf))
 
 
 def test_lr_too_high_rising_loss_and_big_updates(make_run):
