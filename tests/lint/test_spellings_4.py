@@ -84,6 +84,10 @@ CASES = {
                "    scaler.scale(F.mse_loss(model(x), y)).backward()\n    scaler.unscale_(opt)\n"
                "    gn = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n    if torch.isfinite(gn):\n"
                "        scaler.step(opt)\n        scaler.update()\n    else:\n        scaler.update()\n",
+        # a non-finite loss skipped before its backward: the scaler saw nothing this iteration
+        LOOP + "scaler = torch.amp.GradScaler()\nfor x, y in dl:\n    opt.zero_grad()\n"
+               "    loss = F.mse_loss(model(x), y)\n    if torch.isfinite(loss):\n"
+               "        scaler.scale(loss).backward()\n        scaler.step(opt)\n        scaler.update()\n",
         LOOP + "scaler = torch.amp.GradScaler()\nfor i, (x, y) in enumerate(dl):\n"
                "    scaler.scale(F.mse_loss(model(x), y) / 4).backward()\n    if (i + 1) % 4 == 0:\n"
                "        scaler.step(opt)\n        scaler.update()\n        opt.zero_grad()\n",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from ..registry import Hit, lint_rule
-from ..source import short, text
 from ..flow import single_def
+from ..source import short, text
 from ..training import is_clip, is_scaler
 from ..walk import walk
 
@@ -35,8 +35,10 @@ def check(m):
 
     Also: `scaler.update()` only in the branch of an `if` on the gradient norm
     (`if math.isfinite(grad_norm):`, `if grad_norm <= limit:`) whose other branch skips
-    the step without updating: an overflow is exactly when `update()` must lower the
-    scale, so after the first one the scale stays too high and every later step is skipped.
+    the step without updating, after the scaler scaled or unscaled the iteration's
+    gradients (a loss skipped before its backward touches no scaler state): an overflow is
+    exactly when `update()` must lower the scale, so after the first one the scale stays
+    too high and every later step is skipped.
     The finding points at the `update()` call.
 
     How to fix:
@@ -71,6 +73,8 @@ def _update_skipped_on_bad_gradients(m):
                 isinstance(x, ast.Name) and isinstance(single_def(m, x), ast.Call) and is_clip(m, single_def(m, x))
                 for x in walk(n.test))):  # gn = clip_grad_norm_(...); if gn > 100:
             continue
+        if not _scaled_before(m, n):
+            continue  # a non-finite loss skipped before backward: the scaler has nothing to update
         for branch, other, when in ((n.body, n.orelse, "holds"), (n.orelse, n.body, "is false")):
             ups = [c for s in branch for c in walk(s) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
                    and c.func.attr == "update" and not c.args and is_scaler(m, c.func.value)]
@@ -79,3 +83,12 @@ def _update_skipped_on_bad_gradients(m):
                 yield Hit(ups[0], f"`{text(ups[0].func)}()` runs only when `{short(n.test, 60)}` {when}: when the "
                                   "gradients overflow the step is skipped without update(), so the loss scale is never "
                                   "lowered and every later step overflows too; call update() on both paths")
+
+
+def _scaled_before(m, node: ast.If) -> bool:
+    """A scaler's ``scale(...)`` or ``unscale_(...)`` ran before the ``if`` (outside it): the
+    iteration's gradients are the scaler's, so it must be updated whatever the branch."""
+    inside = {id(x) for x in walk(node)}
+    return any(isinstance(s.node.func, ast.Attribute) and s.node.func.attr in ("scale", "unscale_")
+               and is_scaler(m, s.node.func.value) and s.node.lineno < node.lineno and id(s.node) not in inside
+               for s in m.w.calls)
