@@ -25,6 +25,9 @@ CASES = {
         # a Hugging Face output's loss, backpropagated through accelerate, summed as a tensor
         LOOP + "total = 0.0\nfor batch in dl:\n    out = model(**batch)\n    total += out.loss  # !\n"
                "    accelerator.backward(out.loss)\n    opt.step()\n    opt.zero_grad()\n",
+        # DeepSpeed's engine.backward(loss)
+        LOOP + "total = 0.0\nfor x, y in dl:\n    loss = F.mse_loss(model_engine(x), y)\n"
+               "    model_engine.backward(loss)\n    model_engine.step()\n    total += loss  # !\n",
         # the name re-bound by an evaluation loop under no_grad, or detached first
         LOOP + "for epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n        loss = F.mse_loss(model(x), y)\n"
                "        accelerator.backward(loss)\n        opt.step()\n    losses = []\n    for x, y in dl:\n"

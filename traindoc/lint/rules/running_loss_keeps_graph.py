@@ -207,8 +207,9 @@ def _backwarded_expr(call: ast.Call):
         if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
             r = r.args[0]  # scaler.scale(loss).backward()
         if a0 is not None and (isinstance(r, ast.Name) and r.id in ("accelerator", "torch", "autograd", "self")
-                               or isinstance(r, ast.Attribute) and r.attr in ("accelerator", "autograd")):
-            return a0  # accelerator.backward(loss), torch.autograd.backward(loss)
+                               or isinstance(r, ast.Attribute) and r.attr in ("accelerator", "autograd")
+                               or "loss" in text(a0).lower() and "loss" not in text(r).lower()):
+            return a0  # accelerator.backward(loss), torch.autograd.backward(loss), model_engine.backward(loss)
         if isinstance(r, ast.Name) or _output_loss(r):
             return r  # loss, outputs.loss (a Hugging Face model's output)
         if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and not call.args:
