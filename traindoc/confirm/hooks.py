@@ -116,7 +116,7 @@ class Hooks:
             try:
                 out = orig_backward(self_t, *args, **kwargs)
             finally:
-                _local.in_backward = False if outer else True
+                _local.in_backward = not outer
             if outer:
                 for fn in hooks.on_backward_post:
                     fn()

@@ -79,6 +79,14 @@ _NO_FAN_IN = ("Embedding", "EmbeddingBag", "RNN", "LSTM", "GRU", "RNNCell", "LST
 _MAX_GAIN_ROWS = 2000
 
 
+def weight_fan_in(p: torch.Tensor, raw: bool = False) -> int:
+    """The fan-in of a weight tensor (2-D and up) as ``torch.nn.init`` reads it (second
+    side times the kernel); for a ``raw`` parameter of a script's own module, whose
+    ``x @ W`` may use either side, the smaller of that and the first side."""
+    fan_in = p.shape[1] * p[0][0].numel()
+    return min(fan_in, p.shape[0]) if raw else fan_in
+
+
 def init_gains(model: torch.nn.Module) -> list[list]:
     """[parameter, module class, fan-in gain] for the trainable weight tensors (2-D and up)
     of ``model`` as it is now (at the first optimizer step: its initialisation). The gain is
@@ -98,10 +106,7 @@ def init_gains(model: torch.nn.Module) -> list[list]:
                 for pname, p in m.named_parameters(recurse=False):
                     if p.dim() < 2 or not p.requires_grad or not p.is_floating_point() or p.numel() == 0:
                         continue
-                    rf = p[0][0].numel()
-                    fan_in = p.shape[1] * rf
-                    if type(m).__module__.split(".")[0] != "torch":
-                        fan_in = min(fan_in, p.shape[0])
+                    fan_in = weight_fan_in(p, raw=type(m).__module__.split(".")[0] != "torch")
                     rows.append([f"{mname}.{pname}" if mname else pname, cls])
                     norms.append(p.detach().float().norm() * (fan_in / p.numel()) ** 0.5)
                     if len(rows) >= _MAX_GAIN_ROWS:

@@ -30,7 +30,8 @@ class ClipGrads(Experiment):
 
     How it is judged: clipping confirms it when the loss no longer goes non-finite, or
     ends at most half as high, than without clipping; it refutes it when a non-finite
-    loss comes at about the same step. No gradient clipped at all: inconclusive. A finite loss that ends no lower is inconclusive:
+    loss comes at about the same step. No gradient clipped at all: inconclusive. A finite
+    loss that ends no lower is inconclusive:
     clipping at a median norm also shortens every ordinary step. Clipping is also the remedy,
     so a confirmation says the fix works, not that nothing else would.
     """

@@ -6,6 +6,7 @@ import math
 
 import torch
 
+from ...monitor.context import weight_fan_in
 from ..judge import fixes
 from ..registry import Experiment, Verdict, experiment
 
@@ -112,7 +113,6 @@ def _default_like_linear(m):
     @torch.no_grad()
     def reset() -> None:
         for p in _raw_weights(m):
-            fan_in = min(p.shape[0], p.shape[1] * (p[0][0].numel()))
-            b = 1.0 / math.sqrt(max(1, fan_in))
+            b = 1.0 / math.sqrt(max(1, weight_fan_in(p, raw=True)))
             p.uniform_(-b, b)
     return reset
