@@ -18,6 +18,17 @@ class _Unknown:
 UNKNOWN: Any = _Unknown()  # a binding whose value the pass cannot see (loop target, unpacking, +=)
 
 
+class Elt:
+    """Element ``index`` of what ``value`` (a call) returns, bound by unpacking:
+    ``logits, aux = model(x)``. Kinds look through it to the callee's returned tuples."""
+
+    __slots__ = ("value", "index")
+
+    def __init__(self, value: ast.Call, index: int) -> None:
+        self.value = value
+        self.index = index
+
+
 @dataclass(frozen=True)
 class ImportRef:
     """A name bound by an import: ``F`` after ``import torch.nn.functional as F``."""

@@ -8,6 +8,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import names as N
+from .bindings import UNKNOWN
 from .shift import shifted
 
 if TYPE_CHECKING:  # kinds imports this module: the type alone, no import cycle at run time
@@ -80,6 +81,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
                 return "sumexp0"
         if a == "mask" and not mean:
             return "count"
+        if a == "maskedprob" and not mean:
+            return "maskedsum"  # 0 for a row whose entries are all masked
         if a == "sq":
             return "sumsq"
         if a == "softmax" and _other_axis(m, call, x, method=not q.startswith(("torch.sum", "torch.mean"))):
@@ -106,6 +109,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return m.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
     if q == "torch.nn.Sequential":
         layers = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if len(call.args) == 1 and not layers:
+            layers = _appended_last(m, call)  # nn.Sequential(*layers) built by appends
         if layers and len(layers) == len(call.args):
             last = m.kind(layers[-1])
             if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
@@ -115,6 +120,33 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if last[:1].isupper():
         return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
     return None
+
+
+def _appended_last(m: Module, call: ast.Call) -> list:
+    """``[X]`` for ``nn.Sequential(*layers)`` where ``layers = []`` is the list's only
+    literal binding and its last ``layers.append(X)`` before the call sits at the same indentation
+    as that binding (not inside the loop or branch that appends the hidden layers)."""
+    star = call.args[0].value
+    d = m.defs(star) if isinstance(star, ast.Name) else None
+    lists = [x for x in d or () if isinstance(x, ast.List)]
+    if len(lists) != 1 or any(x is not lists[0] and x is not UNKNOWN for x in d):
+        return []  # (UNKNOWN: the `layers += [...]` of the loop that adds the hidden layers)
+    lst = lists[0]
+    last = None
+    for site in m.w.calls:
+        a = site.node
+        f = a.func
+        if (isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name)
+                and f.value.id == star.id and len(a.args) == 1 and lst.lineno < a.lineno < call.lineno
+                and lst in (m.defs(f.value) or ()) and (last is None or a.lineno > last.lineno)):
+            last = a
+    return [last.args[0]] if last is not None and last.col_offset == _stmt_col(m, lst) else []
+
+
+def _stmt_col(m: Module, value: ast.AST) -> int:
+    """The indentation of the assignment whose value is ``value`` (its line's first column)."""
+    line = m.source.splitlines()[value.lineno - 1]
+    return len(line) - len(line.lstrip())
 
 
 _RELU = frozenset({"torch.relu", "torch.nn.functional.relu", "torch.Tensor.relu"})

@@ -8,6 +8,7 @@
   ``"prob"``, ``"exp"``/``"exp0"`` (exp of an unshifted / max-shifted argument),
   ``"sumexp"``/``"sumexp0"``, ``"norm"``, ``"variance"``, ``"std"``, ``"sumsq"``,
   ``"probsum"`` (softmax probabilities summed or averaged over another axis),
+  ``"maskedprob"`` (probabilities times a 0/1 mask), ``"maskedsum"`` (their sum),
   ``"sq"``, ``"mask"``, ``"count"``, ``"uniform"`` (a torch.rand sample)), or a tuple
   for objects: ``("ref", qualname)`` for a library name, ``("inst", qualname)`` for an instance of a library class,
   ``("seq", tag)`` for an ``nn.Sequential`` whose last layer returns ``tag``,
@@ -25,7 +26,7 @@ import ast
 from typing import Any
 
 from . import names as N
-from .bindings import UNKNOWN, ImportRef, Param, Scope
+from .bindings import UNKNOWN, Elt, ImportRef, Param, Scope
 from .call_kinds import call_kind
 from .main_model import only_model_for
 from .scope import Walker
@@ -120,6 +121,8 @@ class Module:
             return ("ref", N.canon(e.q))
         if isinstance(e, Param):
             return self._param_kind(e)
+        if isinstance(e, Elt):
+            return self._elt_kind(e)
         if isinstance(e, tuple) and len(e) == 2 and e[0] == "self":
             return ("local", e[1])
         if isinstance(e, ast.ClassDef):
@@ -250,6 +253,18 @@ class Module:
                     return b
         return None
 
+    def _elt_kind(self, e: Elt) -> Any:
+        """``a, b = model(x)``: element ``e.index`` of every tuple the callee (a function or
+        a model of the file) returns, when all of them are tuples and agree."""
+        c = self.callee(e.value)
+        k = c[1] if c[0] == "obj" else None
+        fn = k[1] if k and k[0] == "func" else self.method(k[1], "forward") if k and k[0] == "local" else None
+        rets = self.w.returns.get(id(fn)) if fn is not None else None
+        if not rets or not all(isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) > e.index
+                               and not any(isinstance(x, ast.Starred) for x in r.elts) for r in rets):
+            return None
+        return self._agree([r.elts[e.index] for r in rets])
+
     def returns_kind(self, fn: Any) -> Any:
         rets = self.w.returns.get(id(fn))
         return self._agree(rets) if rets else None
@@ -263,7 +278,13 @@ class Module:
                 return "softmax"  # a hand-written softmax
             if self.kind(e.left) == "probsum":
                 return "probsum"  # a mean over time of probabilities: still 0 where each one is
+            if self.kind(e.left) == "maskedprob" and self.kind(e.right) == "maskedsum":
+                return "maskedprob"  # renormalised: still exactly 0 where masked
             return None
+        if op is ast.Mult:
+            sides = (self.kind(e.left), self.kind(e.right))
+            if "mask" in sides and (sides[0] in PROBS or sides[1] in PROBS):
+                return "maskedprob"  # softmax(x) * mask: exactly 0 at every masked entry
         if op is ast.Add and self.kind(e.left) in ("sq", "sumsq") and self.kind(e.right) in ("sq", "sumsq") \
                 and _sliced(e.left) and _sliced(e.right):
             return "sumsq"  # g[:, 0] ** 2 + g[:, 1] ** 2: 0 where both are

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable
 
-from .bindings import UNKNOWN, Ctx, ImportRef, Param, Scope, Site, merge
+from .bindings import UNKNOWN, Ctx, Elt, ImportRef, Param, Scope, Site, merge
 
 _Func = (ast.FunctionDef, ast.AsyncFunctionDef)
 _Name, _Load, _Attribute, _Constant, _Call, _BinOp, _Div, _Subscript = (
@@ -250,8 +250,11 @@ class Walker:
             env[tgt.id] = (value,)
         elif t in (ast.Tuple, ast.List):
             same = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(tgt.elts)
+            # a call's result unpacked with no starred target: kinds can read the callee's tuple
+            call = isinstance(value, ast.Call) and not any(isinstance(e, ast.Starred) for e in tgt.elts)
             for i, e in enumerate(tgt.elts):
-                self._bind(e, value.elts[i] if same else UNKNOWN, scope, env, ctx)
+                v = value.elts[i] if same else Elt(value, i) if call else UNKNOWN
+                self._bind(e, v, scope, env, ctx)
         elif t is ast.Starred:
             self._bind(tgt.value, UNKNOWN, scope, env, ctx)
         elif t is ast.Attribute:

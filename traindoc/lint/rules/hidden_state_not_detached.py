@@ -61,7 +61,7 @@ def check(m):
         if not any(is_backward(m, s.node) for s in own):
             continue
         seg = segment(m, loop)
-        if (b"detach" in seg or b"repackage" in seg) and _detaches_in(loop):
+        if (b"detach" in seg or b"repackage" in seg) and _detaches_in(loop, _backprop_name(m, own)):
             continue  # (the bytes may be a comment's: "# expect: ...-not-detached")
         assigns: dict[str, list] = {}
         for n in walk(loop):
@@ -157,11 +157,14 @@ def _state_of_model(m, n: ast.Assign, name: str) -> bool:
     return any(w in last for w in _MODELISH)
 
 
-def _detaches_in(loop) -> bool:
+def _detaches_in(loop, loss: str | None = None) -> bool:
     """Code in the loop (not a comment) that detaches: ``.detach()``, ``.detach_()``,
-    ``repackage_hidden(...)``."""
+    ``repackage_hidden(...)``; not the loss detached for logging (``self.log("loss",
+    loss.detach())``), which leaves the state's graph as it is."""
     for n in walk(loop):
         if isinstance(n, ast.Attribute) and n.attr in ("detach", "detach_"):
+            if isinstance(n.value, ast.Name) and (n.value.id == loss or "loss" in n.value.id.lower()):
+                continue
             return True
         if isinstance(n, ast.Name) and "repackage" in n.id or isinstance(n, ast.Attribute) and "repackage" in n.attr:
             return True

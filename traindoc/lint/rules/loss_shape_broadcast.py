@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..bindings import UNKNOWN, Param
+from ..bindings import UNKNOWN, Elt, Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
@@ -206,7 +206,7 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         d = m.defs(e)
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
             return _shape(m, d[0], depth - 1)
-        if d and len(d) == 1 and d[0] is UNKNOWN:
+        if d and len(d) == 1 and (d[0] is UNKNOWN or isinstance(d[0], Elt)):
             src = _split_source(m, e.id)
             return _shape(m, src, depth - 1) if src is not None else ""
         if d and len(d) == 1 and isinstance(d[0], Param) and depth > 1:

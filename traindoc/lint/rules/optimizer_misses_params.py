@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..flow import is_module_class
+from ..flow import is_module_class, local_function
 from ..registry import Hit, lint_rule
 from ..source import call_name, may_be, text
 from ..walk import walk
@@ -33,7 +33,9 @@ def check(m):
     were replaced (`model = ModuleValidator.fix(model)` for Opacus,
     `nn.SyncBatchNorm.convert_sync_batchnorm(model)`, `prepare_qat`, `fuse_modules`,
     `copy.deepcopy(model)`), also in another method of the class when the optimizer lives
-    on `self`. Not flagged when a new optimizer is built, or `add_param_group`
+    on `self`; a new layer assigned to `self.model.x` in another method than the
+    `__init__` that built the optimizer; and, at module level, the model name bound to a
+    new model (`rnn = CharRNN(...)` again) with a training step still to come. Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change. The finding points at the new layer's assignment, or at
     the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
@@ -63,10 +65,15 @@ def check(m):
     bodies: dict[int, list] = {}
     lines = None
     for site, call, owner, filtered in opts:
-        hit = _rebuilt_model(m, site, call, owner)
+        hit = _rebuilt_model(m, site, call, owner) or _new_instance(m, site, call, owner)
         if hit is not None:
             yield hit
             continue
+        if not filtered and owner.startswith("self.") and site.ctx.func is not None:
+            hit = _layer_in_other_method(m, site, call, owner)
+            if hit is not None:
+                yield hit
+                continue
         # cheap text test before walking the scope: a later `owner.x = ...` or `requires_grad`
         if lines is None:
             lines = m.source.splitlines()
@@ -186,6 +193,63 @@ _REBUILDS = frozenset({"fix", "convert_sync_batchnorm", "prepare_qat", "fuse_mod
 _REBUILD_BYTES = tuple(r.encode() for r in _REBUILDS)
 
 
+def _class_methods(m, fn, call: ast.Call) -> list:
+    """The other methods of ``fn``'s class, less those ``fn`` calls before ``call`` (a
+    ``self.convert()`` before the optimizer is built is fine)."""
+    cls = next((c for c in walk(m.tree) if isinstance(c, ast.ClassDef) and fn in c.body), None)
+    methods = [f for f in (cls.body if cls is not None else []) if isinstance(f, ast.FunctionDef)]
+    before = {x.func.attr for x in walk(fn) if isinstance(x, ast.Call) and x.lineno < call.lineno
+              and isinstance(x.func, ast.Attribute) and text(x.func.value) == "self"}
+    return [f for f in methods if f is not fn and f.name not in before and f.name != "__init__"]
+
+
+def _layer_in_other_method(m, site, call: ast.Call, owner: str):
+    """``self.model.classifier = nn.Sequential(...)`` in another method of the class whose
+    ``__init__`` built ``self.optimizer`` from ``self.model.parameters()``, with no optimizer
+    built (or group added) after it in that method: a Hit there, else None."""
+    fn = site.ctx.func
+    if fn.name != "__init__" or owner.encode() + b"." not in m.source:
+        return None
+    methods = _class_methods(m, fn, call)
+    if not any(_steps(f) for f in methods):
+        return None
+    for f in methods:
+        nodes = _own_nodes(f)
+        for n in nodes:
+            if isinstance(n, ast.Assign) and _adds_layer(m, n, owner) and not any(
+                    isinstance(x, ast.Call) and x.lineno > n.lineno
+                    and (_optimizer_of(m, x)[0] or call_name(x) == "add_param_group") for x in nodes):
+                return Hit(n, f"a new layer is assigned to `{owner}` in `{f.name}()`, after `__init__` built the "
+                              f"optimizer (line {call.lineno}) from `{owner}.parameters()`: its parameters are not "
+                              "in the optimizer and never train; rebuild the optimizer (or add_param_group) here")
+    return None
+
+
+def _new_instance(m, site, call: ast.Call, owner: str):
+    """At module level, ``model = Net()`` again after ``opt = SGD(model.parameters())`` with a
+    training step still to come (a step, or a call of a function of the file that steps)
+    and no optimizer built after it: the optimizer keeps the first model's tensors."""
+    if site.ctx.func is not None or "." in owner:
+        return None
+    nodes = _own_nodes(m.tree)
+    end = call.end_lineno or call.lineno
+    for n in nodes:
+        if not (isinstance(n, ast.Assign) and n.lineno > end and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == owner and isinstance(n.value, ast.Call)):
+            continue
+        k = m.kind(n.value)
+        if not (isinstance(k, tuple) and (k[0] == "local" and is_module_class(m, k[1]) or k[0] == "seq")):
+            continue
+        later = [x for x in nodes if isinstance(x, ast.Call) and x.lineno > n.lineno]
+        if any(_optimizer_of(m, x)[0] or call_name(x) == "add_param_group" for x in later):
+            continue
+        if any(call_name(x) == "step" or (f := local_function(m, x)) is not None and _steps(f) for x in later):
+            return Hit(n, f"`{owner}` is bound to a new model after the optimizer (line {call.lineno}) was built "
+                          f"from `{owner}.parameters()`: the optimizer updates the first model's tensors, and "
+                          f"this one never trains; build the optimizer after this line")
+    return None
+
+
 def _rebuilt_model(m, site, call: ast.Call, owner: str):
     """``owner = fix(owner)`` after the optimizer ``call`` (same function, or any other method of
     the class when ``owner`` is an attribute of ``self``), with no optimizer built after it in
@@ -195,12 +259,9 @@ def _rebuilt_model(m, site, call: ast.Call, owner: str):
     fn = site.ctx.func
     scopes = [fn if fn is not None else m.tree]
     if owner.startswith("self.") and fn is not None:
-        cls = next((c for c in walk(m.tree) if isinstance(c, ast.ClassDef) and fn in c.body), None)
-        methods = [f for f in (cls.body if cls is not None else []) if isinstance(f, ast.FunctionDef)]
-        before = {x.func.attr for x in walk(fn) if isinstance(x, ast.Call) and x.lineno < call.lineno
-                  and isinstance(x.func, ast.Attribute) and text(x.func.value) == "self"}
-        scopes += [f for f in methods if f is not fn and f.name not in before]  # (self.convert() before: fine)
-        stepped = any(_steps(f) for f in methods)
+        methods = _class_methods(m, fn, call)
+        scopes += methods
+        stepped = any(_steps(f) for f in methods + [fn])
     for scope in scopes:
         same = scope is scopes[0]
         for n in _own_nodes(scope):

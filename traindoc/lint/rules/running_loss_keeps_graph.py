@@ -28,7 +28,8 @@ def check(m):
     class of the file whose `update`/`add` sums), for `losses["total"].backward()` any
     `totals[k] += losses[k]`, and a loss that a step function of the file backpropagated
     and returned (`loss = train_step(batch)`), when that total is never itself
-    backpropagated. `loss.item()`, `loss.detach()`, `loss.data` and `float(loss)` are fine.
+    backpropagated; and in a step function without a loop, the loss kept on an attribute
+    that outlives the call (`self.history["G"].append(g_loss)`, `self.total += loss`). `loss.item()`, `loss.detach()`, `loss.data` and `float(loss)` are fine.
 
     Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
     a tensor builds a new graph node that references the step's graph, so the total holds
@@ -59,6 +60,7 @@ def check(m):
             bound.setdefault((id(site.ctx.func), text(e)), set()).update(id(d) for d in (m.defs(base) or ()))
     if not back:
         return
+    yield from _kept_on_self(m, fns, back, bound)
     # functions that backpropagate a loss and return it (``loss = train_step(batch)``)
     stepping = {k for k, fn in fns.items() if fn is not None
                 and any(isinstance(r, ast.Name) and r.id in back[k] for r in m.w.returns.get(k, ()))}
@@ -95,6 +97,25 @@ def check(m):
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
+
+
+def _kept_on_self(m, fns: dict, back: dict, bound: dict):
+    """A step function (no loop around it in the function itself) that keeps the loss it
+    backpropagated on ``self``: the attribute outlives the call, so each call adds a graph."""
+    for k, fn in fns.items():
+        if fn is None:
+            continue
+        in_loops = {id(n) for lp in walk(fn) if isinstance(lp, (ast.For, ast.While)) for n in walk(lp)}
+        names = back[k]
+        for node, tgt, v, how in _accumulations(fn, names, m):
+            if id(node) in in_loops or not tgt.startswith("self.") or tgt.rsplit(".", 1)[-1] in names:
+                continue
+            if _other_binding(m, node, v, bound.get((k, v))):
+                continue
+            what = f"`{short(node.target)} += {v}`" if how == "+=" else f"`{short(node.func.value)}.{how}({v})`"
+            yield Hit(node, f"{what} keeps the loss tensor that backward() just used on an attribute that outlives "
+                            f"the step: every call adds that step's autograd graph and memory grows; use "
+                            f"{v}.item() (or {v}.detach())")
 
 
 def _returned_losses(m, loop, stepping: set[int]) -> set[str]:

@@ -43,9 +43,44 @@ def _dim_zero(m, call: ast.Call) -> str | None:
     return which if isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int else None
 
 
+# per-sample picks over the class axis (the predicted class, its confidence, a renormalised
+# row): dim=1 exists only on a 2-D (or wider) tensor, so it proves dim 0 was the batch (dim=-1
+# would not: on a 1-D tensor it is dim 0 again). Sums and means over dim 1 are left out:
+# attention weights normalised over a sequence-first axis are summed over the other one.
+_CLASS_REDUCERS = frozenset({"max", "argmax", "topk", "normalize"})
+
+
+def _reduced_over_classes(node: ast.Call, name: str) -> bool:
+    """``name.max(dim=1)``, ``name.argmax(1)``, ``torch.sum(name, 1)``, ``F.normalize(name * r,
+    p=1, dim=1)``: a reduction over dim 1 of ``name`` (or of an arithmetic expression of it)."""
+    f = node.func
+    attr = f.attr if isinstance(f, ast.Attribute) else None
+    if attr not in _CLASS_REDUCERS:
+        return False
+    on_name = isinstance(f.value, ast.Name) and f.value.id == name
+    dim = keyword(node, "dim")
+    if on_name and attr != "normalize":
+        dim = dim if dim is not None else (node.args[0] if node.args and attr != "topk" else None)
+    elif node.args and _mentions(node.args[0], name):
+        dim = dim if dim is not None else (node.args[1] if len(node.args) > 1 and attr != "normalize" else None)
+    else:
+        return False
+    return _const(dim, 1)
+
+
+def _mentions(e: ast.AST, name: str) -> bool:
+    """``e`` is ``name`` or arithmetic on it (``name * ratio``, ``1e-6 + name``)."""
+    if isinstance(e, ast.Name):
+        return e.id == name
+    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+        return _mentions(e.left, name) or _mentions(e.right, name)
+    return False
+
+
 def _per_sample_reads(m, scope: ast.AST, name: str):
     """Uses of ``name`` in ``scope`` that read one value per (sample, class), proof of a 2-D
-    tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``."""
+    tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``, a
+    reduction over dim 1 (``name.max(dim=1)``, ``F.normalize(name * r, p=1, dim=1)``)."""
     for node in walk(scope):
         if isinstance(node, ast.Call):
             f = node.func
@@ -56,6 +91,8 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
             elif (isinstance(f, ast.Attribute) and f.attr == "gather" and len(node.args) >= 2
                   and isinstance(node.args[0], ast.Name) and node.args[0].id == name
                   and isinstance(node.args[1], ast.Constant) and node.args[1].value in (1, -1)):
+                yield node
+            elif _reduced_over_classes(node, name):
                 yield node
         elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
               and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2
@@ -74,8 +111,9 @@ def _per_sample_reads(m, scope: ast.AST, name: str):
 def check(m):
     """What it detects: `F.softmax(x, 0)`, `F.log_softmax(x, dim=0)`, `x.log_softmax(0)`
     (any import spelling) whose result is picked per sample and class in the same function:
-    `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]` (reads that
-    prove a 2-D tensor); and a model's output normalised over dim 0 where the model
+    `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]`, a reduction
+    over dim 1 (`p.max(dim=1)`, `F.normalize(p * r, p=1, dim=1)`) (reads that prove a 2-D
+    tensor); and a model's output normalised over dim 0 where the model
     provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
     `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it whose class
     (or a sub-network class of the file) builds batch norm or Flatten, or that reshapes

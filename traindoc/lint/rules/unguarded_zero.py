@@ -26,14 +26,17 @@ WHY = {
     "uniform": "a torch.rand sample (exactly 0 with probability 2**-24 per float32 draw: it happens in a long run)",
     "probsum": "a sum or mean of softmax probabilities over another axis (0 where every one underflows)",
     "relu": "a ReLU output (exactly 0 for every negative pre-activation)",
+    "maskedprob": "probabilities times a 0/1 mask (exactly 0 at every masked entry)",
+    "maskedsum": "a sum of masked probabilities (0 for a row whose entries are all masked)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
-    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu"),
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu", "maskedprob"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
-    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu"),
+    "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu",
+            "maskedsum"),
     # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
     "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob"),
     "pow<1": ("variance", "sumsq", "sq"),

@@ -98,7 +98,13 @@ def check(m):
             why.append("dropout stays on and BatchNorm updates its running stats with validation data")
         if not has_nograd:
             why.append("autograd keeps every activation (memory, time)")
-        yield Hit(_model_call(m, loop) or loop,
+        # a `.train()` call in an evaluation function (one that does not train) is the line
+        # to change (to `.eval()`); before a training loop it is right, and the forward is
+        switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn)
+        if switched:
+            why.insert(0, f"`{text(undo.func)}()` puts the model in train mode for it")
+        at = undo if switched else _model_call(m, loop) or loop
+        yield Hit(at,
                   f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
 
 
