@@ -108,18 +108,23 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if q in _WRAPPERS:
         return m.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
     if q == "torch.nn.Sequential":
-        layers = [a for a in call.args if not isinstance(a, ast.Starred)]
-        if len(call.args) == 1 and not layers:
-            layers = _appended_last(m, call)  # nn.Sequential(*layers) built by appends
-        if layers and len(layers) == len(call.args):
-            last = m.kind(layers[-1])
-            if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
-                return ("seq", N.MODULE_OUT[last[1]])
-        return ("inst", q)
+        return _sequential_kind(m, call)
     last = q.rsplit(".", 1)[-1]
     if last[:1].isupper():
         return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
     return None
+
+
+def _sequential_kind(m: Module, call: ast.Call) -> Any:
+    """``("seq", tag)`` when the last layer's output kind is known, else the plain instance."""
+    layers = [a for a in call.args if not isinstance(a, ast.Starred)]
+    if len(call.args) == 1 and not layers:
+        layers = _appended_last(m, call)  # nn.Sequential(*layers) built by appends
+    if layers and len(layers) == len(call.args):
+        last = m.kind(layers[-1])
+        if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
+            return ("seq", N.MODULE_OUT[last[1]])
+    return ("inst", "torch.nn.Sequential")
 
 
 def _appended_last(m: Module, call: ast.Call) -> list:
