@@ -13,6 +13,20 @@ _NET = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init_
         "net = Net()\nopt = torch.optim.Adam(net.parameters())\n")
 
 CASES = {
+    "backward-inside-autocast": [
+        # Accelerate's own autocast context
+        LOOP + "def step(x, y):\n    with accelerator.autocast():\n        loss = F.mse_loss(model(x), y)\n"
+               "        accelerator.backward(loss)  # !\n    opt.step()\n",
+        LOOP + "def step(x, y):\n    with accelerator.autocast():\n        loss = F.mse_loss(model(x), y)\n"
+               "    accelerator.backward(loss)\n    opt.step()\n",
+    ],
+    "functional-dropout-always-on": [
+        # an nn.Dropout built and applied inside forward: never registered, eval() cannot reach it
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 2)\n"
+        "    def forward(self, x):\n        x = nn.Dropout(p=0.5)(x)  # !\n        return self.fc(x)\n",
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 2)\n"
+        "        self.drop = nn.Dropout(p=0.5)\n    def forward(self, x):\n        return self.fc(self.drop(x))\n",
+    ],
     "kl-div-mean-reduction": [
         # the legacy arguments that spell reduction='mean'
         "crit = nn.KLDivLoss(size_average=True, reduce=True)  # !\n",
@@ -44,6 +58,15 @@ CASES = {
                "    loss.backward()\n    opt.step()\n    kept.append(loss)\n    return kept\n",
     ],
     "validation-in-train-mode": [
+        # the loop's loader is a parameter every call fills with validation data
+        "net = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5), nn.Linear(8, 2))\n"
+        "def check_accuracy(net, loader):\n    hits = 0\n    for x, y in loader:\n"
+        "        hits += (net(x).argmax(1) == y).sum().item()  # !\n    return hits\n"
+        "print(check_accuracy(net, val_loader))\n",
+        "net = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5), nn.Linear(8, 2))\n"
+        "def check_accuracy(net, loader):\n    hits = 0\n    for x, y in loader:\n"
+        "        hits += (net(x).argmax(1) == y).sum().item()\n    return hits\n"
+        "print(check_accuracy(net, train_loader))\n",
         # an evaluation function that switches the model to train mode: that line is the one to change
         "net = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5), nn.Linear(8, 2))\n"
         "def eval_epoch(net, loader):\n    net.train()  # !\n    hits = 0\n    with torch.no_grad():\n"
@@ -77,6 +100,14 @@ CASES = {
         _NET + "def step(x, y):\n    logits, p = net(x)\n    return F.binary_cross_entropy(p, y)\n",
     ],
     "softmax-before-cross-entropy": [
+        # nn.Sequential() grown by add_module, run through .forward(), scored through loss.forward()
+        "def build():\n    net = nn.Sequential()\n    net.add_module('fc', nn.Linear(8, 3))\n"
+        "    net.add_module('sm', nn.Softmax(dim=1))\n    return net\n"
+        "net = build()\ncrit = nn.CrossEntropyLoss()\ndef step(x, y):\n    out = net.forward(x)\n"
+        "    return crit.forward(out, y)  # !\n",
+        "def build():\n    net = nn.Sequential()\n    net.add_module('sm', nn.Softmax(dim=1))\n"
+        "    net.add_module('fc', nn.Linear(8, 3))\n    return net\n"
+        "net = build()\ncrit = nn.CrossEntropyLoss()\ndef step(x, y):\n    return crit.forward(net.forward(x), y)\n",
         # a builder appending the softmax as the last layer of an nn.Sequential(*layers)
         "def build(sizes, k):\n    layers = []\n    for a, b in zip(sizes[:-1], sizes[1:]):\n"
         "        layers += [nn.Linear(a, b), nn.ReLU()]\n    layers.append(nn.Linear(sizes[-1], k))\n"

@@ -120,10 +120,18 @@ def _sequential_kind(m: Module, call: ast.Call) -> Any:
     layers = [a for a in call.args if not isinstance(a, ast.Starred)]
     if len(call.args) == 1 and not layers:
         layers = _appended_last(m, call)  # nn.Sequential(*layers) built by appends
+    elif not call.args and not call.keywords:
+        layers = _last_call_arg(m, call, call, "add_module", 1)  # model.add_module("softmax", nn.Softmax(1))
+        return _sequential_of(m, layers) if layers else ("inst", "torch.nn.Sequential")
     if layers and len(layers) == len(call.args):
-        last = m.kind(layers[-1])
-        if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
-            return ("seq", N.MODULE_OUT[last[1]])
+        return _sequential_of(m, layers)
+    return ("inst", "torch.nn.Sequential")
+
+
+def _sequential_of(m: Module, layers: list) -> Any:
+    last = m.kind(layers[-1])
+    if isinstance(last, tuple) and last[0] == "inst" and last[1] in N.MODULE_OUT:
+        return ("seq", N.MODULE_OUT[last[1]])
     return ("inst", "torch.nn.Sequential")
 
 
@@ -136,16 +144,23 @@ def _appended_last(m: Module, call: ast.Call) -> list:
     lists = [x for x in d or () if isinstance(x, ast.List)]
     if len(lists) != 1 or any(x is not lists[0] and x is not UNKNOWN for x in d):
         return []  # (UNKNOWN: the `layers += [...]` of the loop that adds the hidden layers)
-    lst = lists[0]
+    return _last_call_arg(m, lists[0], call, "append", 0)
+
+
+def _last_call_arg(m: Module, bound: ast.AST, before: ast.AST, method: str, pos: int) -> list:
+    """``[X]``: argument ``pos`` of the last ``name.<method>(..., X)`` on the name bound to the
+    value ``bound``, up to the line of ``before`` (or anywhere after ``bound`` when ``before``
+    is ``bound``), when that call sits at the binding's indentation; else []."""
     last = None
     for site in m.w.calls:
         a = site.node
         f = a.func
-        if (isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name)
-                and f.value.id == star.id and len(a.args) == 1 and lst.lineno < a.lineno < call.lineno
-                and lst in (m.defs(f.value) or ()) and (last is None or a.lineno > last.lineno)):
+        if (isinstance(f, ast.Attribute) and f.attr == method and isinstance(f.value, ast.Name)
+                and len(a.args) == pos + 1 and bound.lineno < a.lineno
+                and (before is bound or a.lineno < before.lineno)
+                and bound in (m.defs(f.value) or ()) and (last is None or a.lineno > last.lineno)):
             last = a
-    return [last.args[0]] if last is not None and last.col_offset == _stmt_col(m, lst) else []
+    return [last.args[pos]] if last is not None and last.col_offset == _stmt_col(m, bound) else []
 
 
 def _stmt_col(m: Module, value: ast.AST) -> int:

@@ -332,6 +332,8 @@ class Module:
             return ("fn", q)
         if isinstance(f, ast.Attribute):
             rk = self.kind(f.value)
+            if f.attr == "forward" and isinstance(rk, tuple) and rk[0] in ("inst", "seq"):
+                return ("obj", rk)  # model.forward(x), loss.forward(out, y): the module called directly
             if isinstance(rk, tuple) and rk[0] == "local":
                 m = self.method(rk[1], f.attr)
                 if m is not None:

@@ -6,6 +6,7 @@ import ast
 
 from .. import names as N
 from ..registry import Hit, lint_rule
+from ..source import text
 from ..training import is_backward
 
 
@@ -19,7 +20,8 @@ from ..training import is_backward
 def check(m):
     """What it detects: a `backward()` call (`loss.backward()`,
     `scaler.scale(loss).backward()`) lexically inside a `with torch.autocast(...)` /
-    `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` block that is not disabled
+    `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` / `accelerator.autocast()` (Accelerate,
+    Lightning Fabric) block that is not disabled
     (`enabled=False`; a flag such as `enabled=args.amp` counts as on). Severity info: it works, but against the documented recipe.
 
     Why it happens: autocast chooses a precision per op for the forward pass; the
@@ -55,7 +57,10 @@ def _autocast(m, e) -> bool:
         return False
     q = m.qualname(e.func)
     if q not in N.AUTOCAST:
-        return False
+        # Accelerate's and Lightning Fabric's own context: `with accelerator.autocast():`
+        f = e.func
+        return isinstance(f, ast.Attribute) and f.attr == "autocast" and not e.args and not e.keywords \
+            and text(f.value).rsplit(".", 1)[-1].lower() in ("accelerator", "fabric")
     en = next((k.value for k in e.keywords if k.arg == "enabled"), None)
     # enabled=args.amp: wrong whenever the flag is on, which is what the flag is for
     return not (isinstance(en, ast.Constant) and not en.value)

@@ -13,7 +13,7 @@ from ..walk import walk
 @lint_rule(
     "functional-dropout-always-on", "TD513", "warning",
     "F.dropout called in a module's method without training=self.training: it stays on in eval mode",
-    needles=[("dropout",)],
+    needles=[("dropout", "Dropout")],
     fix="pass training=self.training (F.dropout(x, p, training=self.training)) or use an nn.Dropout module",
     confirm="call model.eval() and run the same input twice: the outputs differ",
 )
@@ -27,7 +27,8 @@ def check(m):
     `self.training` (`if self.training: x = F.dropout(x, p)`). Also flagged: a dropout
     function of the file (`dropout_layer(x, p)`, no mode passed) gated on a flag the module sets in
     `__init__` (`if self.is_training: x = dropout_layer(x, p)`), which `eval()` leaves as
-    it was; the finding points at the `if`. And `F.scaled_dot_product_attention(...,
+    it was; the finding points at the `if`. And `nn.Dropout(p)(x)` built and applied in a
+    method (a module made on the spot is not registered, so `eval()` never reaches it). And `F.scaled_dot_product_attention(...,
     dropout_p=self.dropout)` in a module's method, the rate not chosen by
     `self.training` (nanoGPT passes `self.dropout if self.training else 0`).
 
@@ -70,6 +71,24 @@ def check(m):
                         "stays on after model.eval()")
     yield from _own_flag(m)
     yield from _sdpa_dropout(m)
+    yield from _inline_module(m)
+
+
+_DROPOUT_MODULES = frozenset({"torch.nn.Dropout", "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d",
+                              "torch.nn.AlphaDropout", "torch.nn.FeatureAlphaDropout"})
+
+
+def _inline_module(m):
+    """``x = nn.Dropout(p=0.5)(x)`` in a module's method (not ``__init__``): a module built on
+    the spot is not a sub-module, starts in training mode, and ``model.eval()`` never reaches it."""
+    for site in m.w.calls:
+        f = site.node.func
+        if site.ctx.cls is None or site.ctx.func is None or site.ctx.func.name == "__init__" \
+                or not isinstance(f, ast.Call) or m.qualname(f.func) not in _DROPOUT_MODULES:
+            continue
+        yield Hit(site.node, f"`{short(f)}` built and applied inside `{site.ctx.cls.name}.{site.ctx.func.name}`: "
+                             "a module made on the spot is not registered, starts in training mode, and "
+                             "model.eval() never turns it off; create it in __init__ (self.drop = ...)")
 
 
 _SDPA = frozenset({"torch.nn.functional.scaled_dot_product_attention"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..bindings import Param
 from ..grad_mode import decorated_no_grad, enclosing_no_grad
 from ..registry import Hit, lint_rule
 from ..source import text
@@ -71,6 +72,8 @@ def check(m):
             ...
             model.train()
     """
+    if b"torch" not in m.source:
+        return  # no model of torch's here (an LLM queried over HTTP, a scikit-learn loop)
     index = None
     for site in m.w.loops:
         it = _validation_iterable(m, site)
@@ -119,11 +122,23 @@ def _validation_iterable(m, site) -> str | None:
         return None  # a pytest test: it checks the model, it does not validate a run
     it = text(loop.iter) or _literal_words(loop.iter)
     fwords = _words(fname)
-    if not (_words(it) & _LOOP_WORDS or fwords & _FUNC_WORDS or "test" in fwords and not _pytest_file(m)):
+    if not (_words(it) & _LOOP_WORDS or fwords & _FUNC_WORDS or "test" in fwords and not _pytest_file(m)
+            or _passed_validation_data(m, loop.iter)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
         return None
     return it
+
+
+def _passed_validation_data(m, it) -> bool:
+    """``for x, y in loader`` where ``loader`` is a parameter that every call of the function
+    in this file fills with validation data (``check_accuracy(net, val_loader)``)."""
+    base = it.args[0] if isinstance(it, ast.Call) and it.args and text(it.func) in ("enumerate", "tqdm") else it
+    d = m.defs(base) if isinstance(base, ast.Name) else None
+    if not d or len(d) != 1 or not isinstance(d[0], Param):
+        return False
+    vals = m.arg_values(d[0])
+    return bool(vals) and all(_words(text(v) or _literal_words(v)) & _LOOP_WORDS for v in vals)
 
 
 def _pytest_file(m) -> bool:
