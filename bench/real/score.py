@@ -123,7 +123,7 @@ def _env() -> dict:
 def record(script: Path, seed: str, cache: Path, rerun: bool, any_version: bool = False) -> tuple[Path, dict]:
     """``traindoc run`` the script (or reuse the cached run): the run folder and its timing.
     ``any_version`` reuses a cached run of the same script and seed recorded by another
-    traindoc version (one with a confirm result first, else the oldest)."""
+    traindoc version (the newest: an older recording may lack what the monitor records now)."""
     prog = script.parent.name
     out = cache / f"{prog}-{script.stem}-s{seed}-{_key(script, seed)}"
     done = out / "bench.json"
@@ -131,7 +131,7 @@ def record(script: Path, seed: str, cache: Path, rerun: bool, any_version: bool 
         script_key = hashlib.sha256(script.read_bytes()).hexdigest()
         older = [d for d in cache.glob(f"{prog}-{script.stem}-s{seed}-*/bench.json")
                  if json.loads(d.read_text()).get("script_sha", script_key) == script_key]
-        older.sort(key=lambda d: (not (d.parent / "bench-confirm.json").exists(), d.stat().st_mtime))
+        older.sort(key=lambda d: -d.stat().st_mtime)
         if older:
             done, out = older[0], older[0].parent
     if done.exists() and not rerun:
