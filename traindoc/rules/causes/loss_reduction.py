@@ -25,9 +25,14 @@ def sum_evidence(run, f: Features) -> dict | None:
         steps = max(1, len(f.loss_steps) + (1 if f.first_bad is not None else 0))
         per_step = sum(f.labels.values()) / max(1, f.steps or steps)
         chance = math.log(f.n_classes)
+        # a summed loss at initialisation is about (targets) x (a per-target loss no lower than
+        # the labels' own entropy: an untrained model does not beat the prior): a first loss
+        # under half of that per target is a mean (a saturated BCE near its clamp at 100 per
+        # element reaches 47 that way: deeplearning.ai's x10 init, bench/real 172)
+        floor = 0.5 * f.prior_entropy / chance if math.isfinite(f.prior_entropy) and f.prior_entropy > 0 else 0.2
         if per_step >= 8 and first > 5 * chance:
             ratio = first / (per_step * chance)
-            if 0.2 <= ratio <= 5:
+            if max(0.2, floor) <= ratio <= 5:
                 return {"series": "loss", "first": fmt(first), "targets_per_step": round(per_step),
                         "chance_per_target": fmt(chance), "ratio": fmt(ratio)}
         return None

@@ -38,6 +38,8 @@ def lr_too_low(run):
     tiny_upd = math.isfinite(ur) and ur < 1e-4
     if not flat or not (low_lr or tiny_upd):
         return []
+    if not low_lr and ur == 0:
+        return []  # no update at all at a normal rate: a zero gradient (saturated, cut off), not the rate
     # tiny updates at a normal learning rate mean tiny gradients (dead units, vanishing or
     # cut-off gradients): then the learning rate is only a weak suspect
     c = 0.55 + 0.2 * low_lr + 0.2 * tiny_upd if low_lr else 0.35

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
+from ..util import fmt
 from ..evidence import features, finding, focus_rank, sampled
 
 
@@ -136,6 +137,15 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
     zeros = set(zero_stuck(run))
     if frozen and zeros and set(frozen) <= zeros and len(reasons) == 1:
         return min(c, 0.45), {"param_norm": "exactly 0 on every sampled step", "params": sorted(zeros)[:4]}
+    # Moved on the first update, then never again: the optimizer holds them and a gradient
+    # reached them; the first step was so large (update ratio ~1, not 1e-3) that the units
+    # saturated or the loss hit a clamp, and every gradient since is exactly 0. A summed BCE
+    # at lr 1 does that (bench/real 113, 174): the cause is the step size, not these tensors.
+    ur = sampled(run, "update_ratio/")
+    firsts = [float(ur[p].values[0]) for p in frozen if p in ur and len(ur[p].values)]
+    if frozen and len(reasons) == 1 and len(firsts) == len(frozen) and min(firsts) > 0:
+        return min(c, 0.3), {"stuck_after": "moved on the first sampled update, exactly 0 since",
+                             "first_update_ratio": fmt(max(firsts))}
     return c, None
 
 
@@ -154,5 +164,9 @@ def _message(share: float, reasons: list[dict]) -> str:
         "no optimizer tensor got a gradient on any of {steps} sampled steps".format(**r)
         if "steps" in r else
         f"their values are exactly 0 throughout ({', '.join(r['params'][:3])}): a zero init, see bad-init"
-        if "param_norm" in r else f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
+        if "param_norm" in r else
+        f"but they moved on the first update (update ratio up to {r['first_update_ratio']}, healthy ~1e-3) and their "
+        "gradient has been exactly 0 since: a first step that large saturates the units or a clamped loss, so look "
+        "at the step size (learning rate, a summed loss)" if "stuck_after" in r else
+        f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
         for r in reasons)
