@@ -576,3 +576,46 @@ def test_a_sigmoid_output_is_a_mismatch_only_before_a_loss_that_applies_it_again
     assert "loss-mismatch" in names(("binary_cross_entropy_with_logits", [64, 1]))
     assert "loss-mismatch" not in names(("mse_loss", [64, 1]))
     assert "loss-mismatch" not in names(("binary_cross_entropy", [64, 1]))
+
+
+def test_params_not_updated_names_small_modules_left_out_exactly(make_run):
+    # a head and a CRF (684 of 106 732 values) built outside the optimizer's groups: a tiny
+    # share, but an exact match with two modules' own counts names them (HVPNeT's bug)
+    mods = [["", "Tagger", 0], ["emb", "Embedding", 76800], ["lstm", "LSTM", 25088], ["fuse", "Linear", 4160],
+            ["fc", "Linear", 585], ["crf", "CRF", 99]]
+    flat = 1.2 + 0.02 * np.random.default_rng(5).standard_normal(N)
+    d = diagnose(make_run(modules=mods, trainable=106732, in_opt=106048, loss=flat))
+    top = d.causes[0]
+    assert top.name == "params-not-updated" and "fc, crf" in top.message
+    # a shortfall that matches no set of modules says nothing
+    assert "params-not-updated" not in names(make_run(modules=mods, trainable=106732, in_opt=106040, loss=flat))
+
+
+def test_parameters_stuck_after_a_huge_first_update_are_not_missing_from_the_optimizer(make_run):
+    # a summed BCE at SGD lr 1: the first update moves the weights by ~their norm, the units
+    # saturate and every gradient since is exactly 0: the step size, not the optimizer's list
+    flat = 5.0 + 0.02 * np.random.default_rng(3).standard_normal(N)
+    d = diagnose(make_run(loss=flat, opt="SGD", lr=1.0, update=lambda s: 0.9 if s == 0 else 0.0))
+    pnu = [c for c in d.causes if c.name == "params-not-updated"]
+    assert pnu and pnu[0].severity == "warning" and "moved on the first update" in pnu[0].message
+    assert "lr-too-low" not in [c.name for c in d.causes]  # no update at all at lr 1 is not a small learning rate
+
+
+def test_a_saturated_mean_bce_is_not_a_summed_loss(make_run):
+    # 300 balanced binary targets a step, a mean BCE of 47 at the start (sigmoids saturated by
+    # a x10 init, the log clamped at -100): 0.16 a target if it were a sum, far under the
+    # labels' entropy (0.69) that an untrained model cannot beat, so it is not a sum
+    rng = np.random.default_rng(6)
+    stuck = 47.3 + 0.01 * rng.standard_normal(N)
+    d = diagnose(make_run(loss=stuck, labels={0: 150, 1: 150}, opt="SGD", lr=0.01))
+    assert "loss-reduction" not in [c.name for c in d.causes]
+
+
+def test_class_imbalance_with_the_loss_well_below_the_label_entropy_is_a_warning(make_run):
+    # 89 % background and a loss at 0.7x the label entropy: the model learned beyond the
+    # majority class; the imbalance is a risk to check per class, not the shown cause
+    t = np.arange(N)
+    loss = 0.25 + 0.5 * np.exp(-t / 20)
+    d = diagnose(make_run(loss=loss, labels={0: 886, 1: 114}))
+    ci = [c for c in d.causes if c.name == "class-imbalance"]
+    assert ci and ci[0].severity == "warning" and "below the label entropy" in ci[0].message
