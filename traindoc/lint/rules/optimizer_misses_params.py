@@ -95,8 +95,7 @@ def _late_changes(m, call: ast.Call, owner: str, filtered: bool, nodes: list):
     ``owner`` or unfreeze parameters, unless an optimizer is built (or a group added) later."""
     end = call.end_lineno or call.lineno
     later = [n for n in nodes if n.lineno > end]
-    rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and
-               (_optimizer_of(m, n)[0] or call_name(n) == "add_param_group")]
+    rebuilt = [n.lineno for n in later if isinstance(n, ast.Call) and _regroups(m, n)]
     for n in later:
         if any(r > n.lineno for r in rebuilt):
             continue
@@ -137,6 +136,12 @@ def _optimizer_of(m, call: ast.Call) -> tuple[str, bool]:
         if _is_parameters(g.iter) and any(_mentions_requires_grad(i) for i in g.ifs):
             return text(g.iter.func.value), True
     return "", False
+
+
+def _regroups(m, call: ast.Call) -> bool:
+    """``call`` builds an optimizer from a model's parameters or adds a parameter group: what
+    makes a later layer or unfreezing reach the optimizer."""
+    return bool(_optimizer_of(m, call)[0]) or call_name(call) == "add_param_group"
 
 
 def _is_parameters(e) -> bool:
@@ -218,7 +223,7 @@ def _layer_in_other_method(m, site, call: ast.Call, owner: str):
         for n in nodes:
             if isinstance(n, ast.Assign) and _adds_layer(m, n, owner) and not any(
                     isinstance(x, ast.Call) and x.lineno > n.lineno
-                    and (_optimizer_of(m, x)[0] or call_name(x) == "add_param_group") for x in nodes):
+                    and _regroups(m, x) for x in nodes):
                 return Hit(n, f"a new layer is assigned to `{owner}` in `{f.name}()`, after `__init__` built the "
                               f"optimizer (line {call.lineno}) from `{owner}.parameters()`: its parameters are not "
                               "in the optimizer and never train; rebuild the optimizer (or add_param_group) here")
@@ -241,7 +246,7 @@ def _new_instance(m, site, call: ast.Call, owner: str):
         if not (isinstance(k, tuple) and (k[0] == "local" and is_module_class(m, k[1]) or k[0] == "seq")):
             continue
         later = [x for x in nodes if isinstance(x, ast.Call) and x.lineno > n.lineno]
-        if any(_optimizer_of(m, x)[0] or call_name(x) == "add_param_group" for x in later):
+        if any(_regroups(m, x) for x in later):
             continue
         if any(call_name(x) == "step" or (f := local_function(m, x)) is not None and _steps(f) for x in later):
             return Hit(n, f"`{owner}` is bound to a new model after the optimizer (line {call.lineno}) was built "
@@ -270,7 +275,7 @@ def _rebuilt_model(m, site, call: ast.Call, owner: str):
                     and text(n.value.args[0]) == owner) or (same and n.lineno <= (call.end_lineno or call.lineno)):
                 continue
             later = [x for x in _own_nodes(scope) if isinstance(x, ast.Call) and x.lineno > n.lineno]
-            if any(_optimizer_of(m, x)[0] or call_name(x) == "add_param_group" for x in later):
+            if any(_regroups(m, x) for x in later):
                 continue  # the optimizer is rebuilt after it
             if not (any(call_name(x) == "step" for x in later) if same else stepped):
                 continue  # no training step after it (a fuse or a copy for export)
