@@ -64,14 +64,14 @@ def loss_mismatch(run):
         # no torch loss function recorded: the loss is written by hand, and whether it squashes
         # again is a guess (BP-MLL's exp-loss on sigmoid outputs is right: bench/real 174 fixed)
         seen = any(k.startswith("loss_function/") for k in run.meta)
+        squash = "softmax" if last == "Softmax" else "sigmoid"
         if floor > 0.3 and stalled:
             return [finding(
                 "loss-mismatch", 0.7 if seen else 0.4,
-                f"the model ends in {last} and its loss stalls at {fmt(floor)}: " + (
-                    "a loss that applies " if seen else "if the hand-written loss applies ")
-                + f"{'softmax' if last == 'Softmax' else 'sigmoid'} itself"
-                + (" is given probabilities, which caps how low it can go" if seen else
-                   ", it is given probabilities, which caps how low it can go"),
+                f"the model ends in {last} and its loss stalls at {fmt(floor)}: "
+                + (f"a loss that applies {squash} itself is given" if seen else
+                   f"if the hand-written loss applies {squash} itself, it is given")
+                + " probabilities, which caps how low it can go",
                 location={"module": last},
                 evidence=[{"model": "last module", "class": last}, {"series": "loss", "last": fmt(floor), "min": fmt(f.loss_min)}],
                 fix=f"remove the final {last} from the training graph and feed logits to CrossEntropyLoss/BCEWithLogitsLoss "

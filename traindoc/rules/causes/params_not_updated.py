@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..util import fmt
 from ..evidence import features, finding, focus_rank, sampled
+from ..util import fmt
 
 
 def _counts(run) -> tuple[int, int, int]:
