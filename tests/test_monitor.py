@@ -128,6 +128,9 @@ def test_several_optimizers_and_param_groups(tmp_path):
     assert len(run.series("grad_norm/2.weight")) == 6  # the second optimizer's parameter
     assert run.series("loss/opt1").values == pytest.approx(run.series("loss").values)
     assert run.meta["optimizer/1"]["class"] == "SGD" and len(run.meta["optimizer/0"]["groups"]) == 2
+    # each group's parameter shapes, in order (what names raw tensors' layers)
+    assert [g["shapes"] for g in run.meta["optimizer/0"]["groups"]] == [[[8, 4]], [[8]]]
+    assert run.meta["optimizer/1"]["groups"][0]["shapes"] == [[1, 8], [1]]
 
 
 def test_scheduler_changes_are_recorded(tmp_path):

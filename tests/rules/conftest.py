@@ -30,7 +30,8 @@ def healthy_series(n=300, seed=0):
 def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, act=None, eval_loss=None,
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
-              grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None):
+              grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None,
+              shapes=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -40,7 +41,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``zero_params``: parameters that are exactly 0 and never move (sampled param_norm/update_ratio);
     ``loss_fn``: (name, input shape): what the loss function was given (``loss_function/NAME``);
     ``ce``: the cross-entropy's own values (``loss/ce``; default: the loss, with a CE ``loss_fn``);
-    ``init_gain``: the model summary's [param, class, fan-in gain] rows."""
+    ``init_gain``: the model summary's [param, class, fan-in gain] rows;
+    ``shapes``: the optimizer group's parameter shapes (raw tensors named ``opt0.group0.paramK``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -52,7 +54,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                            "dtypes": list(dtypes), "modules": modules}
            | ({"init_gain": init_gain} if init_gain is not None else {}))
     w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr},
-                           "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}]})
+                           "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}
+                                      | ({"shapes": shapes} if shapes is not None else {})]})
     if loss_fn is not None:
         w.meta(f"loss_function/{loss_fn[0]}", {"step": 0, "input": {"shape": list(loss_fn[1]), "dtype": "float32"},
                                              "target": {"shape": list(loss_fn[1][:1]), "dtype": "int64"}})

@@ -143,7 +143,11 @@ def optimizer_summary(index: int, opt: torch.optim.Optimizer) -> dict[str, Any]:
                          # frozen on purpose (a fine-tuned backbone passed with the head):
                          # the params-not-updated rule leaves these out
                          "n_frozen": sum(1 for p in g["params"] if not p.requires_grad),
-                         "numel_frozen": sum(p.numel() for p in g["params"] if not p.requires_grad)})
+                         "numel_frozen": sum(p.numel() for p in g["params"] if not p.requires_grad)}
+                      # shapes, for parameters no model names (raw tensors: opt0.group0.param3):
+                      # which are weight matrices, how big, in the order given (layer order
+                      # for the usual hand-written nets); capped, a few KB once per run
+                      | ({"shapes": [list(p.shape) for p in g["params"]]} if len(g["params"]) <= 512 else {}))
     return {
         "index": index,
         "class": type(opt).__name__,

@@ -349,6 +349,27 @@ def test_vanishing_gradient_is_judged_per_weight(make_run):
     assert "vanishing-gradient" not in names(make_run(per_param=same, modules=mods, params=params, loss=loss))
 
 
+def test_vanishing_gradient_reads_raw_tensor_weights_by_shape(make_run):
+    # a hand-written MLP (171 of bench/real): W1..W6, then the biases, then the output
+    # weight, handed to the optimizer as raw tensors: only the optimizer's shapes say which
+    # are weight matrices and how big; without them the rule saw no layer at all
+    dims = [256] + [128] * 6
+    shapes = [[a, b] for a, b in zip(dims[:-1], dims[1:])] + [[b] for b in dims[1:]] + [[128, 10], [10]]
+    params = [f"opt0.group0.param{i}" for i in range(len(shapes))]
+    grad = {p: (lambda s, v=0.5 * 4.0 ** -(6 - i) if i < 6 else 0.5 if i == 12 else 1e-3: v)
+            for i, p in enumerate(params)}
+    loss = 2.31 + 0.005 * np.random.default_rng(6).standard_normal(N)
+    d = diagnose(make_run(per_param=grad, modules=[], params=params, shapes=shapes, loss=loss))
+    assert d.causes and d.causes[0].name == "vanishing-gradient"
+    assert d.causes[0].location["param"] == "opt0.group0.param0" and "param12" in d.causes[0].message
+    # the biases (1-D) are not layers: equal per-weight gradients in every matrix are healthy
+    flat = {p: (lambda s, v=0.01 * np.sqrt(np.prod(sh)): v) for p, sh in zip(params, shapes)}
+    assert "vanishing-gradient" not in names(make_run(per_param=flat, modules=[], params=params, shapes=shapes,
+                                                      loss=loss))
+    # no shapes recorded (an older run): no layers, no finding, as before
+    assert "vanishing-gradient" not in names(make_run(per_param=grad, modules=[], params=params, loss=loss))
+
+
 def test_vanishing_gradient_leaves_attention_query_key_out(make_run):
     # a transformer at init: query/key projections get ~2e-4 of the classifier's gradient
     # because the attention is still uniform, not because of depth (a tiny BERT, HF Trainer)

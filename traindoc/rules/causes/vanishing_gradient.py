@@ -7,7 +7,8 @@ import re
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, features, finding, module_order, module_sizes, sampled, weight_params
+from ..evidence import (below_raw_inputs, features, finding, module_order, module_sizes, raw_param_shapes,
+                        sampled, weight_params)
 from ..util import fmt
 
 _QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.weight$")
@@ -42,7 +43,8 @@ def vanishing_gradient(run):
     # embeddings' gradients scale with token frequency, not with depth, and attention's
     # query/key projections' with how sharp the attention is (near 0 while it is uniform,
     # early in any transformer): left out
-    w = [p for p in weight_params(list(gn), order) if p.rsplit(".", 1)[0] not in emb and not _QK.search(p)]
+    raw = raw_param_shapes(run)  # raw tensors handed to the optimizer (a hand-written MLP)
+    w = [p for p in weight_params(list(gn), order, raw) if p.rsplit(".", 1)[0] not in emb and not _QK.search(p)]
     if len(w) < 4:
         return []
     med = {p: _median(gn[p].values[: len(f.loss) or None]) for p in w}
@@ -52,8 +54,8 @@ def vanishing_gradient(run):
     # per weight (the norm over sqrt(size)): a 784x512 first layer's norm is 18x a 128x10
     # last layer's for the same per-weight gradient, which hid 95's and 70's vanishing;
     # the norm ratio where a layer's size is unknown
-    sizes = module_sizes(run)
-    n0, n1 = sizes.get(w[0].rsplit(".", 1)[0], 0), sizes.get(w[-1].rsplit(".", 1)[0], 0)
+    sizes = module_sizes(run) | {p: int(np.prod(s)) for p, s in raw.items()}
+    n0, n1 = (sizes.get(p if p in raw else p.rsplit(".", 1)[0], 0) for p in (w[0], w[-1]))
     per = "per weight " if n0 and n1 else ""
     if per:
         first, last = first / np.sqrt(n0), last / np.sqrt(n1)

@@ -14,7 +14,7 @@ its confidence. Each concern is one module:
 """
 
 from .inputs import below_raw_inputs, raw_inputs
-from .model import last_module_class, module_order, module_sizes, param_modules, weight_params
+from .model import last_module_class, module_order, module_sizes, param_modules, raw_param_shapes, weight_params
 from .policy import finding
 from .run_features import Features, features
 from .series import (
@@ -31,5 +31,5 @@ from .series import (
 __all__ = [
     "Features", "act_stat", "below_raw_inputs", "calm_jump", "carried_grads", "early_update", "features", "finding",
     "focus_rank", "last_module_class", "lr_growth", "module_order", "module_sizes", "onset", "param_modules",
-    "raw_inputs", "sampled", "weight_params",
+    "raw_inputs", "raw_param_shapes", "sampled", "weight_params",
 ]

@@ -3,9 +3,14 @@ which order, and which of them own the parameters the rules speak of."""
 
 from __future__ import annotations
 
+import re
+
 # parameter-free layers: param_modules skips them (they have no weights to blame)
 _NO_PARAMS = ("ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "Identity",
               "Flatten", "MaxPool", "AvgPool", "AdaptiveAvgPool", "LeakyReLU", "ELU", "Hardtanh", "Hardsigmoid")
+
+
+_RAW = re.compile(r"opt(\d+)\.group(\d+)\.param(\d+)")
 
 
 def module_order(run) -> list[tuple[str, str]]:
@@ -32,23 +37,47 @@ def module_sizes(run) -> dict[str, int]:
     return out
 
 
+def raw_param_shapes(run) -> dict[str, tuple[int, ...]]:
+    """Shape of every parameter no model names (``opt0.group1.param3``: raw tensors handed
+    to the optimizer), from the optimizer summaries (``shapes`` per group)."""
+    out = {}
+    for key, o in run.meta.items():
+        if key.startswith("optimizer/") and isinstance(o, dict):
+            for gi, g in enumerate(o.get("groups", [])):
+                for pi, shape in enumerate(g.get("shapes", []) if isinstance(g, dict) else []):
+                    out[f"opt{o.get('index', 0)}.group{gi}.param{pi}"] = tuple(int(d) for d in shape)
+    return out
+
+
+def _raw_key(pname: str) -> tuple[int, ...] | None:
+    m = _RAW.fullmatch(pname)
+    return tuple(int(d) for d in m.groups()) if m else None
+
+
 def _param_module(pname: str) -> str:
     return pname.rsplit(".", 1)[0] if "." in pname else ""
 
 
-def weight_params(names: list[str], order: list[tuple[str, str]]) -> list[str]:
-    """The weight matrices (not biases, not norms) among ``names`` in forward order."""
+def weight_params(names: list[str], order: list[tuple[str, str]],
+                  raw_shapes: dict[str, tuple[int, ...]] | None = None) -> list[str]:
+    """The weight matrices (not biases, not norms) among ``names`` in forward order. Raw
+    tensors (``opt0.group0.param3``) count where ``raw_shapes`` says they have two or more
+    dimensions, in the order the optimizer holds them (after every named weight)."""
     pos = {n: i for i, (n, _) in enumerate(order)}
     cls = dict(order)
-    keep = []
+    keep, raw = [], []
     for p in names:
+        if (k := _raw_key(p)) is not None:
+            if len((raw_shapes or {}).get(p, ())) >= 2:
+                raw.append((k, p))
+            continue
         mod = _param_module(p)
         leaf = p.rsplit(".", 1)[-1]
         if "bias" in leaf or "norm" in cls.get(mod, "").lower() or cls.get(mod, "").startswith("BatchNorm"):
             continue
         if "weight" in leaf or leaf in ("pos",):
             keep.append(p)
-    return sorted(keep, key=lambda p: (pos.get(_param_module(p), 10**6), p))
+    return sorted(keep, key=lambda p: (pos.get(_param_module(p), 10**6), p)) + [p for _, p in sorted(raw)]
 
 
 def param_modules(run) -> list[tuple[str, str]]:
