@@ -131,6 +131,8 @@ def test_several_optimizers_and_param_groups(tmp_path):
     # each group's parameter shapes, in order (what names raw tensors' layers)
     assert [g["shapes"] for g in run.meta["optimizer/0"]["groups"]] == [[[8, 4]], [[8]]]
     assert run.meta["optimizer/1"]["groups"][0]["shapes"] == [[1, 8], [1]]
+    summary = next(v for k, v in run.meta.items() if k.startswith("model/"))
+    assert summary["frozen"] == [] and summary["trainable_weights"] == 2
 
 
 def test_scheduler_changes_are_recorded(tmp_path):

@@ -31,7 +31,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
               grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None,
-              shapes=None):
+              shapes=None, model_extra=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -42,7 +42,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``loss_fn``: (name, input shape): what the loss function was given (``loss_function/NAME``);
     ``ce``: the cross-entropy's own values (``loss/ce``; default: the loss, with a CE ``loss_fn``);
     ``init_gain``: the model summary's [param, class, fan-in gain] rows;
-    ``shapes``: the optimizer group's parameter shapes (raw tensors named ``opt0.group0.paramK``)."""
+    ``shapes``: the optimizer group's parameter shapes (raw tensors named ``opt0.group0.paramK``);
+    ``model_extra``: more keys of the model summary (``frozen``, ``trainable_weights``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -52,7 +53,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     w = RunWriter(folder, flush_interval=0.01)
     w.meta("model/model", {"name": "model", "class": "Sequential", "parameters": trainable, "trainable": trainable,
                            "dtypes": list(dtypes), "modules": modules}
-           | ({"init_gain": init_gain} if init_gain is not None else {}))
+           | ({"init_gain": init_gain} if init_gain is not None else {}) | (model_extra or {}))
     w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr},
                            "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}
                                       | ({"shapes": shapes} if shapes is not None else {})]})

@@ -59,6 +59,10 @@ def model_summary(name: str, model: torch.nn.Module) -> dict[str, Any]:
         if len(modules) >= 5000:
             break
     params = list(model.parameters())
+    # frozen tensors by name (requires_grad=False at the first step), and how many weight
+    # matrices train: a model whose every weight is frozen and whose biases train was not
+    # frozen on purpose (params-not-updated); capped, once per model
+    frozen = [[n, p.dim(), p.numel()] for n, p in model.named_parameters() if not p.requires_grad][:500]
     return {
         "name": name,
         "class": type(model).__name__,
@@ -69,6 +73,8 @@ def model_summary(name: str, model: torch.nn.Module) -> dict[str, Any]:
         "devices": sorted({str(p.device) for p in params}),
         "training": model.training,
         "modules": modules,
+        "frozen": frozen,
+        "trainable_weights": sum(1 for p in params if p.requires_grad and p.dim() >= 2),
         "init_gain": init_gains(model),
     }
 

@@ -309,6 +309,21 @@ def test_zero_init_that_never_moves_is_bad_init_not_a_missing_optimizer(make_run
     assert "bad-init" not in names(make_run(zero_params=("0.bias", "2.bias")))
 
 
+def test_params_not_updated_when_every_weight_is_frozen(make_run):
+    # a course-style Linear creating its weight with requires_grad=False (159 of bench/real):
+    # the biases train, no weight matrix does; not a frozen backbone (its head trains)
+    frozen = [["0.weight", 2, 4096], ["2.weight", 2, 4096], ["4.weight", 2, 640]]
+    loss = 1.0 + 0.01 * np.random.default_rng(3).standard_normal(N)
+    d = diagnose(make_run(loss=loss, model_extra={"frozen": frozen, "trainable_weights": 0}))
+    assert d.causes and d.causes[0].name == "params-not-updated" and d.causes[0].severity == "error"
+    assert "requires_grad=False" in d.causes[0].message and "0.weight" in d.causes[0].message
+    # a frozen backbone whose head trains, and a single frozen matrix: on purpose
+    assert "params-not-updated" not in names(make_run(loss=loss, model_extra={"frozen": frozen,
+                                                                             "trainable_weights": 1}))
+    assert "params-not-updated" not in names(make_run(loss=loss, model_extra={"frozen": frozen[:1],
+                                                                             "trainable_weights": 0}))
+
+
 def test_vanishing_gradient(make_run):
     from ..conftest import MODULES
 

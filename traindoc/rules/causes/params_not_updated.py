@@ -104,6 +104,10 @@ def _unreached(run) -> tuple[list[dict], float]:
             share = max(share, 0.5)
             reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable,
                             "missing_modules": missing})
+    fw = _weights_all_frozen(run)
+    if fw:
+        share = max(share, 0.9)
+        reasons.append(fw)
     rank = focus_rank(run)
     gt = run.series("grad_tensors", rank).values if run.has("grad_tensors", rank) else np.array([])
     gn = sampled(run, "grad_norm/")
@@ -119,6 +123,21 @@ def _unreached(run) -> tuple[list[dict], float]:
             share = max(share, 1 - with_grad / n_tensors)
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
     return reasons, share
+
+
+def _weights_all_frozen(run) -> dict | None:
+    """Evidence when a model trains some tensors but none of its weight matrices (every
+    2-D+ parameter has requires_grad=False, the output layer's included): a frozen backbone
+    keeps its head trainable, and bias-only tuning (BitFit) its classifier, so this is a
+    weight created with requires_grad=False by mistake (bench/real 159)."""
+    for k, m in run.meta.items():
+        if not (k.startswith("model/") and isinstance(m, dict)) or "trainable_weights" not in m:
+            continue
+        weights = [r for r in m.get("frozen", []) if len(r) >= 3 and int(r[1]) >= 2]
+        if len(weights) >= 2 and m["trainable_weights"] == 0 and int(m.get("trainable", 0)) > 0:
+            return {"frozen_weights": len(weights), "values": sum(int(r[2]) for r in weights),
+                    "names": [str(r[0]) for r in weights[:3]], "trainable": int(m["trainable"])}
+    return None
 
 
 def _modules_summing_to(run, n: int, most: int = 3) -> list[str]:
@@ -177,8 +196,12 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
 
 def _message(share: float, reasons: list[dict]) -> str:
     named = next((r["missing_modules"] for r in reasons if r.get("missing_modules")), None)
-    head = f"{', '.join(named)} never change" if named else f"{share:.0%} of the trainable parameters never change"
+    head = f"{', '.join(named)} never change" if named else "the model's weights never change" if any(
+        "frozen_weights" in r for r in reasons) else f"{share:.0%} of the trainable parameters never change"
     return head + ": " + "; ".join(
+        "every weight matrix of the model ({frozen_weights} tensors, {values} values: {n}) has requires_grad=False "
+        "while its other {trainable} values train: only biases/norms learn, on random features".format(
+            n=", ".join(r["names"]), **r) if "frozen_weights" in r else
         "{opt} holds the model's parameters, but its step() was never called in {n} backward passes".format(
             opt=" and ".join(r["idle_optimizers"]), n=r.get("backwards_without_step") or "hundreds of")
         if "idle_optimizers" in r else
