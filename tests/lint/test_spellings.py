@@ -125,7 +125,7 @@ CASES = {
     "fully-masked-softmax": [
         "class Attn(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.sm = nn.Softmax(dim=-1)\n"
         "    def forward(self, q, k, pad):\n        s = q @ k.transpose(-2, -1)\n"
-        "        s.data.masked_fill_(pad, float('-inf'))  # !\n        return self.sm(s)\n",
+        "        s.data.masked_fill_(pad, float('-inf'))\n        return self.sm(s)  # !\n",
         "def masked_scores(v, keep):\n    v = v + keep.float().log()  # !\n    return v.log_softmax(-1)\n",
         # negatives: the finite fill; a causal mask; the log of a mask never reaching a softmax
         "class Attn(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.sm = nn.Softmax(dim=-1)\n"

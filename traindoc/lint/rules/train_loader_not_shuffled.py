@@ -114,6 +114,8 @@ def _bound_to(m, call) -> str:
 def _name(e) -> str:
     if isinstance(e, ast.Call):
         return text(e.func)
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and isinstance(e.slice.value, str):
+        return f"{text(e.value)}[{e.slice.value!r}]"  # self.splits["train"]: the split's name is the key
     return text(e)
 
 
