@@ -21,7 +21,8 @@ def check(m):
     """What it detects: a `backward()` call (`loss.backward()`,
     `scaler.scale(loss).backward()`) lexically inside a `with torch.autocast(...)` /
     `torch.cuda.amp.autocast()` / `torch.amp.autocast(...)` / `accelerator.autocast()` (Accelerate,
-    Lightning Fabric) block that is not disabled
+    Lightning Fabric) block that is not disabled, also through a name bound to one
+    (`ctx = torch.autocast(...) if amp else nullcontext()`, then `with ctx:`),
     (`enabled=False`; a flag such as `enabled=args.amp` counts as on). Severity info: it works, but against the documented recipe.
 
     Why it happens: autocast chooses a precision per op for the forward pass; the
@@ -52,7 +53,11 @@ def check(m):
                 break
 
 
-def _autocast(m, e) -> bool:
+def _autocast(m, e, named: bool = True) -> bool:
+    if named and isinstance(e, ast.Name):
+        # `ctx = torch.autocast(...) if amp else nullcontext()` ... `with ctx:` (nanoGPT, llm.c)
+        arms = [a for d in m.defs(e) or () for a in ((d.body, d.orelse) if isinstance(d, ast.IfExp) else (d,))]
+        return any(_autocast(m, a, named=False) for a in arms)
     if not isinstance(e, ast.Call):
         return False
     q = m.qualname(e.func)

@@ -8,7 +8,7 @@ import re
 
 from .. import names as N
 from ..registry import Hit, lint_rule
-from ..source import may_be
+from ..source import may_be, text
 from .softmax_over_batch_dim import _assigned_name, _enclosing_function
 from ..walk import walk
 
@@ -48,6 +48,16 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
     for node in walk(fn):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in used for t in node.targets):
             parts.append(ast.unparse(node.value))
+    # a mask kept on the module (`self.register_buffer("mask", torch.triu(...))` in __init__,
+    # then `self.mask.bool()[:n, :n]` in forward): what the class stores under that name
+    attrs = set(re.findall(r"self\.(\w+)", " ".join(parts)))
+    for node in walk(m.tree) if attrs else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_buffer" \
+                and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and node.args[0].value in attrs:
+            parts.append(ast.unparse(node.args[1]))
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and text(t) == f"self.{t.attr}"
+                                                  and t.attr in attrs for t in node.targets):
+            parts.append(ast.unparse(node.value))
     return " ".join(parts)
 
 
@@ -62,12 +72,20 @@ def _softmax_of(m, fn: ast.AST, name: str, after: int) -> ast.Call | None:
         arg = node.args[0] if node.args else None
         if c[0] == "fn" and (c[1] in N.SOFTMAX or c[1] in N.LOG_SOFTMAX) or \
                 c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1] in N.SOFTMAX_MODULES:
-            if isinstance(arg, ast.Name) and arg.id == name:
+            if _is_scores(arg, name):
                 return node  # F.softmax(attn, -1); self.softmax = nn.Softmax(dim=2) ... self.softmax(attn)
         elif c[0] == "meth" and c[1] in ("softmax", "log_softmax") and isinstance(f, ast.Attribute) \
-                and isinstance(f.value, ast.Name) and f.value.id == name:
+                and _is_scores(f.value, name):
             return node
     return None
+
+
+def _is_scores(e: ast.AST | None, name: str) -> bool:
+    """``e`` is the filled scores ``name``, or them shifted or scaled (``scores - scores.max()``,
+    ``attn / tau``): a row of -inf stays -inf, and its softmax 0/0."""
+    while isinstance(e, ast.BinOp) and type(e.op) in (ast.Sub, ast.Add, ast.Mult, ast.Div):
+        e = e.left
+    return isinstance(e, ast.Name) and e.id == name
 
 
 @lint_rule(

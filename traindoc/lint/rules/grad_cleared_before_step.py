@@ -29,7 +29,11 @@ def check(m):
     optimizer), so a GAN that clears one network's gradients between another's backward
     and step is not flagged. Only the calls at the loop's own level count (a nested loop,
     such as an inner adaptation loop, is checked on its own). `step(); zero_grad(); backward()` (one iteration late, but
-    correct) is not flagged.
+    correct) is not flagged. Also accumulation undone: the optimizer steps only under a
+    modulo gate (`if (i + 1) % k == 0: opt.step()`) while its gradients are cleared outside
+    the gate on every iteration, or on every call of a function called per batch (a
+    Lightning `training_step` with manual optimisation, an `update(batch)` method; flagged
+    at the clear).
 
     Why it happens: `zero_grad()` sets every `.grad` to None (or zero). A step
     that follows it finds no gradient: the parameters never move (with momentum or weight
@@ -79,6 +83,7 @@ def check(m):
                 break
     yield from _micro_batches(m)
     yield from _model_cleared_in_accumulate(m)
+    yield from _accumulation_voided(m)
 
 
 def _micro_batches(m):
@@ -131,3 +136,36 @@ def _model_cleared_in_accumulate(m):
 def _optimizer_like(t: str) -> bool:
     low = t.lower()
     return "opt" in low or "scaler" in low
+
+
+def _accumulation_voided(m):
+    """Gradient accumulation undone: the optimizer steps only under a modulo gate
+    (``if (i + 1) % k == 0: opt.step()``) while the same optimizer's gradients are cleared
+    outside it, on every iteration of the loop or every call of a function (a Lightning
+    ``training_step`` with manual optimisation, an ``update(batch)`` method). Each step
+    sees one micro-batch's gradient; the other k - 1 are computed and thrown away."""
+    from .accumulation_not_averaged import _counter, _inside, _mod
+
+    by_loop, by_func = calls_index(m)
+    units = [(s.node, [c.node for c in by_loop.get(id(s.node), ()) if c.ctx.loops[-1] is s.node])
+             for s in m.w.loops]
+    units += [(fn, [c.node for c in by_func.get(id(fn), ()) if not c.ctx.loops])
+              for fns in m.w.functions.values() for fn in fns]
+    for unit, own in units:
+        steps = [c for c in own if train_event(m, c) == "S"]
+        backs = [c for c in own if train_event(m, c) == "B"]
+        gates = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))
+                 and any(_inside(n, c) for c in steps)]
+        if not gates or not backs or any(_inside(g, b) for g in gates for b in backs):
+            continue
+        gated = {step_target(c) for c in steps if any(_inside(g, c) for g in gates)}
+        for c in own:
+            if train_event(m, c) != "Z" or any(_inside(g, c) for g in gates):
+                continue
+            who = text(c.func.value) if isinstance(c.func, ast.Attribute) else ""
+            if who in gated or not _optimizer_like(who) and len(gated) == 1:
+                yield Hit(c, f"gradients cleared on every {'call' if isinstance(unit, ast.FunctionDef) else 'iteration'}"
+                             f" while `{who}` steps only every k (line {gates[0].lineno}): each step sees one "
+                             "micro-batch's gradient and the accumulation is lost; clear them after the step, "
+                             "inside the same `if`")
+                break

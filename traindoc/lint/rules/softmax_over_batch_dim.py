@@ -68,6 +68,16 @@ def _reduced_over_classes(node: ast.Call, name: str) -> bool:
     return _const(dim, 1)
 
 
+def _chained_pick(scope: ast.AST, call: ast.Call) -> bool:
+    """``call`` is the receiver of a reduction over dim 1 (``F.softmax(x, 0).argmax(dim=1)``)."""
+    for node in walk(scope):
+        f = node.func if isinstance(node, ast.Call) else None
+        if isinstance(f, ast.Attribute) and f.value is call and f.attr in _CLASS_REDUCERS and f.attr != "normalize":
+            dim = keyword(node, "dim")
+            return _const(dim if dim is not None else node.args[0] if node.args and f.attr != "topk" else None, 1)
+    return False
+
+
 def _mentions(e: ast.AST, name: str) -> bool:
     """``e`` is ``name`` or arithmetic on it (``name * ratio``, ``1e-6 + name``)."""
     if isinstance(e, ast.Name):
@@ -155,6 +165,9 @@ def check(m):
         target = _assigned_name(m, call)
         fn = _enclosing_function(m, call) or m.tree  # a script's top level is a scope too
         if target is None:
+            if _chained_pick(fn, call):  # torch.softmax(logits, dim=0).argmax(dim=1)
+                yield Hit(call, f"{which} over dim 0 (the batch), then picked over dim 1 on the same line: each "
+                                "sample's values are normalised across the batch, not over its classes; use dim=1")
             continue
         use = next((u for u in _per_sample_reads(m, fn, target) if u.lineno >= call.lineno), None)
         if use is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from .. import names as N
 from ..bindings import Param
@@ -13,6 +14,13 @@ from ..walk import walk
 
 _OPS = frozenset("to cuda cpu float half double long int bool bfloat16 contiguous detach squeeze unsqueeze view "
                  "reshape permute transpose flatten clamp clip abs type pin_memory".split())
+# out-of-place methods no module, array or container has (their in-place twins end in `_`):
+# the receiver needs no proof of being a tensor. `.detach()` also exists on io streams.
+_TORCH_ONLY = frozenset({"masked_fill", "index_fill", "masked_scatter", "unsqueeze", "clamp_min", "clamp_max",
+                         "nan_to_num", "log_softmax", "detach"})
+_STREAMS = re.compile(r"std(out|err|in)|stream|buffer|file|\bio\b|wrapper", re.I)
+# names that hold a tensor in training code whatever built them (a dict entry, a model call)
+_TENSOR_NAME = re.compile(r"^(logits?|probs?|preds?|loss(es)?)$|_(logits|probs|loss)$")
 _LOADER_WORDS = ("loader", "dataloader", "_dl", "dl_", "batches")
 
 
@@ -20,7 +28,9 @@ _LOADER_WORDS = ("loader", "dataloader", "_dl", "dl_", "batches")
     "tensor-op-result-discarded", "TD526", "error",
     "an out-of-place tensor method (`x.to(device)`, `x.cuda()`, `x.float()`) used as a statement: its result is discarded",
     needles=[("to(", "cuda(", "cpu(", "float(", "half(", "double(", "long(", "squeeze(", "view(", "reshape(",
-              "detach(", "clamp(", "contiguous(", "permute(", "transpose(", "flatten(", "type(", "abs(", "clip(")],
+              "detach(", "clamp(", "contiguous(", "permute(", "transpose(", "flatten(", "type(", "abs(", "clip(",
+              "masked_fill(", "index_fill(", "masked_scatter(", "unsqueeze(", "clamp_m", "nan_to_num(",
+              "log_softmax(")],
     fix="assign the result: x = x.to(device) (tensors are not moved in place; only nn.Module.to is in place)",
     confirm="print x.device (x.dtype, x.shape) after the statement: unchanged",
 )
@@ -35,7 +45,9 @@ def check(m):
     `model`, whose objects may move in place), or computes with as one (an operand of
     arithmetic, `vertices - eye`, or an argument of a loss function). A module (`model.to(device)` is in
     place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
-    move in place) are not flagged.
+    move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
+    `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
+    as `logits`, `probs`, `loss`, `*_logits` are read as tensors.
 
     Why it happens: tensor methods return a new tensor and leave the original
     unchanged. `x.to(device)` alone does nothing, so the batch stays on the CPU (a device
@@ -54,10 +66,10 @@ def check(m):
     """
     for site in m.w.exprs:
         v = site.node.value
-        if type(v) is not ast.Call or type(v.func) is not ast.Attribute or v.func.attr not in _OPS:
+        if type(v) is not ast.Call or type(v.func) is not ast.Attribute or v.func.attr not in _OPS | _TORCH_ONLY:
             continue
         recv = v.func.value
-        if _tensor(m, recv, site.ctx):
+        if v.func.attr in _TORCH_ONLY and not _STREAMS.search(text(recv) or "") or _tensor(m, recv, site.ctx):
             yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
                          f"tensor, so the result is discarded; assign it (`{text(recv) or 'x'} = ...`)")
 
@@ -70,6 +82,8 @@ def _tensor(m, e, ctx) -> bool:
         return k[0] == "inst" and k[1] in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
     if not isinstance(e, ast.Name):
         return False
+    if _TENSOR_NAME.search(e.id):
+        return True
     d = m.defs(e)
     if d and all(_factory(m, x) for x in d):
         return True

@@ -70,8 +70,12 @@ def check(m):
         ds = call.args[0] if call.args else keyword(call, "dataset")
         last = _name(ds).rsplit(".", 1)[-1].lower()
         own = _bound_to(m, call).rsplit(".", 1)[-1].lower()  # train_loader = DataLoader(ds, ...)
-        if ds is None or not (_TRAIN.search(last) and not last.startswith("trainer")
-                              or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)):
+        # a split picked by key (dataset["train"]) counts where the loader is itself a training
+        # one by name (train_loader = ..., def train_dataloader): the same split also feeds
+        # statistics and initialisation passes (PEFT's EVA init), whose order does not matter
+        keyed = isinstance(ds, ast.Subscript) and not (_TRAIN.search(own) or fn is not None and _TRAIN.search(fn.name))
+        if ds is None or keyed or not (_TRAIN.search(last) and not last.startswith("trainer")
+                                       or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
