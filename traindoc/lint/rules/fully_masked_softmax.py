@@ -13,8 +13,10 @@ from .softmax_over_batch_dim import _assigned_name, _enclosing_function
 from ..walk import walk
 
 # a causal / look-ahead mask always leaves the diagonal visible: no row is ever all -inf
-_CAUSAL = re.compile(r"tril|triu|causal|subsequent|future|look_?ahead|nopeak|no_peek|square|diag|eye|\bbias\b",
-                     re.I)
+_CAUSAL = re.compile(r"tril|triu|causal|subsequent|future|look_?ahead|nopeak|no_peek|square|diag|eye|\bbias\b"
+                     # query positions compared with (or minus) key positions (q_pos < k_pos, a
+                     # sliding window on q_pos - k_pos): the diagonal stays visible
+                     r"|pos\w*\W[^<>]*[<>][^<>]*pos|pos\w*\W[^<>-]*-[^<>]*pos", re.I)
 _GUARDS = ("nan_to_num", "isnan", "isfinite")
 
 
@@ -45,8 +47,23 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
     function (``mask = torch.tril(...)`` two lines up), as source text."""
     parts = [ast.unparse(mask)]
     used = {n.id for n in walk(mask) if isinstance(n, ast.Name)}
-    for node in walk(fn):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in used for t in node.targets):
+    seen: set[int] = set()
+    for _ in range(3):  # and what those names are built from (diff = q_pos - k_pos; mask = diff < 0)
+        more = set()
+        for node in walk(fn):
+            if isinstance(node, ast.Assign) and id(node) not in seen \
+                    and any(isinstance(t, ast.Name) and t.id in used for t in node.targets):
+                seen.add(id(node))
+                parts.append(ast.unparse(node.value))
+                more |= {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
+        if not more - used:
+            break
+        used |= more
+    # a mask passed in (`def forward(self, x, mask)`): what the file binds to that name elsewhere
+    # (`mask = torch.triu(...)` in the model's forward, then `block(x, mask)`)
+    params = {a.arg for a in fn.args.args} if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else set()
+    for node in walk(m.tree) if used & params else ():
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in used & params for t in node.targets):
             parts.append(ast.unparse(node.value))
     # a mask kept on the module (`self.register_buffer("mask", torch.triu(...))` in __init__,
     # then `self.mask.bool()[:n, :n]` in forward): what the class stores under that name

@@ -159,8 +159,10 @@ def _accumulation_voided(m):
         if not gates or not backs or any(_inside(g, b) for g in gates for b in backs):
             continue
         gated = {step_target(c) for c in steps if any(_inside(g, c) for g in gates)}
+        # a clear under its own modulo gate (ignite: `if (iteration - 1) % k == 0: zero_grad()`) is fine
+        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))]
         for c in own:
-            if train_event(m, c) != "Z" or any(_inside(g, c) for g in gates):
+            if train_event(m, c) != "Z" or any(_inside(g, c) for g in ifs):
                 continue
             who = text(c.func.value) if isinstance(c.func, ast.Attribute) else ""
             if who in gated or not _optimizer_like(who) and len(gated) == 1:

@@ -35,7 +35,11 @@ def check(m):
     `copy.deepcopy(model)`), also in another method of the class when the optimizer lives
     on `self`; a new layer assigned to `self.model.x` in another method than the
     `__init__` that built the optimizer; and, at module level, the model name bound to a
-    new model (`rnn = CharRNN(...)` again) with a training step still to come. Not flagged when a new optimizer is built, or `add_param_group`
+    new model (`rnn = CharRNN(...)` again) with a training step still to come; and a module
+    class of the file that owns parameters (a loss with learned weights or its own
+    classifier) kept on an object that is not a module (`self.loss = JointLoss(...)` in a
+    Trainer that calls backward) and called, whose parameters no optimizer takes and that
+    is never passed on (flagged at that assignment). Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change. The finding points at the new layer's assignment, or at
     the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
@@ -62,6 +66,7 @@ def check(m):
             opts.append((site, call, owner, filtered))
     if not opts:
         return
+    yield from _stray_modules(m, [c for _, c, _, _ in opts])
     bodies: dict[int, list] = {}
     lines = None
     for site, call, owner, filtered in opts:
@@ -301,3 +306,56 @@ def _own_nodes(scope):
         out.append(n)
         todo.extend(ast.iter_child_nodes(n))
     return out
+
+
+_MOVES = frozenset({"to", "cuda", "cpu", "float", "double", "half", "train"})
+_OWNS_PARAMS = re.compile(r"\b(Parameter|Linear|Embedding|Conv[123]d|Bilinear)\(")
+
+
+def _stray_modules(m, opt_calls: list):
+    """A module class of the file that owns parameters (``nn.Parameter``, ``nn.Linear`` in its
+    ``__init__``: learned loss weights, a re-ID classifier inside the loss) instantiated on an
+    object that is not a module (a Trainer's ``self.loss = JointLoss(...)``) and called,
+    while no optimizer call mentions it and nothing takes its ``.parameters()``: those
+    parameters keep their initial values (FairMOT's uncertainty weights)."""
+    owning = set()
+    for c in m.w.classes.values():
+        init = next((f for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        if init is not None and is_module_class(m, c) and _OWNS_PARAMS.search(ast.unparse(init)):
+            owning.add(c.name)
+    src = m.source if isinstance(m.source, str) else m.source.decode("utf-8", "replace")
+    if not owning or "backward" not in src:
+        return
+    opt_text = " ".join(ast.unparse(c) for c in opt_calls)
+    for cls in m.w.classes.values():
+        body = ast.unparse(cls)
+        if is_module_class(m, cls) or ".backward(" not in body or cls.name.startswith("Test") \
+                or any(text(b).endswith("TestCase") for b in cls.bases):
+            continue  # a module's attributes are submodules (model.parameters() holds them); a test
+        for n in _own_class_nodes(cls):
+            v = n.value if isinstance(n, ast.Assign) and len(n.targets) == 1 else None
+            while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _MOVES:
+                v = v.func.value  # JointLoss(...).to(device)
+            if not (isinstance(v, ast.Call) and call_name(v) in owning and text(n.targets[0]).startswith("self.")):
+                continue
+            tgt = text(n.targets[0])
+            attr = tgt.split(".", 1)[1]
+            if f"{tgt}(" not in src or re.search(re.escape(tgt) + r"\.(named_)?parameters\(", src) \
+                    or re.search(r"[(,=]\s*" + re.escape(tgt) + r"\s*[,)\]]", src) \
+                    or re.search(rf"\b{re.escape(attr)}\b", opt_text):
+                continue
+            yield Hit(n, f"`{tgt}` is a {call_name(v)}, a module with its own parameters, kept on "
+                         f"`{cls.name}` (not a module) and called in training, but no optimizer takes "
+                         f"`{tgt}.parameters()`: they never train; add them to the optimizer")
+
+
+def _own_class_nodes(cls: ast.ClassDef):
+    """The nodes of ``cls``'s methods, less those of classes defined inside them (whose
+    ``self`` is another object)."""
+    todo = [x for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for x in f.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.ClassDef):
+            continue
+        yield n
+        todo.extend(ast.iter_child_nodes(n))

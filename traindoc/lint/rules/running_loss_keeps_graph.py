@@ -84,7 +84,7 @@ def check(m):
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names), m):
+        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names, m), m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             if v not in returned and _other_binding(m, node, v, bound.get((id(site.ctx.func), v))):
@@ -192,7 +192,7 @@ def _sums(m, recv, method: str) -> bool:
                                   and type(x.value.op) is ast.Add for x in walk(fn))
 
 
-def _terms(loop: ast.AST, names: set[str]) -> set[str]:
+def _terms(loop: ast.AST, names: set[str], m=None) -> set[str]:
     """Names summed into a backpropagated loss inside the loop (``loss = mse + 0.1 * ce``:
     ``mse``, ``ce``): each carries its share of the same graph."""
     out: set[str] = set()
@@ -208,7 +208,27 @@ def _terms(loop: ast.AST, names: set[str]) -> set[str]:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and n.targets[0].id in names and isinstance(n.value, ast.BinOp) and type(n.value.op) is ast.Add:
             add(n.value)
+        elif m is not None and isinstance(n, ast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], ast.Tuple) and isinstance(n.value, ast.Call):
+            out.update(_returned_terms(m, n.targets[0], n.value, names))
     return out - names
+
+
+def _returned_terms(m, tgt: ast.Tuple, call: ast.Call, names: set[str]) -> set[str]:
+    """``loss, mse, ce = multitask_loss(...)`` where the function of the file returns
+    ``a * mse + b * ce, mse, ce``: ``mse`` and ``ce`` here are terms of ``loss``."""
+    fn = local_function(m, call)
+    elts = [e.id if isinstance(e, ast.Name) else "" for e in tgt.elts]
+    idx = next((i for i, e in enumerate(elts) if e in names), None)
+    if fn is None or idx is None:
+        return set()
+    out = set()
+    for r in m.w.returns.get(id(fn), ()):
+        if isinstance(r, ast.Tuple) and len(r.elts) == len(elts):
+            used = {x.id for x in walk(r.elts[idx]) if isinstance(x, ast.Name)}
+            out.update(elts[j] for j, e in enumerate(r.elts)
+                       if j != idx and elts[j] and isinstance(e, ast.Name) and e.id in used)
+    return out
 
 
 def _backwarded(call: ast.Call) -> str:

@@ -69,7 +69,9 @@ def check(m):
         if type(v) is not ast.Call or type(v.func) is not ast.Attribute or v.func.attr not in _OPS | _TORCH_ONLY:
             continue
         recv = v.func.value
-        if v.func.attr in _TORCH_ONLY and not _STREAMS.search(text(recv) or "") or _tensor(m, recv, site.ctx):
+        # a tensor's detach() takes no argument (ignite's Metric.detach(engine) is another method)
+        only = v.func.attr in _TORCH_ONLY and not (v.func.attr == "detach" and (v.args or v.keywords))
+        if only and text(recv) and not _STREAMS.search(text(recv)) or _tensor(m, recv, site.ctx):
             yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
                          f"tensor, so the result is discarded; assign it (`{text(recv) or 'x'} = ...`)")
 
