@@ -655,3 +655,48 @@ def test_class_imbalance_with_the_loss_well_below_the_label_entropy_is_a_warning
     d = diagnose(make_run(loss=loss, labels={0: 886, 1: 114}))
     ci = [c for c in d.causes if c.name == "class-imbalance"]
     assert ci and ci[0].severity == "warning" and "below the label entropy" in ci[0].message
+
+
+def _culprit_bundle(folder, nan, shape=(100, 24), rows=100):
+    import json as _json
+
+    b = folder / "bundles" / "step-000000-r0"
+    b.mkdir(parents=True)
+    inp = {"shape": list(shape), "nan": nan, "nonfinite": nan}
+    b.joinpath("forensics.json").write_text(_json.dumps({"step": 0, "location": {"kind": "nonfinite-input", "culprit": {
+        "op": "aten::addmm", "source": "input", "inputs": [{"shape": [64], "nonfinite": 0}, inp],
+        "rows": list(range(rows))}}}))
+
+
+def test_constant_feature_from_whole_nan_columns(make_run):
+    # 187/177 of bench/real: a constant column standardised by std 0 is NaN in every row of
+    # every batch, the same count per row; scattered missing values are not
+    run = make_run(loss=np.r_[[np.nan] * N])
+    _culprit_bundle(run, nan=600)
+    d = diagnose(run)
+    assert d.causes[0].name == "constant-feature" and "6 of 24" in d.causes[0].message
+    for nan, rows in ((613, 100), (600, 60)):  # not a whole number per row; some rows finite
+        run = make_run(loss=np.r_[[np.nan] * N])
+        _culprit_bundle(run, nan=nan, rows=rows)
+        assert "constant-feature" not in names(run)
+
+
+def test_saturated_output_tanh_under_raw_targets(make_run):
+    # 196 of bench/real: Linear -> Tanh output, MSE on targets in the hundreds: the tanh sits
+    # at +1 from the third step, the loss never falls and the gradient collapses to ~0 after
+    # a large first one (which exploding-gradient read as an explosion at init)
+    mods = [["", "Forecaster", 0], ["lstm", "LSTM", 9792], ["out", "Sequential", 0], ["out.0", "Linear", 49],
+            ["out.1", "Tanh", 0]]
+    act = {"lstm": {"std": 0.3, "absmax": 0.9}, "out.1": {"saturated": lambda s: 0.0 if s < 3 else 1.0,
+                                                          "std": 0.0, "absmax": 1.0}}
+    grad = np.r_[[268.0, 120.0, 3.0], np.full(N - 3, 3e-4)]
+    loss = 1.42e4 + 50 * np.random.default_rng(2).standard_normal(N)
+    d = diagnose(make_run(loss=loss, grad=grad, modules=mods, params=["out.0.weight", "out.0.bias"], act=act))
+    assert d.causes[0].name == "saturated-activation" and "model's output" in d.causes[0].message
+    eg = [c for c in d.causes if c.name == "exploding-gradient"]
+    assert not eg or eg[0].severity == "warning"
+    # the same pinned output in a run whose loss fell by 90 %: a confident classifier
+    t = np.arange(N)
+    d = diagnose(make_run(loss=0.05 + 0.6 * np.exp(-t / 30), modules=mods, params=["out.0.weight", "out.0.bias"],
+                          act=act))
+    assert "saturated-activation" not in [c.name for c in d.causes]

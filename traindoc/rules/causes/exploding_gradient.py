@@ -105,6 +105,7 @@ def _explained_elsewhere(run, f, c: float) -> float:
     gradients first: the inputs, a summed loss, the learning rate, one extreme batch."""
     from .loss_reduction import sum_evidence
     from .lr_too_high import high_for, input_scale
+    from .saturated_activation import output_saturated
 
     if input_scale(run, before=f.first_bad) > 100:
         c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
@@ -114,4 +115,6 @@ def _explained_elsewhere(run, f, c: float) -> float:
         c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
     if calm_jump(f, run) is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
+    if output_saturated(run, f):
+        c *= 0.4  # the output squashing pinned at +-1: gradients collapsed, they did not explode
     return c

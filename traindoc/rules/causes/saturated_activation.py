@@ -14,7 +14,10 @@ from ..evidence import below_raw_inputs, act_stat, features, finding, module_ord
 def saturated_activation(run):
     """What it detects: sigmoid/tanh layers with more than half of their outputs pinned at
     the ends of their range (sigmoid < 0.01 or > 0.99, |tanh| > 0.99) on the sampled
-    steps: their gradients are ~0 and the layers before them stop learning.
+    steps: their gradients are ~0 and the layers before them stop learning. The model's
+    output layer counts only while the loss falls by less than 30 % (a classifier's
+    confident output sigmoid is success; a regression's output tanh pinned at +-1 under
+    targets in raw units is not).
 
     Why it happens: inputs on a large scale, an initialisation too large for the fan-in,
     a learning rate that blew the pre-activations up.
@@ -31,9 +34,12 @@ def saturated_activation(run):
     order = module_order(run)
     last = order[-1][0] if order else None
     worst, val = None, 0.0
+    stalled = not (math.isfinite(f.rel_drop) and f.rel_drop > 0.3)
     for mod, v in sat.items():
-        if mod == last:
-            continue  # a confident classifier's output sigmoid sits at 0/1: that is success
+        if mod == last and not stalled:
+            # a confident classifier's output sigmoid sits at 0/1: that is success; an output
+            # tanh pinned at +-1 while the loss does not fall cannot reach its targets
+            continue
         m = float(np.median(v))
         if m > val:
             worst, val = mod, m
@@ -43,12 +49,26 @@ def saturated_activation(run):
     if math.isfinite(f.rel_drop) and f.rel_drop > 0.5:
         c = min(c, 0.45)  # the loss fell by more than half: saturated but learning (a warning)
     c, upstream = below_raw_inputs(run, c)
+    out = worst == last  # the model's own output, pinned while the loss stays put
     return [finding(
         "saturated-activation", c,
         f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)"
-        f"{upstream}",
+        + (f": it is the model's output, bounded to its range while the loss hardly fell ({f.rel_drop:.0%}), so it "
+           "cannot reach targets outside it and passes back ~0 gradient" if out else "") + upstream,
         location={"module": worst},
         evidence=[{"series": f"act/{worst}/saturated", "median": round(val, 3)}],
-        fix="standardise the inputs, use Xavier init for tanh/sigmoid, or normalise before the activation",
+        fix="use a linear output layer for targets outside the activation's range (or scale the targets into it)"
+            if out else "standardise the inputs, use Xavier init for tanh/sigmoid, or normalise before the activation",
         confirm=f"histogram the pre-activations of {worst}: most of the mass lies beyond |x| = 3",
     )]
+
+
+def output_saturated(run, f) -> bool:
+    """The model's last layer is a sigmoid/tanh pinned at the ends of its range on most
+    sampled steps while the loss did not fall by 30 %: gradients collapse to ~0 after the
+    first steps (what exploding-gradient would otherwise read as an explosion at init)."""
+    order = module_order(run)
+    if not order or math.isfinite(f.rel_drop) and f.rel_drop > 0.3:
+        return False
+    v = act_stat(run, "saturated", before=f.first_bad).get(order[-1][0])
+    return v is not None and len(v) > 0 and float(np.median(v)) >= 0.5

@@ -1,0 +1,74 @@
+"""constant-feature (TD209), from a replayed non-finite step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import rule
+from ..evidence import finding
+
+
+@rule("constant-feature", needs=("loss",))
+def constant_feature(run):
+    """What it detects: a step replayed because its loss went non-finite (`traindoc run`
+    bundles it) whose model input holds NaN/Inf in every row of the batch, the same number
+    in each row and fewer than the row's width (k NaN of width n, k x rows in all): whole
+    feature columns are non-finite. A column that is NaN in every row was constant and
+    standardised by its zero standard deviation ((x - mean) / 0 = 0/0), or is missing in
+    every record; scattered missing values (data-nonfinite) are not spread evenly over
+    every row of a batch.
+
+    Why it happens: a hand-written scaler `(x - mean) / std` over a column that never
+    varies (a sensor of a controlled process, an all-zero one-hot level, a flag that is
+    always set), or a column that exists in the schema but was never filled.
+
+    How to confirm: `traindoc data check` on the training table lists constant and all-null
+    columns; print `X.std(0) == 0` on the training features.
+
+    How to fix: drop constant columns before scaling, or guard the scale (`std[std == 0] = 1`,
+    as scikit-learn's StandardScaler does); keep `traindoc data check` in CI.
+    """
+    folder = getattr(run, "folder", None)
+    base = Path(folder) / "bundles" if folder is not None else None
+    if base is None or not base.is_dir():
+        return []
+    for p in sorted(base.glob("*/forensics.json")):
+        cols = _whole_columns(p)
+        if cols is None:
+            continue
+        k, width, rows, op, step = cols
+        return [finding(
+            "constant-feature", 0.97,
+            f"the model's input at step {step} holds NaN/Inf in every one of its {rows} rows, {k} of {width} values "
+            f"in each ({k * rows} in all, first read by {op}): whole feature columns are non-finite, the mark of a "
+            "column that never varies standardised by its zero std ((x - mean) / 0), or of one that is empty in "
+            "every record",
+            location={"step": step, "op": op},
+            evidence=[{"bundle": p.parent.name, "nonfinite": k * rows, "rows": rows, "width": width}],
+            fix="drop constant (or all-null) columns before scaling, or guard the scale: std[std == 0] = 1",
+            confirm="traindoc data check on the training table (constant-feature); print (X.std(0) == 0).nonzero()",
+        )]
+    return []
+
+
+def _whole_columns(path: Path) -> tuple[int, int, int, str, int] | None:
+    """(non-finite per row, row width, rows, op, step) when the replayed culprit is the
+    model's input and its non-finite values fill the same count of every row."""
+    try:
+        data = json.loads(path.read_text())
+        loc = data["location"]
+        c = loc["culprit"]
+        if loc.get("kind") != "nonfinite-input" or c.get("source") != "input":
+            return None
+        for t in c.get("inputs", []):
+            shape, bad = t.get("shape") or [], int(t.get("nonfinite") or 0)
+            if len(shape) != 2 or bad <= 0:
+                continue
+            rows, width = int(shape[0]), int(shape[1])
+            # every row failed alone and the count is a whole number of columns
+            if rows >= 8 and bad % rows == 0 and 0 < bad // rows < width and len(c.get("rows") or ()) == rows:
+                return bad // rows, width, rows, str(c.get("op", "?")), int(data.get("step") or 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return None
