@@ -261,3 +261,22 @@ def test_a_sequence_whose_target_is_a_feature_at_the_same_step_is_a_leak(tmp_pat
         assert bool(found) == leak, lag
         if leak:
             assert "feature 0" in found[0].message and "same time step" in found[0].message
+
+
+def test_loss_unbounded_below_is_implausible(tmp_path):
+    # 200 of bench/real: a reconstruction loss divided per feature by a "variance" that a
+    # constant column made negative: the optimizer lowers it without bound
+    torch.manual_seed(0)
+    X = torch.randn(256, 4)
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(60):
+            out = model(X)
+            loss = nn.functional.mse_loss(out[:, 0], X[:, 0]) + nn.functional.mse_loss(out[:, 1], X[:, 1] * 0 - 0.4) / -0.4
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    d = traindoc.diagnose(tmp_path / "r")
+    imp = [s for s in d.symptoms if s.name == "loss-implausible"]
+    assert imp and "below zero" in imp[0].message, [s.name for s in d.symptoms]
