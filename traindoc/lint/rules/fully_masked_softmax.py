@@ -55,7 +55,7 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
                     and any(isinstance(t, ast.Name) and t.id in used for t in node.targets):
                 seen.add(id(node))
                 parts.append(ast.unparse(node.value))
-                more |= {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
+                more |= _built_from(node.value)
         if not more - used:
             break
         used |= more
@@ -76,6 +76,22 @@ def _mask_text(m, fn: ast.AST, mask: ast.AST) -> str:
                                                   and t.attr in attrs for t in node.targets):
             parts.append(ast.unparse(node.value))
     return " ".join(parts)
+
+
+def _built_from(e: ast.AST) -> set[str]:
+    """The names ``e`` computes with, less the arguments of the calls it makes (``diff < 0``:
+    ``diff``; ``self.prepare_mask(mask, query.shape)``: nothing new, or the query and key
+    projections would join the mask's text)."""
+    out, todo = set(), [e]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and n.id != "self":
+            out.add(n.id)
+        elif isinstance(n, ast.Call):
+            todo.append(n.func)  # q_pos.unsqueeze(-1): the receiver, not the arguments
+        else:
+            todo.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def _softmax_of(m, fn: ast.AST, name: str, after: int) -> ast.Call | None:

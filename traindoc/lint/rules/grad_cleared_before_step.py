@@ -6,7 +6,7 @@ import ast
 
 from ..flow import calls_index, ordered_events
 from ..registry import Hit, lint_rule
-from ..source import text
+from ..source import segment, text
 from ..training import is_backward, step_target, train_event
 from ..walk import walk
 
@@ -146,12 +146,17 @@ def _accumulation_voided(m):
     sees one micro-batch's gradient; the other k - 1 are computed and thrown away."""
     from .accumulation_not_averaged import _counter, _inside, _mod
 
+    if b"%" not in m.source and b"+= 1" not in m.source:
+        return
     by_loop, by_func = calls_index(m)
     units = [(s.node, [c.node for c in by_loop.get(id(s.node), ()) if c.ctx.loops[-1] is s.node])
              for s in m.w.loops]
     units += [(fn, [c.node for c in by_func.get(id(fn), ()) if not c.ctx.loops])
               for fns in m.w.functions.values() for fn in fns]
     for unit, own in units:
+        seg = segment(m, unit)  # cheap text test before classifying the unit's calls
+        if b"%" not in seg and b"+= 1" not in seg or b"step" not in seg:
+            continue
         steps = [c for c in own if train_event(m, c) == "S"]
         backs = [c for c in own if train_event(m, c) == "B"]
         gates = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))
