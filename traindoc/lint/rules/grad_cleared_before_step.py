@@ -159,13 +159,12 @@ def _accumulation_voided(m):
             continue
         steps = [c for c in own if train_event(m, c) == "S"]
         backs = [c for c in own if train_event(m, c) == "B"]
-        gates = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))
-                 and any(_inside(n, c) for c in steps)]
+        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))]
+        gates = [n for n in ifs if any(_inside(n, c) for c in steps)]
         if not gates or not backs or any(_inside(g, b) for g in gates for b in backs):
             continue
         gated = {step_target(c) for c in steps if any(_inside(g, c) for g in gates)}
         # a clear under its own modulo gate (ignite: `if (iteration - 1) % k == 0: zero_grad()`) is fine
-        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))]
         for c in own:
             if train_event(m, c) != "Z" or any(_inside(g, c) for g in ifs):
                 continue
