@@ -21,7 +21,7 @@ from ..errors import UserError
 from ..findings import ERROR, Finding
 from ..taxonomy import register
 from .kinds import Module
-from .registry import KIND, LintRule, load_all
+from .registry import KIND, Hit, LintRule, load_all
 from .suppress import is_suppressed, suppressions
 from .walk import clear as walk_store_clear
 
@@ -238,10 +238,24 @@ def _run_rules(path: str, source: bytes, tree: ast.Module, active: list[LintRule
             seen.add(key)
             out.append(Finding(
                 name=r.name, severity=h.severity or r.severity, message=h.message, location=loc,
-                evidence=[{"file": path, "line": loc["line"], "code": _source_line(lines, loc["line"])}],
+                evidence=[{"file": path, "line": loc["line"], "code": _source_line(lines, loc["line"])},
+                          *_related(path, h, lines, loc["line"])],
                 fix=h.fix or r.fix, confirm=r.confirm,
             ))
     out.sort(key=lambda f: (f.location["line"], f.location["col"], f.name))
+    return out
+
+
+def _related(path: str, h: Hit, lines: list[bytes], line: int) -> list[dict]:
+    """The lines a finding cites besides its own (each once, in the order given)."""
+    out: list[dict] = []
+    seen = {line}
+    for node, what in h.related:
+        ln = getattr(node, "lineno", None)
+        if ln is None or ln in seen:
+            continue
+        seen.add(ln)
+        out.append({"file": path, "line": ln, "code": _source_line(lines, ln), "note": what})
     return out
 
 

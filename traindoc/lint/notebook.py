@@ -69,6 +69,7 @@ def to_cells(findings: list[Finding], starts: list[int], numbers: list[int]) -> 
         if "end_line" in loc:
             loc["end_line"] = max(loc["end_line"] - first + 1, loc["line"])
         for ev in f.evidence:
-            if "line" in ev:
-                ev["line"], ev["cell"] = loc["line"], numbers[k]
+            if "line" in ev:  # a cited line may sit in another cell than the finding's
+                j = max(bisect_right(starts, ev["line"]) - 1, 0)
+                ev["line"], ev["cell"] = ev["line"] - starts[j] + 1, numbers[j]
     return findings

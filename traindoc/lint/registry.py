@@ -26,12 +26,15 @@ KIND = CAUSE
 
 @dataclass(frozen=True)
 class Hit:
-    """What a rule reports: the node to point at, one line of message, optional overrides."""
+    """What a rule reports: the node to point at, one line of message, optional overrides,
+    and ``related``: other lines the finding rests on, as (node, what it is) pairs (the
+    softmax in ``forward`` that a cross_entropy receives): evidence, not more findings."""
 
     node: ast.AST
     message: str
     severity: str | None = None
     fix: str | None = None
+    related: tuple = ()
 
 
 @dataclass(frozen=True)

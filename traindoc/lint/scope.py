@@ -190,7 +190,10 @@ class Walker:
         cctx = Ctx(None, s, (), ())
         for b in s.body:
             if isinstance(b, _Func):
-                for d in (*b.decorator_list, *_annotations(b)):
+                # defaults run once, at class creation, in the class scope (a loss module
+                # built as a default argument is a call the rules must see)
+                for d in (*b.decorator_list, *b.args.defaults, *(x for x in b.args.kw_defaults if x is not None),
+                          *_annotations(b)):
                     self._expr(d, cscope, cscope.env, cctx)
                 self.functions.setdefault(b.name, []).append(b)
                 self.func_ctx[id(b)] = cctx

@@ -61,7 +61,8 @@ def check(m):
             acc = " (with gradient accumulation, clear them right after the step)" if _conditional(loop, step) else ""
             yield Hit(step, f"the loop on line {loop.lineno} calls backward() (line {b.lineno}) and an optimizer "
                             f"step but never clears gradients: .grad adds up across iterations{acc}; "
-                            "call zero_grad(set_to_none=True) after the step")
+                            "call zero_grad(set_to_none=True) after the step",
+                      related=((b, "the backward() whose gradients add up"),))
         elif back and steps and clears and not site.ctx.loops:
             yield from _uncleared_optimizer(m, ix, loop)
 

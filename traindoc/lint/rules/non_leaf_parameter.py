@@ -8,7 +8,8 @@ from ..registry import Hit, lint_rule
 from ..source import keyword, short, text
 from ..walk import walk
 
-_CONVERT = frozenset("to cuda cpu float double half bfloat16 type view reshape t transpose permute".split())
+_CONVERT = frozenset("to cuda cpu float double half bfloat16 type type_as view reshape t transpose permute unsqueeze "
+                     "squeeze contiguous expand repeat flatten".split())
 
 
 @lint_rule(

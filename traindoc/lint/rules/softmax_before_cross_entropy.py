@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..ops import loss_call
+from ..origin import origin
 from ..registry import Hit, lint_rule
 from ..source import describe
 
@@ -46,14 +47,21 @@ def check(m):
             continue
         which, inp = lc
         k = m.kind(inp)
+        if k not in ("softmax", "log_softmax"):
+            continue
+        src = origin(m, inp, k)
         what = describe(m, inp)
+        at = f" (line {src.lineno})" if src is not None and src.lineno != call.lineno else ""
+        # the line to change is the softmax (in forward, often): cite it with the loss call
+        rel = ((src, f"the {k} whose output the loss receives"),) if src is not None else ()
         if which == "cross_entropy" and k == "softmax":
             yield Hit(call, f"cross_entropy applies log_softmax itself; its input {what} is already a softmax "
-                            "output, so the loss cannot approach 0 and gradients shrink; pass the logits")
+                            f"output{at}, so the loss cannot approach 0 and gradients shrink; pass the logits",
+                      related=rel)
         elif which == "cross_entropy" and k == "log_softmax":
             yield Hit(call, f"cross_entropy applies log_softmax itself; its input {what} is already a log_softmax "
-                            "output; pass the logits (or use nll_loss)", severity="warning")
+                            f"output{at}; pass the logits (or use nll_loss)", severity="warning", related=rel)
         elif which == "nll" and k == "softmax":
-            yield Hit(call, f"nll_loss expects log-probabilities; its input {what} is a softmax output, so it "
+            yield Hit(call, f"nll_loss expects log-probabilities; its input {what} is a softmax output{at}, so it "
                             "minimises -p instead of -log p; use log_softmax (or cross_entropy on the logits)",
-                      fix="use F.log_softmax before nll_loss, or F.cross_entropy on the logits")
+                      fix="use F.log_softmax before nll_loss, or F.cross_entropy on the logits", related=rel)

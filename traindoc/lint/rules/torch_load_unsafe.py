@@ -21,7 +21,8 @@ from ..source import keyword, may_be, text
 def check(m):
     """What it detects: a call of `torch.load(...)` (any import spelling) that does not pass
     `weights_only`. A call that passes it (True, or False as a deliberate choice) or
-    `**kwargs` is not flagged, nor is a load of a checkpoint the file writes itself (its
+    `**kwargs` is not flagged, nor (unless another load of the file passes `weights_only=True`:
+    then that is the file's convention) is a load of a checkpoint the file writes itself (its
     path shares a string constant or a name with the path of a `torch.save` of the file:
     `os.path.join(out_dir, "ckpt.pt")` both ways, `self.snapshot_path`), of a literal path
     (a fixed file of the project), or in a test file (`test_*.py`, `*_test.py`). Also
@@ -46,17 +47,17 @@ def check(m):
     base = m.path.replace("\\", "/").rsplit("/", 1)[-1]
     if base.startswith("test_") or base.endswith("_test.py"):
         return  # a test reloads what it just saved
-    for site in m.w.calls:
-        call = site.node
-        if not may_be(call, ("load",)):
-            continue
-        c = m.callee(call)
-        if c[0] == "fn" and c[1] in N.TORCH_LOAD and keyword(call, "weights_only") is None \
-                and not any(k.arg is None for k in call.keywords) and not _literal_path(call) \
-                and not _own_checkpoint(m, call):
+    loads = [s.node for s in m.w.calls if may_be(s.node, ("load",)) and m.callee(s.node)[0] == "fn"
+             and m.callee(s.node)[1] in N.TORCH_LOAD]
+    # a file that passes weights_only=True to another load has made it its convention: a
+    # load without it there is an oversight even of its own checkpoint (the linesight fix)
+    strict = any(_true(keyword(c, "weights_only")) for c in loads)
+    for call in loads:
+        if keyword(call, "weights_only") is None and not any(k.arg is None for k in call.keywords) \
+                and not _literal_path(call) and (strict or not _own_checkpoint(m, call)):
             yield Hit(call, "torch.load without weights_only=True: before torch 2.6 this unpickles arbitrary "
                             "objects, so loading a file from elsewhere can run code; pass weights_only=True")
-        elif c[0] == "fn" and c[1] in N.TORCH_LOAD and _false(keyword(call, "weights_only")) and _downloaded(m, call):
+        elif _false(keyword(call, "weights_only")) and _downloaded(m, call):
             yield Hit(call, "torch.load(..., weights_only=False) of a downloaded file: unpickling it runs whatever "
                             "code the file carries; load the weights with weights_only=True (and rebuild the "
                             "config from JSON)", severity="warning")
@@ -64,6 +65,10 @@ def check(m):
 
 def _false(e) -> bool:
     return isinstance(e, ast.Constant) and e.value is False
+
+
+def _true(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value is True
 
 
 _DOWNLOAD_WORDS = ("download", "hub", "url", "fetch")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..ops import divisor, op_of
+from ..origin import origin
 from ..registry import Hit, lint_rule
 
 
@@ -43,16 +44,23 @@ def check(m):
         d = site.node
         if _unshifted(m, d.left, d.right):
             yield Hit(d, "hand-written softmax without max subtraction: exp overflows to inf above 88 "
-                         "(float16: 11) and inf/inf is NaN")
+                         "(float16: 11) and inf/inf is NaN", related=_exp(m, d.left))
     for site in m.w.calls:
         call = site.node
         if op_of(m, call) == "div":
             num = m.subject(call)
             if num is not None and _unshifted(m, num, divisor(m, call)):
-                yield Hit(call, "hand-written softmax without max subtraction: exp overflows to inf and inf/inf is NaN")
+                yield Hit(call, "hand-written softmax without max subtraction: exp overflows to inf and inf/inf is NaN",
+                          related=_exp(m, num))
 
 
 def _unshifted(m, num: ast.AST, den: ast.AST) -> bool:
     if den is None:
         return False
     return m.has_kind(num, ("exp",)) and m.has_kind(den, ("sumexp",))
+
+
+def _exp(m, num) -> tuple:
+    """The exp to shift (the line to change), cited with the division."""
+    src = origin(m, num, "exp")
+    return ((src, "the exp to subtract the row max in"),) if src is not None else ()
