@@ -32,6 +32,56 @@ CASES = {
         "def save(d, m):\n    torch.save(m.state_dict(), d / 'w.pt')\n"
         "def resume(d, m):\n    m.load_state_dict(torch.load(d / 'w.pt'))\n",
     ],
+    "loss-shape-broadcast": [
+        # the target's shape read through the DataLoader over a TensorDataset that batches it
+        "X, y = torch.randn(500, 8), torch.randn(500)\nnet = nn.Linear(8, 1)\n"
+        "dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), batch_size=50)\n"
+        "for xb, yb in dl:\n    loss = F.mse_loss(net(xb), yb)  # !\n",
+        "from torch.utils.data import DataLoader, TensorDataset\nX, y = torch.randn(500, 8), torch.randn(500)\n"
+        "net = nn.Linear(8, 1)\nfor i, (xb, yb) in enumerate(DataLoader(TensorDataset(X, y))):\n"
+        "    loss = F.mse_loss(net(xb), yb)  # !\n",
+        "X, y = torch.randn(500, 8), torch.randn(500, 1)\nnet = nn.Linear(8, 1)\n"
+        "dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), batch_size=50)\n"
+        "for xb, yb in dl:\n    loss = F.mse_loss(net(xb), yb)\n",
+    ],
+    "train-loader-not-shuffled": [
+        # mmdetection's non-distributed branch: **kwargs cannot carry shuffle, since the
+        # distributed loader passes them next to a sampler (DataLoader refuses both)
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def build(dataset, bs, dist=True, **kwargs):\n    if dist:\n"
+        "        sampler = DistributedSampler(dataset, shuffle=True)\n"
+        "        return DataLoader(dataset, batch_size=bs, sampler=sampler, **kwargs)\n"
+        "    return DataLoader(dataset, batch_size=bs, **kwargs)  # !\n",
+        # the other loader does not pass them: they may carry shuffle=True
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "def build(dataset, bs, dist=True, **kwargs):\n    if dist:\n"
+        "        sampler = DistributedSampler(dataset, shuffle=True)\n"
+        "        return DataLoader(dataset, batch_size=bs, sampler=sampler)\n"
+        "    return DataLoader(dataset, batch_size=bs, **kwargs)\n",
+    ],
+    "scheduler-before-optimizer": [
+        # warm-up epochs train with another optimizer in the other arm: the joint arm steps its
+        # scheduler before its own training call
+        "def run(model, dl, opt=None):\n    for x, y in dl:\n        loss = F.mse_loss(model(x), y)\n"
+        "        if opt is not None:\n            opt.zero_grad()\n            loss.backward()\n            opt.step()\n"
+        "warm = torch.optim.Adam(m.parameters())\njoint_opt = torch.optim.Adam(m.parameters())\n"
+        "sched = torch.optim.lr_scheduler.StepLR(joint_opt, 5)\nfor epoch in range(20):\n    if epoch < 5:\n"
+        "        run(m, dl, opt=warm)\n    else:\n        sched.step()  # !\n        run(m, dl, opt=joint_opt)\n",
+        "def run(model, dl, opt=None):\n    for x, y in dl:\n        loss = F.mse_loss(model(x), y)\n"
+        "        if opt is not None:\n            opt.zero_grad()\n            loss.backward()\n            opt.step()\n"
+        "warm = torch.optim.Adam(m.parameters())\njoint_opt = torch.optim.Adam(m.parameters())\n"
+        "sched = torch.optim.lr_scheduler.StepLR(joint_opt, 5)\nfor epoch in range(20):\n    if epoch < 5:\n"
+        "        run(m, dl, opt=warm)\n    else:\n        run(m, dl, opt=joint_opt)\n        sched.step()\n",
+    ],
+    "running-loss-keeps-graph": [
+        # LBFGS: optimizer.step(closure) returns the closure's loss, graph included
+        "opt = torch.optim.LBFGS(m.parameters())\nlosses = []\ndef closure():\n    opt.zero_grad()\n"
+        "    loss = F.mse_loss(m(x), y)\n    loss.backward()\n    return loss\nfor it in range(50):\n"
+        "    loss = opt.step(closure)\n    losses.append(loss)  # !\n",
+        "opt = torch.optim.LBFGS(m.parameters())\nlosses = []\ndef closure():\n    opt.zero_grad()\n"
+        "    loss = F.mse_loss(m(x), y)\n    loss.backward()\n    return loss\nfor it in range(50):\n"
+        "    loss = opt.step(closure)\n    losses.append(loss.item())\n",
+    ],
 }
 
 

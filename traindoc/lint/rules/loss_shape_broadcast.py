@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..batches import batch_source
 from ..bindings import UNKNOWN, Elt, Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
@@ -207,7 +208,10 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
             return _shape(m, d[0], depth - 1)
         if d and len(d) == 1 and (d[0] is UNKNOWN or isinstance(d[0], Elt)):
+            # a train_test_split part, or a batch of a DataLoader over a TensorDataset: rows keep the shape
             src = _split_source(m, e.id)
+            if src is None and d[0] is UNKNOWN:
+                src = batch_source(m, e)
             return _shape(m, src, depth - 1) if src is not None else ""
         if d and len(d) == 1 and isinstance(d[0], Param) and depth > 1:
             # def regression_loss(pred, y): F.mse_loss(pred, y): what every call passes

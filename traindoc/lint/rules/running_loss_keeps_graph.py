@@ -126,9 +126,18 @@ def _returned_losses(m, loop, stepping: set[int]) -> set[str]:
         if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and isinstance(n.value, ast.Call):
             fn = local_function(m, n.value)
+            if fn is None and _closure_step(n.value):
+                # loss = optimizer.step(closure): LBFGS returns what the closure returned
+                d = m.defs(n.value.args[0])
+                fn = d[0] if d and len(d) == 1 and isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
             if fn is not None and id(fn) in stepping:
                 out.add(n.targets[0].id)
     return out
+
+
+def _closure_step(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "step" and len(call.args) == 1 \
+        and isinstance(call.args[0], ast.Name)
 
 
 def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:

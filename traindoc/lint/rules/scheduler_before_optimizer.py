@@ -52,15 +52,21 @@ def check(m):
             scheduler.step()
     """
     for site in m.w.loops:
-        ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=2, key="sched")
-        first = next((i for i, (e, _, _) in enumerate(ev) if e == "S"), None)
-        if first is None:
+        loop = site.node
+        ev = ordered_events(m, loop, lambda c: _classify(m, c), depth=2, key="sched")
+        if not any(e == "S" for e, _, _ in ev):
             continue
-        for e, node, anchor in ev[:first]:
-            if e == "L" and node is anchor and not eval_context(m, site.ctx):
-                yield Hit(anchor, f"scheduler step before the optimizer step (line {ev[first][2].lineno}) of the loop on "
-                                  f"line {site.node.lineno}: the first learning rate of the schedule is skipped; "
-                                  "step the scheduler after the optimizer")
+        for i, (e, node, anchor) in enumerate(ev):
+            if e != "L" or node is not anchor or eval_context(m, site.ctx):
+                continue
+            # optimizer steps on the same path through the iteration: one in the other arm
+            # of an if (warm-up epochs train with another optimizer) does not come first
+            same = [a for e2, _, a in ev if e2 == "S" and not exclusive_branches(loop, a, anchor)]
+            if not same or _pos(same[0]) < _pos(anchor):
+                continue
+            yield Hit(anchor, f"scheduler step before the optimizer step (line {same[0].lineno}) of the loop on "
+                              f"line {loop.lineno}: the first learning rate of the schedule is skipped; "
+                              "step the scheduler after the optimizer")
     yield from _step_functions(m)
     yield from _started_handlers(m)
 
@@ -111,6 +117,10 @@ def _started_handlers(m):
                 yield Hit(c, f"scheduler step in a handler of `{text(ev)}`: it runs before that epoch's first "
                              "optimizer step, so the first learning rate of the schedule is skipped; attach it to "
                              "EPOCH_COMPLETED (ITERATION_COMPLETED for per-step schedules)")
+
+
+def _pos(n) -> tuple:
+    return (n.lineno, n.col_offset)
 
 
 def _classify(m, call) -> str:

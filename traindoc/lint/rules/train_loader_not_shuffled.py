@@ -31,7 +31,8 @@ def check(m):
     inspection functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
     if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
-    loader over the same dataset with neither sampler nor shuffle), YOLOv5's and
+    loader over the same dataset with neither sampler nor shuffle; also when both pass the same
+    `**kwargs`: DataLoader refuses a sampler together with shuffle, so they carry none), YOLOv5's and
     MMDetection's single-GPU bug. A loader built from `**kwargs`, or over a dataset class of the
     file that is an `IterableDataset` (which cannot be shuffled by the loader) is not
     flagged. Severity info: ordered training data is sometimes deliberate (curricula,
@@ -54,14 +55,17 @@ def check(m):
         if not may_be(call, ("DataLoader",)):
             continue
         c = m.callee(call)
-        if c[0] != "fn" or c[1] not in N.DATALOADER or any(k.arg is None for k in call.keywords):
+        if c[0] != "fn" or c[1] not in N.DATALOADER:
             continue
+        star = next((text(k.value) for k in call.keywords if k.arg is None), None)
         if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > 2:
             continue  # shuffle / sampler passed by position, or unknown
         fn = site.ctx.func
         if eval_context(m, site.ctx) or fn is not None and set(fn.name.lower().split("_")) & _LOOK:
             continue  # a loader to evaluate, plot or inspect with
-        why = _undistributed_path(m, call, fn)
+        why = _undistributed_path(m, call, fn, star)
+        if star is not None and why is None:
+            continue  # **kwargs may carry shuffle
         if why is not None:
             yield Hit(call, f"DataLoader without shuffle whose shuffling comes only from a DistributedSampler: {why}, "
                             "so single-process training sees the samples in the same order every epoch; pass "
@@ -148,12 +152,16 @@ def _dist_sampler(e) -> bool:
     return not (isinstance(sh, ast.Constant) and sh.value is False)
 
 
-def _undistributed_path(m, call: ast.Call, fn) -> str | None:
-    """Why ``call`` (a DataLoader) shuffles only under a DistributedSampler, or None."""
+def _undistributed_path(m, call: ast.Call, fn, star: str | None = None) -> str | None:
+    """Why ``call`` (a DataLoader) shuffles only under a DistributedSampler, or None. With
+    ``**star`` passed, only when the distributed loader passes the same ``**star`` next to
+    its sampler: DataLoader refuses a sampler with shuffle, so ``star`` carries no shuffle."""
     if keyword(call, "shuffle") is not None or keyword(call, "batch_sampler") is not None:
         return None
     sampler = keyword(call, "sampler")
     if isinstance(sampler, ast.Name):
+        if star is not None:
+            return None  # None when not distributed: then **star may carry shuffle
         d = m.defs(sampler)
         if d and len(d) == 1 and isinstance(d[0], ast.IfExp):
             e = d[0]
@@ -174,9 +182,16 @@ def _undistributed_path(m, call: ast.Call, fn) -> str | None:
             continue
         body = [x for b in br.body for x in walk(b)]
         if any(isinstance(x, ast.Return) for x in body) and any(
-                _dist_sampler(x) and x.args and text(x.args[0]) == text(ds) for x in body):
+                _dist_sampler(x) and x.args and text(x.args[0]) == text(ds) for x in body) \
+                and (star is None or any(_passes(x, star) for x in body)):
             return f"the `if` branch on line {br.lineno} gives `{text(ds)}` a DistributedSampler, this path nothing"
     return None
+
+
+def _passes(x, star: str) -> bool:
+    """``x`` is a DataLoader call with a sampler that passes ``**star`` too."""
+    return isinstance(x, ast.Call) and (text(x.func) or "").endswith("DataLoader") \
+        and keyword(x, "sampler") is not None and any(k.arg is None and text(k.value) == star for k in x.keywords)
 
 
 def _inside(node, block) -> bool:

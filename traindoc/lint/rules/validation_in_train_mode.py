@@ -109,6 +109,40 @@ def check(m):
         at = undo if switched else _model_call(m, loop) or loop
         yield Hit(at,
                   f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
+    yield from _batch_functions(m, index)
+
+
+def _batch_functions(m, index):
+    """A per-batch validation function with no loop of its own (``def validation_step(self,
+    x, y)``) that this file calls, runs the model and records a graph: no call of it is under
+    no_grad. Methods of classes with a base (a LightningModule's ``validation_step``, which
+    the framework runs under no_grad and eval) are not checked."""
+    looped = {id(s.ctx.func) for s in m.w.loops}
+    for name, fns in m.w.functions.items():
+        w = _words(name)
+        if not w & _FUNC_WORDS or not w & {"step", "batch"}:
+            continue  # per batch by its name: validation_step, eval_batch (not log_validation)
+        for fn in fns:
+            cls = m.w.func_ctx[id(fn)].cls
+            if id(fn) in looped or cls is not None and cls.bases or not m.call_sites(fn) or _trains(m, fn):
+                continue
+            # the model run in the function's own body (a factory's inner step is not it),
+            # directly or through a helper of the file (self.infer(x))
+            run = next((s.node for s in m.w.calls if s.ctx.func is fn and _runs_model(m, s.node, 1)), None)
+            if run is None:
+                continue
+            if index is None:
+                index = _index(m)
+            evals, no_grads, callers = index
+            if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or _call_no_grad(m, run):
+                continue
+            yield Hit(run, f"`{fn.name}` runs the model without torch.no_grad() (no call of it is under no_grad): "
+                           "autograd keeps every activation of each validation batch (memory, time)")
+
+
+def _call_no_grad(m, call) -> bool:
+    site = next((s for s in m.w.calls if s.node is call), None)
+    return site is not None and enclosing_no_grad(m, site.ctx.withs)
 
 
 def _validation_iterable(m, site) -> str | None:
@@ -220,10 +254,13 @@ def _model_call(m, loop):
     return memo[id(loop)]
 
 
-def _runs_model(m, n: ast.Call) -> bool:
+def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
     c = m.callee(n)
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
         return False  # Model(...) builds a model, it does not run one
+    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func":
+        # self.infer(x) whose body runs the model (one level: a helper of a helper is not followed)
+        return depth > 0 and any(isinstance(x, ast.Call) and _runs_model(m, x, 0) for x in walk(c[1][1]))
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
         return True
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
