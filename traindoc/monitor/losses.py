@@ -66,7 +66,9 @@ class LossFns:
         return {"loss/ce": sum(ce) / len(ce)} if ce else {}
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
-        """The model's latest inputs, for the leak check (first LEAK_STEPS steps)."""
+        """The model's latest inputs, for the leak check (first LEAK_STEPS steps) and the
+        label-conflict fingerprints."""
+        self.mon.conflicts.note_inputs(args, kwargs)
         if self.mon.step < LEAK_STEPS and not self._leak_found:
             self._leak_inputs = [(f"argument {i}", a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)] + \
                 [(f"argument {k!r}", a) for k, a in kwargs.items() if isinstance(a, torch.Tensor)]
@@ -101,6 +103,7 @@ class LossFns:
             self._describe(name, input, target, weighted)
         if not isinstance(target, torch.Tensor):
             return
+        self.mon.conflicts.on_target(name, target)
         if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
             # (an integer tensor carries no graph: no detach; a 1-d one needs no reshape)
             self._count_classes(input, target if target.dim() == 1 else target.reshape(-1))

@@ -41,6 +41,7 @@ from ..store.writer import RunWriter, claim, next_free, write_marker
 from . import context
 from .backward import BackwardClock
 from .batches import Batches
+from .conflicts import LabelConflicts
 from .losses import LEAK_STEPS, LossFns
 from .models import Models
 from .optim import Optimizers
@@ -134,6 +135,7 @@ class Monitor:
         self.backward = BackwardClock(self)
         self.batches = Batches(self)
         self.loss_fns = LossFns(self)
+        self.conflicts = LabelConflicts(self)
         self.scalers = Scalers()
         # the step's record: its transfer to the host (read at once or a step later), the
         # writes, the triggers (see record.py for ``reads``)

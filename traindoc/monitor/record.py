@@ -151,6 +151,11 @@ class Recorder:
         if self._deferred:
             ds, self._deferred = self._deferred, []
             self._write_deferred(ds, Transfer([t for d in ds for t in d[2]]).values())
+        if final:  # after its deferred rows (the monitor is closing: no guard, the same care)
+            try:
+                self.mon.conflicts.summary()
+            except Exception as exc:  # noqa: BLE001 - never reaches the user's script
+                self.mon._record_error("label-groups", exc)
 
     # ------------------------------------------------------------------ the floats are read
     def _write(self, p: _Pending) -> None:

@@ -1,0 +1,143 @@
+"""Identical training inputs with different class labels, seen at the loss (label-conflict).
+
+For the first steps of a run, each row of the model's input batch gets a fingerprint on
+the device, and the class label the loss compares its output with rides along with the
+step's transfer. On the host, rows are grouped by fingerprint: a group whose rows carry
+more than one label is a conflict no model can resolve, and the conditional entropy of
+the labels within the groups is a floor under the training cross-entropy (a group split
+60/40 costs at least 0.67 nats a row, whatever the model). The rule ``label-conflict``
+compares that floor with the loss the run reached.
+
+What counts as a row: every tensor argument of the model's training forward must have the
+batch as its first dimension (a recurrent state of shape (layers, B, H) passed in makes
+the rows incomplete: nothing is counted), and the loss must be a mean cross_entropy /
+nll_loss with one integer class per row. Per-token targets, float targets (mixup,
+regression), per-sample losses (``reduction='none'``: weighted by a return or a mask) and
+targets equal to the row positions (a contrastive ``arange(B)``) are not counted.
+
+Fingerprints are exact: each input element's bits (as integers), combined with three
+random integer weight vectors modulo a prime below 2**24, so that the three hashes are
+exact in the float32 transfer (72 bits together; no rounding, no order dependence).
+
+Cost: the first ``STEPS`` steps, ``ROWS`` rows or ``ELEMS`` input elements only: a few
+passes over the batch and a float64 matmul on its device (rows in chunks: temporaries of
+about 16 MB), 4 floats a row in the transfer, a dictionary on the host; then nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+STEPS = 300  # steps during which rows are fingerprinted
+ROWS = 200_000  # rows fingerprinted at most
+ELEMS = 64 << 20  # input elements hashed over the run at most (about 5 ms of CPU a million)
+_P = 16_777_213  # a prime below 2**24: every hash is exact in float32
+_BITS = {torch.float32: torch.int32, torch.float64: torch.int64, torch.float16: torch.int16,
+         torch.bfloat16: torch.int16}
+
+
+class LabelConflicts:
+    """Owned by the monitor: ``note_inputs`` at each training forward, ``on_target`` at each
+    loss function, ``summary`` once at close."""
+
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self._inputs: list[torch.Tensor] = []
+        self._weights: dict[tuple, torch.Tensor] = {}  # (row length, device, argument) -> (3, D) int64
+        self.groups: dict[tuple, dict[int, int]] = {}  # fingerprint -> label -> rows
+        self.rows = 0  # rows sent to the host
+        self.elems = 0  # input elements hashed
+        self._over = False
+
+    def note_inputs(self, args: tuple, kwargs: dict) -> None:
+        if self._over:
+            return
+        if self.mon.step >= STEPS or self.rows >= ROWS:
+            self._over, self._inputs = True, []
+            return
+        self._inputs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+
+    def on_target(self, name: str, target: torch.Tensor) -> None:
+        xs, self._inputs = self._inputs, []  # one loss per forward: a second one is another head
+        if self._over or not xs or name not in ("cross_entropy", "nll_loss") or target.dim() != 1 \
+                or target.is_floating_point() or target.dtype == torch.bool:
+            return
+        b = target.shape[0]
+        n = sum(x.numel() for x in xs)
+        if b == 0 or any(x.dim() == 0 or x.shape[0] != b or x.device != target.device for x in xs) \
+                or any(x[0].numel() >= 1 << 21 for x in xs):
+            return  # rows not complete (a state without the batch dimension), or too long to hash exactly
+        if self.elems + n > ELEMS:
+            self._over = True  # the budget is spent: the groups so far are the sample
+            return
+        self.elems += n
+        h = None
+        for i, x in enumerate(xs):
+            part = self._hash(x.detach().reshape(b, -1), i)
+            h = part if h is None else (h * 31 + part).remainder(_P)  # exact: < 2**29
+        self.rows += b
+        self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
+                                lambda step, vals: self._add(vals, b))
+
+    def _hash(self, x: torch.Tensor, i: int) -> torch.Tensor:
+        """(3, B) float64 integers in [0, P): the rows' bits, split in 16-bit parts, against
+        three random integer weight vectors. Products < 2**32 summed over < 2**21 columns stay
+        below 2**53, so the float64 matmul is exact whatever its order of summation."""
+        b, d = x.shape
+        it = _BITS.get(x.dtype)
+        key = (d, x.device, i)
+        w = self._weights.get(key)
+        if w is None:
+            g = torch.Generator().manual_seed(1_000_003 * (i + 1) + d)
+            w = self._weights[key] = torch.randint(1, 1 << 16, (4, d, 3), generator=g).double().to(x.device)
+        out = torch.zeros(b, 3, dtype=torch.float64, device=x.device)
+        step = max(1, (1 << 20) // d)  # rows at a time: temporaries of about 16 MB
+        for lo in range(0, b, step):
+            bits = (x[lo:lo + step].contiguous().view(it) if it is not None else x[lo:lo + step]).long()
+            parts = 2 if it is torch.int32 else 1 if it is torch.int16 or x.dtype == torch.bool else 4
+            acc = out[lo:lo + step]
+            for k in range(parts):
+                acc += ((bits >> (16 * k)) & 0xFFFF).double() @ w[k]
+                acc.remainder_(_P)
+        return out.T
+
+    def _add(self, vals: list[float], b: int) -> None:
+        h, t = vals[: 3 * b], vals[3 * b:]
+        if b > 1 and all(t[i] == i for i in range(b)):
+            return  # labels that are the row positions: a contrastive batch's arange(B)
+        groups = self.groups
+        for r in range(b):
+            lab = int(t[r])
+            if lab < 0:
+                continue  # ignore_index
+            g = groups.setdefault((h[r], h[b + r], h[2 * b + r]), {})
+            g[lab] = g.get(lab, 0) + 1
+
+    def summary(self) -> None:
+        """One event with the groups' statistics (none when no row was counted)."""
+        self._over, self._inputs = True, []
+        if not self.groups:
+            return
+        rows = dup_rows = conflict_rows = conflicts = 0
+        floor = 0.0
+        examples: list[list[int]] = []
+        for g in self.groups.values():
+            n = sum(g.values())
+            rows += n
+            if n > 1:
+                dup_rows += n
+            if len(g) > 1:
+                conflicts += 1
+                conflict_rows += n
+                floor -= sum(c * math.log(c / n) for c in g.values())
+                if len(examples) < 5:
+                    examples.append(sorted(g.values(), reverse=True))
+        self.mon.writer.event(
+            self.mon.step, "label-groups",
+            f"{conflicts} groups of identical inputs with different labels ({conflict_rows} of {rows} rows)",
+            {"rows": rows, "distinct": len(self.groups), "duplicate_rows": dup_rows, "conflict_groups": conflicts,
+             "conflict_rows": conflict_rows, "floor": floor / rows, "examples": examples,
+             "max_label": max(max(g) for g in self.groups.values())})
