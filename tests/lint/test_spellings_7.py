@@ -82,6 +82,14 @@ CASES = {
         "    loss = F.mse_loss(m(x), y)\n    loss.backward()\n    return loss\nfor it in range(50):\n"
         "    loss = opt.step(closure)\n    losses.append(loss.item())\n",
     ],
+    "unscaled-fp16": [
+        # a helper nested in a method is not a method: its first parameter is a batch, not self
+        # (it was read as the instance, so t.half() of a batch counted as a model's)
+        "class Trainer:\n    def __init__(self, model):\n        self.model = model.half()  # !\n"
+        "    def prepare(self, *tensors):\n        def _prep(t):\n            t = t.half()\n            return t.cuda()\n"
+        "        return [_prep(t) for t in tensors]\n    def fit(self, x, y):\n"
+        "        F.mse_loss(self.model(*self.prepare(x)), y).backward()\n",
+    ],
 }
 
 

@@ -80,7 +80,9 @@ class Walker:
         a = fn.args
         positional = [*a.posonlyargs, *a.args]
         params = [*positional, *a.kwonlyargs]
-        bound = ctx.cls is not None and bool(params) and not any(
+        # a method (defined in the class body), not a function nested in one: its first
+        # parameter is the instance
+        bound = ctx.cls is not None and ctx.func is None and bool(params) and not any(
             isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list
         )
         pos_defaults = dict(zip([p.arg for p in positional][len(positional) - len(a.defaults):], a.defaults))
@@ -263,7 +265,8 @@ class Walker:
         elif t is ast.Attribute:
             self._expr(tgt.value, scope, env, ctx)
             v = tgt.value
-            if ctx.cls is not None and isinstance(v, ast.Name) and ctx.func is not None:
+            if ctx.cls is not None and isinstance(v, ast.Name) and self.func_ctx.get(id(ctx.func)) is not None \
+                    and self.func_ctx[id(ctx.func)].func is None:  # in a method, not a function nested in one
                 first = ctx.func.args.posonlyargs + ctx.func.args.args  # type: ignore[union-attr]
                 if first and first[0].arg == v.id:
                     self.self_attrs.setdefault((ctx.cls.name, tgt.attr), []).append(value)
