@@ -89,6 +89,10 @@ CASES = {
         "    def prepare(self, *tensors):\n        def _prep(t):\n            t = t.half()\n            return t.cuda()\n"
         "        return [_prep(t) for t in tensors]\n    def fit(self, x, y):\n"
         "        F.mse_loss(self.model(*self.prepare(x)), y).backward()\n",
+        "class Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+        "    def prepare(self, *tensors):\n        def _prep(t):\n            return t.cuda()\n"
+        "        return [_prep(t) for t in tensors]\n    def fit(self, x, y):\n"
+        "        F.mse_loss(self.model(*self.prepare(x)), y).backward()\n",
     ],
 }
 
