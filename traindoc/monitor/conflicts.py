@@ -46,7 +46,7 @@ class LabelConflicts:
     def __init__(self, mon: Any) -> None:
         self.mon = mon
         self._inputs: list[torch.Tensor] = []
-        self._weights: dict[tuple, torch.Tensor] = {}  # (row length, device, argument) -> (3, D) int64
+        self._weights: dict[tuple, torch.Tensor] = {}  # (row length, device, argument) -> (4, D, 3) float64
         self.groups: dict[tuple, dict[int, int]] = {}  # fingerprint -> label -> rows
         self.rows = 0  # rows sent to the host
         self.elems = 0  # input elements hashed

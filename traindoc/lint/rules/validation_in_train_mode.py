@@ -44,7 +44,12 @@ def check(m):
     the loop's function, around the loop, as a decorator, and in the same-file
     functions that call it; a `model.train()` between the `eval()` and the loop undoes
     it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
-    `model.forward(x)`; the finding points at the first such call in the loop. A missing
+    `model.forward(x)`; the finding points at the first such call in the loop. Also a
+    per-batch validation function with no loop of its own (`def validation_step(self, x,
+    y)`, named for validation and for a step or batch) that the file calls, that runs the
+    model (directly or through a helper of the file) and that no call runs under no_grad:
+    the finding points at its model call (methods of a class with a base, such as a
+    LightningModule's, are not checked: the framework runs them under no_grad). A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where
     eval mode changes nothing.
@@ -258,9 +263,9 @@ def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
     c = m.callee(n)
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "class":
         return False  # Model(...) builds a model, it does not run one
-    if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func":
-        # self.infer(x) whose body runs the model (one level: a helper of a helper is not followed)
-        return depth > 0 and any(isinstance(x, ast.Call) and _runs_model(m, x, 0) for x in walk(c[1][1]))
+    if depth > 0 and c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" \
+            and any(isinstance(x, ast.Call) and _runs_model(m, x, 0) for x in walk(c[1][1])):
+        return True  # self.infer(x) whose body runs the model (one level: not a helper's helper)
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] in ("local", "seq"):
         return True
     if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1].startswith("torch.nn.") \
