@@ -94,6 +94,15 @@ CASES = {
         "        return [_prep(t) for t in tensors]\n    def fit(self, x, y):\n"
         "        F.mse_loss(self.model(*self.prepare(x)), y).backward()\n",
     ],
+    "softmax-over-batch-dim": [
+        # the layer built on self and applied last in a forward that keeps the rows first
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(784, 10)\n"
+        "        self.act = nn.LogSoftmax(dim=0)  # !\n    def forward(self, x):\n"
+        "        return self.act(self.fc(x.view(x.size(0), -1)))\n",
+        # a policy over one state's actions: dim 0 is the actions
+        "class Policy(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n"
+        "        self.act = nn.Softmax(dim=0)\n    def forward(self, s):\n        return self.act(self.fc(s))\n",
+    ],
 }
 
 

@@ -25,6 +25,10 @@ def _dim_zero(m, call: ast.Call) -> str | None:
                 dim = keyword(last, "dim") or (last.args[0] if last.args else None)
                 if isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int:
                     return f"`{call.func.id}` (an nn.Sequential ending in {q.rsplit('.', 1)[-1]}(dim=0))"
+    layer = _self_layer(m, call)
+    if layer is not None:
+        q = m.qualname(layer.func).rsplit(".", 1)[-1]
+        return f"`{ast.unparse(call.func)}` ({q}(dim=0), line {layer.lineno})"
     if not may_be(call, _NAMES):
         return None
     c = m.callee(call)
@@ -41,6 +45,22 @@ def _dim_zero(m, call: ast.Call) -> str | None:
     else:
         return None
     return which if isinstance(dim, ast.Constant) and dim.value == 0 and type(dim.value) is int else None
+
+
+def _self_layer(m, call: ast.Call) -> ast.Call | None:
+    """The ``nn.Softmax(dim=0)`` / ``nn.LogSoftmax(dim=0)`` that ``self.act(x)`` calls: the
+    module built once in ``__init__`` (``self.act = nn.Softmax(dim=0)``), else None."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"):
+        return None
+    k = m.kind(f.value)
+    if not (isinstance(k, tuple) and k[0] == "local"):
+        return None
+    for c in m._mro(k[1]):
+        vals = m.w.self_attrs.get((c.name, f.attr))
+        if vals:
+            return vals[0] if len(vals) == 1 and _softmax_dim0_module(m, vals[0]) else None
+    return None
 
 
 # per-sample picks over the class axis (the predicted class, its confidence, a renormalised
@@ -125,7 +145,8 @@ def check(m):
     over dim 1 (`p.max(dim=1)`, `F.normalize(p * r, p=1, dim=1)`) (reads that prove a 2-D
     tensor); and a model's output normalised over dim 0 where the model
     provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
-    `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it whose class
+    `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it (also through a
+    layer built on `self`, `self.act = nn.Softmax(dim=0)`, flagged at that layer) whose class
     (or a sub-network class of the file) builds batch norm or Flatten, or that reshapes
     keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`, `x.flatten(1)`).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
@@ -155,6 +176,14 @@ def check(m):
             continue
         fn = _enclosing_function(m, call)
         why = _batched_forward(m, fn, call) if fn is not None and fn.name == "forward" else None
+        layer = _self_layer(m, call)
+        if why is not None and layer is not None:  # the line to change is the layer's dim
+            q = m.qualname(layer.func).rsplit(".", 1)[-1]
+            yield Hit(layer, f"{q}(dim=0), called as `{ast.unparse(call.func)}` on line {call.lineno}, makes the "
+                             f"output of the forward of a model that sees a batch ({why}): each sample's values "
+                             "are normalised across the batch, not over its classes; use dim=1 (or -1)",
+                      related=((call, "the forward's call of the layer"),))
+            continue
         if why is not None:
             yield Hit(call, f"{which} over dim 0 in the forward of a model that sees a batch ({why}), and its "
                             "result is the model's output: each sample's values are normalised across the batch, "
