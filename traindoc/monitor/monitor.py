@@ -10,11 +10,9 @@ mean loss gives the mean), the batches drawn, the time. Other optimizers' gradie
 recorded under their own names, tagged with the current step.
 
 Structure: the monitor is a coordinator over measurement objects, each owning its state
-(docs/architecture.md lists them): ``Models`` (discovery, forward hooks, activations),
-``Batches`` (DataLoader draws, model inputs), ``LossFns`` (loss-function outputs, labels,
-evaluation losses, the leak check), ``BackwardClock`` (backward passes, the backward
-clock, the carried gradient), ``Optimizers`` (the step boundary and the optimizer-side
-measurements), ``Scalers`` (GradScaler). The state of the step in progress is one
+(docs/architecture.md lists them): ``Models``, ``Batches``, ``LossFns``,
+``LabelConflicts``, ``BackwardClock``, ``Optimizers`` (the step boundary and the
+optimizer-side measurements), ``Scalers``. The state of the step in progress is one
 ``StepRecord``. The ``Recorder`` takes the step's record: one transfer of a small vector
 to the host, read at once (``reads="sync"``) or at the next boundary (``"lagged"``, see
 record.py), then the writes and the triggers.
