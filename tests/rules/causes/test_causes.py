@@ -700,3 +700,43 @@ def test_saturated_output_tanh_under_raw_targets(make_run):
     d = diagnose(make_run(loss=0.05 + 0.6 * np.exp(-t / 30), modules=mods, params=["out.0.weight", "out.0.bias"],
                           act=act))
     assert "saturated-activation" not in [c.name for c in d.causes]
+
+
+def _fp16_inf_bundle(folder, dtype="float16", phase="forward"):
+    import json as _json
+
+    b = folder / "bundles" / "step-000000-r0"
+    b.mkdir(parents=True)
+    op = {"op": "aten::reciprocal", "phase": phase, "module": "layers.0", "code": "train.py:66 in forward",
+          "inputs": [{"shape": [16, 1, 24, 24], "dtype": dtype, "min": 0.0, "max": 9.0, "nonfinite": 0}],
+          "outputs": [{"shape": [16, 1, 24, 24], "dtype": dtype, "posinf": 603, "neginf": 0, "nonfinite": 603}],
+          "fp32_finite": False}
+    b.joinpath("forensics.json").write_text(_json.dumps({"step": 0, "location": {"kind": "unstable-op",
+                                                                                   "first_inf": op}}))
+
+
+def test_inf_born_in_a_float16_forward_op_is_an_fp16_lead_for_confirm(make_run):
+    # 204 of bench/real: an epsilon below float16's smallest value flushed to 0, then a
+    # division made Inf in an autocast forward; the op alone is Inf in float32 too (its input
+    # is already 0), so the lead is a warning that confirm's fp32 experiment settles, and the
+    # gradient-underflow reading of the same autocast run steps aside (nothing had flushed
+    # in a backward before the loss broke)
+    run = make_run(loss=np.r_[[np.nan] * N])
+    _fp16_inf_bundle(run)
+    d = diagnose(run)
+    over = [c for c in d.causes if c.name == "fp16-overflow"]
+    assert over and over[0].severity == "warning" and "reciprocal" in over[0].message
+    run = make_run(loss=np.r_[[np.nan] * N])
+    _fp16_inf_bundle(run, dtype="float32")
+    assert "fp16-overflow" not in names(run)
+
+
+def test_a_baseline_non_finite_from_its_first_step_is_usable():
+    from traindoc.confirm.judge import fixes
+    from traindoc.confirm.summary import summarize
+
+    base = summarize(np.full(20, np.nan))
+    var = summarize(np.linspace(1.0, 0.5, 20))
+    assert base.usable and base.first_bad == 0
+    assert fixes(base, var, "float32").verdict == "confirmed"
+    assert not summarize(np.full(3, np.nan)).usable
