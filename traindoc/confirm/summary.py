@@ -32,7 +32,9 @@ class Summary:
 
     @property
     def usable(self) -> bool:
-        return self.steps >= 4 and math.isfinite(self.start)
+        # a run non-finite from its first step has no finite start but is the clearest
+        # baseline a "does the change remove it" experiment can have (fp16 from step 0)
+        return self.steps >= 4 and (math.isfinite(self.start) or self.first_bad == 0)
 
     def scaled(self, k: float) -> "Summary":
         """The same run with its loss multiplied by ``k`` (a loss divided by its element

@@ -17,14 +17,16 @@ def constant_feature(run):
     feature columns are non-finite. A column that is NaN in every row was constant and
     standardised by its zero standard deviation ((x - mean) / 0 = 0/0), or is missing in
     every record; scattered missing values (data-nonfinite) are not spread evenly over
-    every row of a batch.
+    every row of a batch, unless a mean or std computed over their column spread them to
+    every row (bench/real 216): the run cannot tell that from a constant column, so the
+    message names both and the confirm step tells them apart on the raw table.
 
     Why it happens: a hand-written scaler `(x - mean) / std` over a column that never
     varies (a sensor of a controlled process, an all-zero one-hot level, a flag that is
     always set), or a column that exists in the schema but was never filled.
 
-    How to confirm: `traindoc data check` on the training table lists constant and all-null
-    columns; print `X.std(0) == 0` on the training features.
+    How to confirm: `traindoc data check` on the training table lists constant, all-null and
+    partly missing columns; on the raw features, `X.isnan().sum(0)` and `X.std(0) == 0`.
 
     How to fix: drop constant columns before scaling, or guard the scale (`std[std == 0] = 1`,
     as scikit-learn's StandardScaler does); keep `traindoc data check` in CI.
@@ -42,12 +44,15 @@ def constant_feature(run):
             "constant-feature", 0.97,
             f"the model's input at step {step} holds NaN/Inf in every one of its {rows} rows, {k} of {width} values "
             f"in each ({k * rows} in all, first read by {op}): whole feature columns are non-finite, the mark of a "
-            "column that never varies standardised by its zero std ((x - mean) / 0), or of one that is empty in "
-            "every record",
+            "column that never varies standardised by its zero std ((x - mean) / 0), of one that is empty in "
+            "every record, or of a mean/std computed over a column with a few missing values (their NaN spreads "
+            "to every row)",
             location={"step": step, "op": op},
             evidence=[{"bundle": p.parent.name, "nonfinite": k * rows, "rows": rows, "width": width}],
             fix="drop constant (or all-null) columns before scaling, or guard the scale: std[std == 0] = 1",
-            confirm="traindoc data check on the training table (constant-feature); print (X.std(0) == 0).nonzero()",
+            confirm="on the raw table before scaling: X.isnan().sum(0) names columns with missing values "
+                    "(data-nonfinite: impute or drop them), (X.std(0) == 0).nonzero() constant ones "
+                    "(traindoc data check reports both)",
         )]
     return []
 

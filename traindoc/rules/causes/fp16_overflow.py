@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from .. import rule
@@ -31,7 +34,9 @@ def fp16_overflow(run):
     """What it detects: values beyond float16's range (65504) in a run that computes in
     float16: a model whose parameters are float16 when the loss went non-finite, sampled
     activations with a non-zero share beyond 65504, or a GradScaler whose scale keeps
-    collapsing.
+    collapsing; and, at warning, a replayed non-finite step whose first Inf came from an op
+    computed in float16 in the forward pass (past 65504, or an epsilon under float16's
+    smallest value flushed to 0 before a division): confirm's float32 experiment settles it.
 
     Why it happens: ``model.half()`` or ``autocast(dtype=float16)`` on a model whose
     activations, outputs or targets are large (raw-unit regression targets, sum pooling,
@@ -73,6 +78,9 @@ def fp16_overflow(run):
         if n_skip > max(5, 0.2 * max(f.steps, 1)):
             c = max(c, 0.6)
             ev.append({"series": "scaler/skipped", "steps": n_skip, "scale_last": float(sc.values[-1])})
+    fwd = fp16_forward_inf(run) if c == 0.0 else None
+    if fwd is not None:
+        return [_forward_finding(fwd)]
     if c == 0.0:
         return []
     where = {"step": f.first_bad} if f.first_bad is not None else {}
@@ -87,3 +95,46 @@ def fp16_overflow(run):
             "use torch.amp.GradScaler with float16",
         confirm="rerun the failing step in float32/bfloat16: it stays finite if float16 range was the cause",
     )]
+
+
+def fp16_forward_inf(run) -> dict | None:
+    """The replayed non-finite step's first Inf made by an op computed in float16 in the
+    forward pass (a bundle's forensics.json), or None. In float32 the same op may be
+    finite (a value past 65504), or an epsilon below float16's smallest value (6e-8) may
+    have flushed to 0 before a division: either way float16 is the suspect, and confirm's
+    float32 experiment settles it."""
+    folder = getattr(run, "folder", None)
+    base = Path(folder) / "bundles" if folder is not None else None
+    if base is None or not base.is_dir():
+        return None
+    for p in sorted(base.glob("*/forensics.json")):
+        try:
+            data = json.loads(p.read_text())
+            op = (data.get("location") or {}).get("first_inf") or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        outs = op.get("outputs") or []
+        if op.get("phase") == "forward" and any(o.get("dtype") == "float16" and (o.get("posinf") or o.get("neginf"))
+                                                for o in outs):
+            return {**op, "step": int(data.get("step") or 0), "bundle": p.parent.name}
+    return None
+
+
+def _forward_finding(op: dict):
+    where = {"step": op["step"], "op": op.get("op")}
+    if op.get("module"):
+        where["module"] = op["module"]
+    return finding(
+        "fp16-overflow", 0.4,
+        f"{op.get('op')} computed in float16 made Inf in the forward pass at step {op['step']}"
+        + (f" ({op['code']})" if op.get("code") else "")
+        + ": a value past float16's 65504, or an epsilon below its smallest value (6e-8) flushed to 0 before a "
+          "division; float32 would tell",
+        location=where,
+        evidence=[{"bundle": op["bundle"], "op": op.get("op"), "phase": "forward", "dtype": "float16",
+                   "fp32_finite": op.get("fp32_finite")}],
+        fix="keep this op in float32 (autocast(enabled=False) around it, an epsilon float16 can hold such as 1e-4), "
+            "or train in bfloat16",
+        confirm="traindoc confirm RUN (its fp32 experiment reruns the script in float32: the loss stays finite if "
+                "float16 was the cause)",
+    )

@@ -7,6 +7,7 @@ import numpy as np
 from .. import rule
 from ..evidence import features, finding, sampled
 from ..util import fmt
+from .fp16_overflow import fp16_forward_inf
 
 
 def autocast_fp16(run) -> bool:
@@ -54,7 +55,9 @@ def fp16_underflow(run):
     if worst[0] is not None and worst[1] > 0.05:
         c = max(c, 0.7)
         ev.append({"series": f"grad_underflow/{worst[0]}", "value": worst[1]})
-    if auto and "float16" not in f.dtypes:
+    if auto and "float16" not in f.dtypes and fp16_forward_inf(run) is None:
+        # (an Inf born in a float16 forward op is fp16-overflow's to explain: no gradient
+        # flushed before the loss broke)
         # the configuration itself: under autocast the parameters and their .grad are
         # float32, so the values that flushed inside the float16 backward ops are plain
         # zeros there, indistinguishable from a dead ReLU's (so zero gradients are no
