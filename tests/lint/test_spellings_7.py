@@ -103,6 +103,27 @@ CASES = {
         "class Policy(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n"
         "        self.act = nn.Softmax(dim=0)\n    def forward(self, s):\n        return self.act(self.fc(s))\n",
     ],
+    "state-dict-not-copied": [
+        # shallow copies keep the live tensors: .copy(), dict(...), a dict comprehension
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = model.state_dict().copy()  # !\nmodel.load_state_dict(best_state)\n",
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = dict(model.state_dict())  # !\nmodel.load_state_dict(best_state)\n",
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = {k: v for k, v in model.state_dict().items()}  # !\nmodel.load_state_dict(best_state)\n",
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = {k: v.detach() for k, v in model.state_dict().items()}  # !\nmodel.load_state_dict(best_state)\n",
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = {k: v.clone() for k, v in model.state_dict().items()}\nmodel.load_state_dict(best_state)\n",
+        LOOP + "best, best_state = 1e9, None\nfor epoch in range(3):\n    for x, y in dl:\n        opt.zero_grad()\n"
+        "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
+        "        best = v\n        best_state = copy.deepcopy(model.state_dict())\nmodel.load_state_dict(best_state)\n",
+    ],
 }
 
 

@@ -22,7 +22,8 @@ def check(m):
     """What it detects: inside a loop that trains (it calls `backward()` or an optimizer
     step, directly or through the same file's functions), an assignment of
     `model.state_dict()` itself, without `copy.deepcopy` or a clone, to a name or
-    attribute that is later given to `load_state_dict(...)` in the same function (the
+    attribute that is later given to `load_state_dict(...)` in the same function (also a
+    shallow copy: `.copy()`, `dict(...)`, `{k: v for k, v in sd.items()}`, `v.detach()`) (the
     "restore the best model" pattern); and `init = model.state_dict()` saved before a loop
     that restores it and then trains (one run per optimizer, fold or seed), pointed at the
     `state_dict()` call.
@@ -57,20 +58,19 @@ def check(m):
             continue
         hits = []
         for n in walk(loop):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "state_dict" \
-                    and isinstance(n.value.func, ast.Attribute) and not n.value.args:
+            if isinstance(n, ast.Assign) and _live_state(n.value):
                 hits.extend((n, t) for t in n.targets if text(t) in restored)
             elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Tuple) and len(n.targets) == 1 \
                     and isinstance(n.targets[0], ast.Tuple) and len(n.targets[0].elts) == len(n.value.elts):
                 for t, v in zip(n.targets[0].elts, n.value.elts):
-                    if isinstance(v, ast.Call) and call_name(v) == "state_dict" and not v.args and text(t) in restored:
+                    if _live_state(v) and text(t) in restored:
                         hits.append((n, t))
         if not hits:
             continue
         if not any(e in ("B", "S") for e, _, _ in ordered_events(m, loop, lambda c: train_event(m, c), key="train")):
             continue
         for n, t in hits:
-            yield Hit(n, f"`{text(t)}` holds model.state_dict() itself, whose tensors are the live weights: later "
+            yield Hit(n, f"`{text(t)}` holds the tensors of model.state_dict() themselves (no deep copy), the live weights: later "
                          "steps change it, so load_state_dict restores the last weights, not the best; "
                          "use copy.deepcopy(model.state_dict())")
     yield from _kept_on_object(m, loads)
@@ -96,7 +96,7 @@ def _reset_in_a_loop(m, loads):
             continue  # saved inside the loop: the pattern above
         events = ordered_events(m, loop, lambda c: train_event(m, c), key="train")
         if any(e in ("B", "S") for e, _, _ in events):
-            yield Hit(d[0], f"`{arg.id}` holds model.state_dict() itself, whose tensors are the live weights: the "
+            yield Hit(d[0], f"`{arg.id}` holds the tensors of model.state_dict() themselves (no deep copy), the live weights: the "
                             f"loop on line {loop.lineno} restores it and then trains, so from its second pass on it "
                             "restores the trained weights; use copy.deepcopy(model.state_dict())")
 
@@ -116,9 +116,40 @@ def _kept_on_object(m, loads):
                 continue
             for n in walk(fn):
                 if isinstance(n, ast.Assign) and len(n.targets) == 1 and text(n.targets[0]) == text(arg) \
-                        and isinstance(n.value, ast.Call) and call_name(n.value) == "state_dict" \
-                        and isinstance(n.value.func, ast.Attribute) and not n.value.args:
-                    yield Hit(n, f"`{text(arg)}` keeps model.state_dict() itself, whose tensors are the live "
+                        and _live_state(n.value):
+                    yield Hit(n, f"`{text(arg)}` keeps the tensors of model.state_dict() themselves, the live "
                                  f"weights; `{cls.name}` restores it later (line {site.node.lineno}) after more "
                                  "training has changed them, so it restores the last weights, not the best; use "
                                  "copy.deepcopy(model.state_dict())")
+
+
+def _state_dict_call(e) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "state_dict" \
+        and not e.args
+
+
+def _live_state(e) -> bool:
+    """``model.state_dict()`` or a shallow copy of it whose tensors are still the live
+    weights: ``.copy()``, ``dict(...)`` / ``OrderedDict(...)``, ``{k: v for k, v in
+    sd.items()}`` (also ``v.detach()``, which shares the storage). A deep copy, ``v.clone()``
+    or ``v.cpu()`` (a copy off the GPU) is not."""
+    if _state_dict_call(e):
+        return True
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "copy" and not e.args:
+        return _state_dict_call(e.func.value)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("dict", "OrderedDict") \
+            and len(e.args) == 1 and not e.keywords:
+        return _state_dict_call(e.args[0])
+    if isinstance(e, ast.DictComp) and len(e.generators) == 1:
+        g = e.generators[0]
+        it = g.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items"
+                and _state_dict_call(it.func.value) and isinstance(g.target, ast.Tuple) and len(g.target.elts) == 2):
+            return False
+        v = g.target.elts[1]
+        val = e.value
+        if isinstance(val, ast.Call) and isinstance(val.func, ast.Attribute) and val.func.attr == "detach" \
+                and not val.args:
+            val = val.func.value
+        return isinstance(v, ast.Name) and isinstance(val, ast.Name) and val.id == v.id
+    return False
