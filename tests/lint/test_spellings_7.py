@@ -124,6 +124,11 @@ CASES = {
         "        F.mse_loss(model(x), y).backward()\n        opt.step()\n    v = val(model)\n    if v < best:\n"
         "        best = v\n        best_state = copy.deepcopy(model.state_dict())\nmodel.load_state_dict(best_state)\n",
     ],
+    "unguarded-zero": [
+        # a hand-written cosine: the product of two norms is 0 when either vector is
+        "def cos(a, b):\n    return (a * b).sum(-1) / (a.norm(dim=-1) * b.norm(dim=-1))  # !\n",
+        "def cos(a, b):\n    return (a * b).sum(-1) / (a.norm(dim=-1) * b.norm(dim=-1)).clamp_min(1e-8)\n",
+    ],
 }
 
 

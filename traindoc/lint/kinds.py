@@ -285,6 +285,8 @@ class Module:
             sides = (self.kind(e.left), self.kind(e.right))
             if "mask" in sides and (sides[0] in PROBS or sides[1] in PROBS):
                 return "maskedprob"  # softmax(x) * mask: exactly 0 at every masked entry
+            if sides == ("norm", "norm"):
+                return "norm"  # |a| * |b|, a hand-written cosine's denominator: 0 when either is
         if op is ast.Add and self.kind(e.left) in ("sq", "sumsq") and self.kind(e.right) in ("sq", "sumsq") \
                 and _sliced(e.left) and _sliced(e.right):
             return "sumsq"  # g[:, 0] ** 2 + g[:, 1] ** 2: 0 where both are
