@@ -740,3 +740,16 @@ def test_a_baseline_non_finite_from_its_first_step_is_usable():
     assert base.usable and base.first_bad == 0
     assert fixes(base, var, "float32").verdict == "confirmed"
     assert not summarize(np.full(3, np.nan)).usable
+
+
+def test_an_lstm_first_layer_saturated_by_raw_inputs(make_run):
+    # 203 of bench/real: pressures in hectopascals into an LSTM; its output is bounded by 1,
+    # so the |x|max test cannot see the scale, but half of it is exactly 0 before any update
+    # (gates whose sigmoid underflowed); the same model on standardised inputs has none
+    mods = [["", "Track", 0], ["lstm", "LSTM", 4736], ["head", "Linear", 66]]
+    t = np.arange(N)
+    for zero, expect in ((0.51, True), (0.0, False)):
+        act = {"lstm": {"std": 0.41, "absmax": 0.999, "zero": zero}, "head": {"std": 40.0, "absmax": 95.0}}
+        run = make_run(loss=1200 + 50 * np.exp(-t / 50), modules=mods, params=["lstm.weight_ih_l0", "head.weight"],
+                       act=act)
+        assert ("data-unnormalized" in names(run)) is expect

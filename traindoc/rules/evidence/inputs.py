@@ -30,12 +30,25 @@ def _raw_inputs(run) -> tuple[str, float, float, float] | None:
         return None
     a0, s0 = float(am[first][0]), float(sd[first][0]) if first in sd else float("nan")
     if not (a0 > 100 or (math.isfinite(s0) and s0 > 20)):
-        return None
+        return _saturated_lstm(run, mods, first, a0, s0)
     later = [float(am[m][0]) for m, _ in mods if m in am and m != first]
     if later and max(later) / a0 > 3:
         return None  # the scale grows with depth: initialisation, not the inputs
     strength = max(a0 / 100, (s0 / 20) if math.isfinite(s0) else 0)
     return first, a0, s0, min(0.9, 0.55 + 0.1 * math.log10(max(strength, 1)))
+
+
+def _saturated_lstm(run, mods, first: str, a0: float, s0: float):
+    """An LSTM first, whose output holds exact zeros in a fifth of its values at the first
+    sampled step: h = o * tanh(c) is exactly 0 only where a gate's sigmoid underflowed
+    (pre-activation below about -88) or the cell is exactly 0, which default-initialised
+    weights (|w| <= 1/sqrt(hidden)) reach only from inputs in the hundreds or more. Its
+    output is bounded by 1, so the |x|max test above cannot see such inputs."""
+    cls = dict(mods).get(first, "")
+    zero = act_stat(run, "zero", before=features(run).first_bad).get(first)
+    if not cls.startswith("LSTM") or zero is None or not len(zero) or float(zero[0]) < 0.2:
+        return None
+    return first, a0, s0, 0.6
 
 
 def below_raw_inputs(run, c: float) -> tuple[float, str]:
