@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..evidence import finding
+from ..evidence import features, finding
+from .label_misaligned import chance_level
 
 # What counts: conflicting groups must hold at least this share of the rows counted and
 # raise the loss floor by at least this much (nats); a handful of contradictory duplicates
@@ -24,7 +25,10 @@ def label_conflict(run):
     split. The finding reports the floor over all rows counted and compares it with the
     loss the run ended at; it is an error when the conflicts hold a fifth of the rows or
     make a quarter of the final loss, a warning otherwise (at least 2 % of the rows and
-    0.02 nats).
+    0.02 nats). When the loss sits at the chance level for the whole run, the conflicts are
+    no more than a warning: labels re-shuffled apart from their inputs each epoch give the
+    same input many labels over the run (label-misaligned), and conflicts on some rows would
+    not keep the model from learning the others.
 
     Why it happens: the same record stored twice with two labels (annotators who
     disagree, a merge of two label versions), a feature that told the rows apart dropped
@@ -47,12 +51,21 @@ def label_conflict(run):
     end = _final_ce(run)
     part = floor / end if end and end > 0 else None
     strong = share >= 0.2 or part is not None and part >= 0.25
+    chance = chance_level(features(run))
+    unrelated = chance is not None and end is not None and end >= 0.9 * chance[0]
+    if unrelated:
+        # the loss sits at the chance level: the model learns nothing from any row, which
+        # conflicts on some rows do not explain; labels drawn anew each epoch (shuffled apart
+        # from their inputs) make the same input carry many labels over the run
+        strong = False
     tail = f" ({min(part, 1.0):.0%} of the {end:.3g} the run ended at)" if part is not None else ""
     return [finding(
         "label-conflict", 0.8 if strong else 0.4,
         f"{int(d.get('conflict_groups') or 0)} groups of identical training inputs carry different labels "
         f"({conflict_rows} of the {rows} rows counted, {share:.0%}): no model can fit both, so the training "
-        f"cross-entropy cannot go below {floor:.3g} nats{tail}",
+        f"cross-entropy cannot go below {floor:.3g} nats{tail}"
+        + ("; but the loss sits at the chance level: labels that change between epochs for the same input "
+           "(shuffled apart from it, label-misaligned) look the same" if unrelated else ""),
         location={},  # the first steps' batches, not one step
         evidence=[{"event": "label-groups", **{k: d[k] for k in ("rows", "distinct", "conflict_groups",
                                                                    "conflict_rows", "floor", "examples") if k in d}}],
