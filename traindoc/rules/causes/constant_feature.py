@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import rule
 from ..evidence import finding
+from ..evidence.bundles import forensics_files
 
 
 @rule("constant-feature", needs=("loss",))
@@ -31,11 +32,7 @@ def constant_feature(run):
     How to fix: drop constant columns before scaling, or guard the scale (`std[std == 0] = 1`,
     as scikit-learn's StandardScaler does); keep `traindoc data check` in CI.
     """
-    folder = getattr(run, "folder", None)
-    base = Path(folder) / "bundles" if folder is not None else None
-    if base is None or not base.is_dir():
-        return []
-    for p in sorted(base.glob("*/forensics.json")):
+    for p in forensics_files(run):
         cols = _whole_columns(p)
         if cols is None:
             continue

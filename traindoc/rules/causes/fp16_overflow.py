@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 import numpy as np
 
 from .. import rule
 from ..evidence import act_stat, features, finding, module_order, sampled
+from ..evidence.bundles import forensics_files
 
 
 def inf_from_finite(run) -> tuple[str, int, float] | None:
@@ -103,11 +102,7 @@ def fp16_forward_inf(run) -> dict | None:
     finite (a value past 65504), or an epsilon below float16's smallest value (6e-8) may
     have flushed to 0 before a division: either way float16 is the suspect, and confirm's
     float32 experiment settles it."""
-    folder = getattr(run, "folder", None)
-    base = Path(folder) / "bundles" if folder is not None else None
-    if base is None or not base.is_dir():
-        return None
-    for p in sorted(base.glob("*/forensics.json")):
+    for p in forensics_files(run):
         try:
             data = json.loads(p.read_text())
             op = (data.get("location") or {}).get("first_inf") or {}
