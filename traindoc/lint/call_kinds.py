@@ -30,6 +30,8 @@ def call_kind(m: Module, call: ast.Call) -> Any:
         if name in _SCATTER_SUMS:
             return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
                 (k.value for k in call.keywords if k.arg in ("source", "src")), None))
+        if name in ("clamp", "clip", "clamp_min") and _min_zero(call, 0):
+            return "relu"  # x.clamp(min=0): exactly 0 wherever x <= 0
         rk = m.kind(recv)
         if isinstance(rk, tuple) and rk[0] in ("local", "inst", "seq") and name in _MODULE_SELF:
             return rk  # nn.Module.to/cuda/half/train return the module itself
@@ -65,6 +67,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return "sigmoid"
     if q in _RELU:
         return "relu"
+    if q in ("torch.clamp", "torch.clip", "torch.clamp_min") and _min_zero(call, 1):
+        return "relu"  # torch.clamp(x, min=0): a ReLU by another name
     if q in _MAX and m.kind(arg()) == "relu":
         return "relu"  # the largest of values that can all be 0 (an all-negative channel) is 0 there
     if q in N.EXP:
@@ -234,3 +238,11 @@ _METHOD_AS_FN = {
     "sigmoid": "torch.sigmoid",
     "exp": "torch.exp",
 }
+
+
+def _min_zero(call: ast.Call, at: int) -> bool:
+    """The clamp's lower bound (``min=`` or the positional argument at ``at``) is the constant 0."""
+    lo = next((k.value for k in call.keywords if k.arg == "min"), None)
+    if lo is None and len(call.args) > at:
+        lo = call.args[at]
+    return isinstance(lo, ast.Constant) and not isinstance(lo.value, bool) and lo.value == 0

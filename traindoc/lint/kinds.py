@@ -280,11 +280,15 @@ class Module:
                 return "probsum"  # a mean over time of probabilities: still 0 where each one is
             if self.kind(e.left) == "maskedprob" and self.kind(e.right) == "maskedsum":
                 return "maskedprob"  # renormalised: still exactly 0 where masked
+            if self.kind(e.left) == "relu":
+                return "relu"  # overlap / union: 0 wherever the numerator is (disjoint boxes' IoU)
             return None
         if op is ast.Mult:
             sides = (self.kind(e.left), self.kind(e.right))
             if "mask" in sides and (sides[0] in PROBS or sides[1] in PROBS):
                 return "maskedprob"  # softmax(x) * mask: exactly 0 at every masked entry
+            if sides == ("relu", "relu"):
+                return "relu"  # w.clamp(min=0) * h.clamp(min=0): 0 wherever either factor is
             if sides == ("norm", "norm"):
                 return "norm"  # |a| * |b|, a hand-written cosine's denominator: 0 when either is
         if op is ast.Add and self.kind(e.left) in ("sq", "sumsq") and self.kind(e.right) in ("sq", "sumsq") \

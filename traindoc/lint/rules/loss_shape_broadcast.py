@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..batches import batch_source
+from ..last_layer import linear_to_one
 from ..bindings import UNKNOWN, Elt, Param
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
@@ -139,7 +140,8 @@ def _dim(m, call: ast.Call):
     return next((k.value for k in call.keywords if k.arg == "dim"), None)
 
 
-_ACTIVATIONS = frozenset({"torch.sigmoid", "torch.tanh", "torch.relu", "torch.exp", "torch.abs",
+_ACTIVATIONS = frozenset({"torch.sigmoid", "torch.tanh", "torch.relu", "torch.exp", "torch.abs", "torch.sin",
+                          "torch.cos", "torch.log", "torch.sqrt", "torch.square",
                           "torch.nn.functional.sigmoid", "torch.nn.functional.relu", "torch.nn.functional.tanh",
                           "torch.nn.functional.softplus", "torch.nn.functional.leaky_relu", "torch.nn.functional.elu",
                           "torch.nn.functional.gelu", "torch.nn.functional.silu", "torch.nn.functional.dropout"})
@@ -221,6 +223,13 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         return ""
     if _pandas_column(e):
         return "vec"
+    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div, ast.Add, ast.Sub):
+        # math.pi * x[:, 0], 2 * y + 1: a scalar keeps the other side's shape
+        if _scalar(e.left):
+            return _shape(m, e.right, depth - 1)
+        if _scalar(e.right):
+            return _shape(m, e.left, depth - 1)
+        return ""
     if isinstance(e, ast.Attribute) and e.attr == "values":
         return _shape(m, e.value, depth - 1)  # a Series' or an array's values keep its shape
     if isinstance(e, ast.Subscript):
@@ -315,7 +324,7 @@ def _model_col(m, call: ast.Call, depth: int) -> str:
     k = c[1]
     if k[0] in ("inst", "seq"):
         ctor = _ctor(m, call.func)
-        return "col" if ctor is not None and _linear_to_one(m, ctor) else ""
+        return "col" if ctor is not None and linear_to_one(m, ctor) else ""
     if k[0] == "local" and depth > 0:
         fwd = m.method(k[1], "forward")
         rets = m.w.returns.get(id(fwd)) if fwd is not None else None
@@ -344,33 +353,10 @@ def _ctor(m, f):
     return None
 
 
-def _linear_to_one(m, ctor: ast.Call) -> bool:
-    q = m.qualname(ctor.func) or ""
-    if q in ("torch.nn.Linear", "torch.nn.LazyLinear"):
-        out = ctor.args[1] if q.endswith(".Linear") and len(ctor.args) > 1 else \
-            ctor.args[0] if q.endswith("LazyLinear") and ctor.args else \
-            next((k.value for k in ctor.keywords if k.arg == "out_features"), None)
-        return _const(out) == 1
-    if q == "torch.nn.Sequential":
-        layers = [a for a in ctor.args if not isinstance(a, ast.Starred)]
-        if len(layers) == 1 and isinstance(layers[0], ast.Call) and layers[0].args \
-                and isinstance(layers[0].args[0], ast.List) \
-                and (m.qualname(layers[0].func) or "").endswith("OrderedDict"):
-            # nn.Sequential(OrderedDict([("fc", nn.Linear(h, 1)), ...])): the modules of the pairs
-            pairs = layers[0].args[0].elts
-            layers = [p.elts[1] for p in pairs if isinstance(p, ast.Tuple) and len(p.elts) == 2]
-            if len(layers) != len(pairs):
-                return False
-            ctor = ast.Call(func=ctor.func, args=layers, keywords=[])
-        if len(layers) != len(ctor.args):
-            return False
-        while layers and isinstance(layers[-1], ast.Call) \
-                and (m.qualname(layers[-1].func) or "") in _ELEMENTWISE_LAYERS:
-            layers.pop()  # nn.Linear(k, 1), nn.Sigmoid(): still (N, 1)
-        return bool(layers) and isinstance(layers[-1], ast.Call) and _linear_to_one(m, layers[-1])
-    return False
-
-
-_ELEMENTWISE_LAYERS = frozenset("torch.nn." + n for n in (
-    "Sigmoid", "Tanh", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Identity", "Dropout", "Hardtanh",
-    "ReLU6", "PReLU"))
+def _scalar(e) -> bool:
+    """A number: a constant, ``math.pi``, ``-1``."""
+    if isinstance(e, ast.UnaryOp):
+        e = e.operand
+    return isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool) \
+        or isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id in ("math", "np", "numpy") \
+        and e.attr in ("pi", "e")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from .. import names as N
 from ..flow import single_def
 from ..registry import Hit, lint_rule
-from ..source import keyword, may_be
+from ..source import keyword, may_be, text
 from ..walk import walk
 
 _NAMES = frozenset({"softmax", "log_softmax"})
@@ -147,8 +148,10 @@ def check(m):
     provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
     `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it (also through a
     layer built on `self`, `self.act = nn.Softmax(dim=0)`, flagged at that layer) whose class
-    (or a sub-network class of the file) builds batch norm or Flatten, or that reshapes
-    keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`, `x.flatten(1)`).
+    (or a sub-network class of the file) builds batch norm, Flatten or a `batch_first`
+    RNN, or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
+    `x.flatten(1)`), alone or in a returned tuple; and a model's output on a batch of a
+    loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
     a policy's 1-D logits for one state, one sample's logits passed to `nll_loss`) is not
     flagged.
@@ -189,6 +192,12 @@ def check(m):
                             "result is the model's output: each sample's values are normalised across the batch, "
                             "not over its classes; use dim=1 (or -1)")
             continue
+        batch = _loader_batch(m, site, call)
+        if batch is not None:
+            yield Hit(call, f"{which} over dim 0 of the model's output on `{batch}`, a batch of a data loader: "
+                            "each sample's values are normalised across the batch, not over its classes; "
+                            "use dim=1 (or -1)")
+            continue
         # only a 2-D read proves dim 0 is the batch: nll_loss(F.log_softmax(logits, 0), a) on
         # one sample's 1-D logits (REINFORCE) is right, so a loss's input alone is not flagged
         target = _assigned_name(m, call)
@@ -203,6 +212,29 @@ def check(m):
             yield Hit(call, f"{which} over dim 0 (the batch), then `{target}` is read per sample and class (line "
                             f"{use.lineno}): each sample's values are normalised across the batch, not over its "
                             "classes; use dim=1 (or -1)")
+
+
+_LOADER_WORDS = frozenset({"loader", "dataloader", "dl", "iter", "batches"})
+
+
+def _loader_batch(m, site, call: ast.Call) -> str | None:
+    """``for data, label in test_iter: F.softmax(net(data), dim=0)``: the softmax's input is a
+    model run on what a loop over a data loader yields (batches, dim 0 their rows); the
+    name of that batch, else None."""
+    x = call.args[0] if call.args else None
+    if not isinstance(x, ast.Call) or m.callee(x)[0] == "fn" or not x.args:
+        return None  # not a model's call (torch.matmul(q, k), a library function)
+    used = {n.id for a in x.args for n in walk(a) if isinstance(n, ast.Name)}
+    for loop in site.ctx.loops:
+        if not isinstance(loop, ast.For):
+            continue
+        it = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args \
+            and text(loop.iter.func) in ("enumerate", "tqdm") else loop.iter
+        words = set(re.split(r"[^a-z0-9]+", text(it).lower()))
+        got = {n.id for n in walk(loop.target) if isinstance(n, ast.Name)} & used
+        if words & _LOADER_WORDS and isinstance(loop.target, ast.Tuple) and got:
+            return sorted(got)[0]
+    return None
 
 
 def _assigned_name(m, call: ast.Call) -> str | None:
@@ -279,6 +311,8 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
             continue
         if _batch_layer(m, node):
             return f"it builds {m.qualname(node.func).rsplit('.', 1)[-1]}"
+        if m.qualname(node.func) in _RNNS and _true(keyword(node, "batch_first")):
+            return f"its {m.qualname(node.func).rsplit('.', 1)[-1]} takes batch_first input"
         sub = classes.get(node.func.id) if isinstance(node.func, ast.Name) else None
         if sub is not None and sub is not cls and any(  # a sub-network of the file (PointNet's feature net)
                 _batch_layer(m, n) for n in walk(sub)):
@@ -293,6 +327,13 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
         if node.func.attr == "flatten" and ((a and _const(a[-1], 1)) or _const(keyword(node, "start_dim"), 1)):
             return f"`{ast.unparse(node)}` keeps the rows"
     return None
+
+
+_RNNS = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
+
+
+def _true(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value is True
 
 
 def _const(e, v) -> bool:
@@ -319,6 +360,7 @@ def _returned(fn: ast.FunctionDef, call: ast.Call) -> bool:
              for t in n.targets if isinstance(t, ast.Name)}
     for n in walk(fn):
         if isinstance(n, ast.Return) and n.value is not None:
-            if n.value is call or (isinstance(n.value, ast.Name) and n.value.id in names):
+            outs = n.value.elts if isinstance(n.value, ast.Tuple) else [n.value]  # return probs, features
+            if any(v is call or (isinstance(v, ast.Name) and v.id in names) for v in outs):
                 return True
     return False

@@ -14,7 +14,7 @@ from ..walk import walk
 @lint_rule(
     "state-dict-not-copied", "TD530", "warning",
     "the best weights are kept as model.state_dict() without a copy: they keep changing as training continues",
-    needles=[("state_dict()",), ("load_state_dict",)],
+    needles=[("state_dict()",)],
     fix="copy the tensors: best = copy.deepcopy(model.state_dict()) (or {k: v.detach().clone() for k, v in ...})",
     confirm="compare best[k] with model.state_dict()[k] a few steps after saving it: they are identical",
 )
@@ -26,7 +26,9 @@ def check(m):
     shallow copy: `.copy()`, `dict(...)`, `{k: v for k, v in sd.items()}`, `v.detach()`) (the
     "restore the best model" pattern); and `init = model.state_dict()` saved before a loop
     that restores it and then trains (one run per optimizer, fold or seed), pointed at the
-    `state_dict()` call.
+    `state_dict()` call; and `before = model.state_dict()` taken before a training loop and
+    compared with the weights after it (`drift(before, model.state_dict())`) or restored
+    with `load_state_dict(before)`: the snapshot is the trained weights.
 
     Why it happens: `state_dict()` returns references to the live parameter
     tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
@@ -44,6 +46,7 @@ def check(m):
     How to fix:
         best_state = copy.deepcopy(model.state_dict())
     """
+    yield from _snapshot_before_training(m)
     loads = [s for s in m.w.calls if call_name(s.node) == "load_state_dict" and s.node.args]
     if not loads:
         return
@@ -75,6 +78,54 @@ def check(m):
                          "use copy.deepcopy(model.state_dict())")
     yield from _kept_on_object(m, loads)
     yield from _reset_in_a_loop(m, loads)
+
+
+def _snapshot_before_training(m):
+    """``before = model.state_dict()`` in a function's body, then a loop that trains, then
+    ``before`` compared with the weights after it (given to a call together with another
+    ``state_dict()``, or subtracted from one) or restored (``load_state_dict(before)``): the
+    "snapshot" is the live weights, so the drift is always 0 and the restore a no-op."""
+    for fns in m.w.functions.values():
+        for fn in fns:
+            body = fn.body
+            for i, st in enumerate(body):
+                if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                        and _live_state(st.value)):
+                    continue
+                name = st.targets[0].id
+                loop = next((j for j in range(i + 1, len(body)) if isinstance(body[j], (ast.For, ast.While))
+                             and any(e in ("B", "S") for e, _, _ in ordered_events(
+                                 m, body[j], lambda c: train_event(m, c), key="train"))), None)
+                if loop is None or any(isinstance(t, ast.Name) and t.id == name for k in range(i + 1, loop + 1)
+                                       for n in walk(body[k]) if isinstance(n, ast.Assign) for t in n.targets):
+                    continue
+                use = next((u for k in range(loop + 1, len(body)) for u in walk(body[k]) if _compared(m, u, name)),
+                           None)
+                if use is not None:
+                    yield Hit(st, f"`{name}` holds the tensors of model.state_dict() themselves (no copy), the live "
+                                  f"weights: the training loop on line {body[loop].lineno} changes them too, so what "
+                                  f"line {use.lineno} treats as the weights before training are the weights after it; "
+                                  "use copy.deepcopy(model.state_dict())",
+                              related=((use, "where the snapshot is used after training"),))
+
+
+def _compared(m, u, name: str) -> bool:
+    """``u`` reads ``name`` as the weights before training: ``load_state_dict(name)``, a call
+    given ``name`` and another state dict, or ``x - name[k]`` against a fresh ``state_dict()``."""
+    if not isinstance(u, ast.Call):
+        return False
+    args = list(u.args) + [k.value for k in u.keywords]
+    if call_name(u) == "load_state_dict":
+        return len(args) == 1 and isinstance(args[0], ast.Name) and args[0].id == name
+    if not any(isinstance(a, ast.Name) and a.id == name for a in args):
+        return False
+    others = [a for a in args if not (isinstance(a, ast.Name) and a.id == name)]
+    return any(_state_dict_call(a) or isinstance(a, ast.Name) and _fresh_state(m, a) for a in others)
+
+
+def _fresh_state(m, e: ast.Name) -> bool:
+    d = m.defs(e)
+    return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and _state_dict_call(d[0])
 
 
 def _reset_in_a_loop(m, loads):

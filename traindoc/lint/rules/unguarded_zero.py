@@ -25,7 +25,7 @@ WHY = {
     "sq": "a square (0 where its base is 0)",
     "uniform": "a torch.rand sample (exactly 0 with probability 2**-24 per float32 draw: it happens in a long run)",
     "probsum": "a sum or mean of softmax probabilities over another axis (0 where every one underflows)",
-    "relu": "a ReLU output (exactly 0 for every negative pre-activation)",
+    "relu": "a ReLU or clamp(min=0) output, or a ratio of one (exactly 0 for every negative input)",
     "maskedprob": "probabilities times a 0/1 mask (exactly 0 at every masked entry)",
     "maskedsum": "a sum of masked probabilities (0 for a row whose entries are all masked)",
 }
@@ -68,7 +68,9 @@ def check(m):
     `count_nonzero`, `bincount`), a sum of squares or a uniform sample (`torch.rand`,
     `torch.rand_like`: the Gumbel trick's `-log(-log(u))`), or (for log) the output of a
     model or layer that ends in `nn.ReLU` (a Poisson rate, exactly 0 for every negative
-    pre-activation; also through a loss class's `__call__`), with no epsilon or clamp. A value
+    pre-activation; also through a loss class's `__call__`), or a value clamped at 0
+    (`wh.clamp(min=0)`) and products and ratios of it (the IoU of two boxes, 0 when they
+    do not overlap: `-iou.log()`), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,

@@ -22,6 +22,8 @@ _MODE_MATTERS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"m
 # What calling "the model" looks like: ``model(x)``, ``self.net(x)``, ``teacher_model(x)``;
 # not ``self.gm.modules()`` or ``iterate_model_state(m)`` (a function that takes a model).
 _RUN_METHODS = frozenset({"forward", "generate", "predict", "infer", "inference"})
+# GAN and image-restoration code names its networks netG / netD / net_g (lower-cased here)
+_GAN_NET = re.compile(r"net_?[a-z0-9]{1,2}$")
 _MODEL_NAMES = frozenset(
     "model net network module encoder decoder classifier backbone generator discriminator policy critic".split()
 )
@@ -49,7 +51,11 @@ def check(m):
     y)`, named for validation and for a step or batch) that the file calls, that runs the
     model (directly or through a helper of the file) and that no call runs under no_grad:
     the finding points at its model call (methods of a class with a base, such as a
-    LightningModule's, are not checked: the framework runs them under no_grad). A missing
+    LightningModule's, are not checked: the framework runs them under no_grad). Also one
+    epoch function for both phases (`def run_epoch(model, loader, optimizer=None)`) whose
+    backward and step run only under `if is_train:`, called once with training and once
+    with validation data, with no `torch.set_grad_enabled(is_train)` or no_grad around its
+    forward or the validation call: the finding points at the forward. A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where
     eval mode changes nothing.
@@ -115,6 +121,7 @@ def check(m):
         yield Hit(at,
                   f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
     yield from _batch_functions(m, index)
+    yield from _shared_epochs(m)
 
 
 def _batch_functions(m, index):
@@ -143,6 +150,67 @@ def _batch_functions(m, index):
                 continue
             yield Hit(run, f"`{fn.name}` runs the model without torch.no_grad() (no call of it is under no_grad): "
                            "autograd keeps every activation of each validation batch (memory, time)")
+
+
+def _shared_epochs(m):
+    """``def run_epoch(model, loader, optimizer=None)``: one loop for both phases whose
+    backward and step run only under ``if is_train:``, called in this file with validation
+    data (or the flag off), with no ``torch.set_grad_enabled(is_train)`` / no_grad around the
+    forward or around the validation call: its validation pass records a graph."""
+    done = set()
+    for site in m.w.loops:
+        loop, fn = site.node, site.ctx.func
+        if fn is None or id(fn) in done or not isinstance(loop, (ast.For, ast.While)):
+            continue
+        gate = _training_gate(m, loop)
+        run = _model_call(m, loop) if gate is not None else None
+        if run is None or _call_no_grad(m, run) or _body_no_grad(m, loop) or enclosing_no_grad(m, site.ctx.withs):
+            continue
+        flag = {n.id for n in walk(gate) if isinstance(n, ast.Name)}
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+        derived = {t.id for n in walk(fn) if isinstance(n, ast.Assign) and any(
+            isinstance(x, ast.Name) and x.id in params for x in walk(n.value)) for t in n.targets
+            if isinstance(t, ast.Name)}
+        if not flag & (params | derived) or decorated_no_grad(m, fn) \
+                or any(text(c.func).endswith("set_grad_enabled") for c in walk(fn) if isinstance(c, ast.Call)):
+            continue
+        calls = m.call_sites(fn)
+        val = [c for c in calls if _validation_call(c)]
+        if not val or len(val) == len(calls) or all(_call_no_grad(m, c) for c in val):
+            continue
+        done.add(id(fn))
+        yield Hit(run, f"`{fn.name}` trains only under `if {text(gate)}:` and also runs validation (line "
+                       f"{val[0].lineno}), but the forward is not under torch.set_grad_enabled({text(gate)}) or "
+                       "no_grad: the validation pass records a graph (memory, time)",
+                  related=((val[0], "the validation call"),))
+
+
+def _training_gate(m, loop):
+    """The test of the one ``if`` whose body holds every backward() and optimizer step of the loop."""
+    trains = [n for n in walk(loop) if isinstance(n, ast.Call) and (is_backward(m, n) or is_step(m, n))]
+    if not trains:
+        return None
+    ifs = [n for n in walk(loop) if isinstance(n, ast.If) and not isinstance(n.test, ast.Constant)]
+    gates = {id(n.test): n.test for n in ifs for t in trains if any(t is x for b in n.body for x in walk(b))}
+    for test in gates.values():
+        holder = [n for n in ifs if n.test is test]
+        inside = {id(x) for n in holder for b in n.body for x in walk(b)}
+        if all(id(t) in inside for t in trains):
+            return test
+    # a gate per call (``if is_train: opt.zero_grad()`` ... ``if is_train: loss.backward()``): one text for all
+    texts = {text(n.test) for n in ifs if any(t is x for b in n.body for x in walk(b) for t in trains)}
+    if len(texts) == 1 and all(any(t is x for n in ifs if text(n.test) in texts for b in n.body for x in walk(b))
+                               for t in trains):
+        return next(n.test for n in ifs if text(n.test) in texts)
+    return None
+
+
+def _validation_call(call: ast.Call) -> bool:
+    """A call that runs the validation phase: validation data passed, or the training flag off."""
+    args = list(call.args) + [k.value for k in call.keywords]
+    return any(_words(text(a) or _literal_words(a)) & _LOOP_WORDS for a in args) or any(
+        isinstance(k.value, ast.Constant) and k.value.value in (False, None) and _words(k.arg or "") & {
+            "train", "training", "is", "optimizer", "opt"} for k in call.keywords)
 
 
 def _call_no_grad(m, call) -> bool:
@@ -276,7 +344,8 @@ def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
         if len(parts) > 1 and parts[-1] in _RUN_METHODS:
             parts.pop()  # model.generate(x), self.net.forward(x): the model runs too
         last = parts[-1]
-        return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_")
+        return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_") \
+            or _GAN_NET.match(last) is not None
     return False
 
 
