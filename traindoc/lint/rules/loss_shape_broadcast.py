@@ -223,13 +223,8 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         return ""
     if _pandas_column(e):
         return "vec"
-    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div, ast.Add, ast.Sub):
-        # math.pi * x[:, 0], 2 * y + 1: a scalar keeps the other side's shape
-        if _scalar(e.left):
-            return _shape(m, e.right, depth - 1)
-        if _scalar(e.right):
-            return _shape(m, e.left, depth - 1)
-        return ""
+    if isinstance(e, ast.BinOp):
+        return _scaled_shape(m, e, depth)
     if isinstance(e, ast.Attribute) and e.attr == "values":
         return _shape(m, e.value, depth - 1)  # a Series' or an array's values keep its shape
     if isinstance(e, ast.Subscript):
@@ -351,6 +346,15 @@ def _ctor(m, f):
     if vals and len(vals) == 1 and isinstance(vals[0], ast.Call):
         return vals[0]
     return None
+
+
+def _scaled_shape(m, e: ast.BinOp, depth: int) -> str:
+    """``math.pi * x[:, 0]``, ``2 * y + 1``: a scalar keeps the other side's shape."""
+    if type(e.op) not in (ast.Mult, ast.Div, ast.Add, ast.Sub):
+        return ""
+    if _scalar(e.left):
+        return _shape(m, e.right, depth - 1)
+    return _shape(m, e.left, depth - 1) if _scalar(e.right) else ""
 
 
 def _scalar(e) -> bool:
