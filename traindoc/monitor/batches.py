@@ -195,7 +195,10 @@ class Batches:
         ``get_batch``, a tensor sliced by hand): the step's batch is what reaches the model,
         its arguments, plus the targets the loss functions are then given. References
         only (the bundle copies them on a trigger); up to 8 forwards a step."""
-        if not torch.is_grad_enabled() or not module.training:
+        if not torch.is_grad_enabled():
+            self.mon.conflicts.note_eval(args, kwargs)  # an evaluation batch: its rows, for the overlap
+            return
+        if not module.training:
             return
         rec = self.mon.rec
         rec.train_fwds += 1

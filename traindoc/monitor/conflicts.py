@@ -1,4 +1,5 @@
-"""Identical training inputs with different class labels, seen at the loss (label-conflict).
+"""Identical training inputs with different class labels, seen at the loss (label-conflict),
+and evaluation rows identical to rows just trained on (data-leakage by content).
 
 For the first steps of a run, each row of the model's input batch gets a fingerprint on
 the device, and the class label the loss compares its output with rides along with the
@@ -19,6 +20,11 @@ Fingerprints are exact: each input element's bits (as integers), combined with t
 random integer weight vectors modulo a prime below 2**24, so that the three hashes are
 exact in the float32 transfer (72 bits together; no rounding, no order dependence).
 
+The same fingerprints of the rows of any training loss, with the step each row was last
+trained on, and of the rows the model runs without gradients (evaluation batches of two
+rows or more, at most ``EVAL_ROWS``, half the element budget) tell whether every
+evaluation of the run re-used rows trained on since the previous one (see ``overlap``).
+
 Cost: the first ``STEPS`` steps, ``ROWS`` rows or ``ELEMS`` input elements only: a few
 passes over the batch and a float64 matmul on its device (rows in chunks: temporaries of
 about 16 MB), 4 floats a row in the transfer, a dictionary on the host; then nothing.
@@ -33,6 +39,7 @@ import torch
 
 STEPS = 300  # steps during which rows are fingerprinted
 ROWS = 200_000  # rows fingerprinted at most
+EVAL_ROWS = 50_000  # rows evaluated without gradients fingerprinted at most
 ELEMS = 64 << 20  # input elements hashed over the run at most (about 5 ms of CPU a million)
 _P = 16_777_213  # a prime below 2**24: every hash is exact in float32
 _BITS = {torch.float32: torch.int32, torch.float64: torch.int64, torch.float16: torch.int16,
@@ -51,6 +58,10 @@ class LabelConflicts:
         self.rows = 0  # rows sent to the host
         self.elems = 0  # input elements hashed
         self._over = False
+        self.trained: dict[tuple, int] = {}  # fingerprint -> the last step it was trained on
+        self.train_steps: set[int] = set()
+        self.evals: list[tuple] = []  # (step, trained on since the previous evaluation) per row run without gradients
+        self._prev_eval = -1
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         if self._over:
@@ -62,25 +73,52 @@ class LabelConflicts:
 
     def on_target(self, name: str, target: torch.Tensor) -> None:
         xs, self._inputs = self._inputs, []  # one loss per forward: a second one is another head
-        if self._over or not xs or name not in ("cross_entropy", "nll_loss") or target.dim() != 1 \
-                or target.is_floating_point() or target.dtype == torch.bool:
+        if self._over or not xs or target.dim() == 0:
+            return
+        labelled = name in ("cross_entropy", "nll_loss") and target.dim() == 1 \
+            and not target.is_floating_point() and target.dtype != torch.bool
+        h = self._rows(xs, target.shape[0], target.device)
+        if h is None:
             return
         b = target.shape[0]
+        if labelled:
+            self.rows += b
+            self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
+                                    lambda step, vals: self._add(step, vals, b))
+        else:  # any other loss: the rows only, for the evaluation overlap (see note_eval)
+            self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._seen(step, vals, b))
+
+    def note_eval(self, args: tuple, kwargs: dict) -> None:
+        """A forward of the model without gradients (an evaluation batch, a prediction):
+        its rows are fingerprinted like the training rows, to count those that the run
+        trained on since its previous evaluation (data-leakage by content)."""
+        if self._over or self.mon.step >= STEPS:
+            return
+        xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
+        if b < 2 or len(self.evals) >= EVAL_ROWS or self.elems + sum(x.numel() for x in xs) > ELEMS // 2:
+            return  # one state at a time (an agent acting) is not an evaluation batch; the budget's
+            # second half is kept for the training rows (label-conflict)
+        h = self._rows(xs, b, xs[0].device)
+        if h is not None:
+            self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._eval(step, vals, b))
+
+    def _rows(self, xs: list, b: int, device: Any) -> torch.Tensor | None:
+        """The (3, B) fingerprints of the rows of ``xs``, or None when the rows are not whole
+        (a state without the batch dimension), too long to hash exactly, or over budget."""
         n = sum(x.numel() for x in xs)
-        if b == 0 or any(x.dim() == 0 or x.shape[0] != b or x.device != target.device for x in xs) \
+        if b == 0 or any(x.dim() == 0 or x.shape[0] != b or x.device != device for x in xs) \
                 or any(x[0].numel() >= 1 << 21 for x in xs):
-            return  # rows not complete (a state without the batch dimension), or too long to hash exactly
+            return None
         if self.elems + n > ELEMS:
             self._over = True  # the budget is spent: the groups so far are the sample
-            return
+            return None
         self.elems += n
         h = None
         for i, x in enumerate(xs):
             part = self._hash(x.detach().reshape(b, -1), i)
             h = part if h is None else (h * 31 + part).remainder(_P)  # exact: < 2**29
-        self.rows += b
-        self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
-                                lambda step, vals: self._add(vals, b))
+        return h
 
     def _hash(self, x: torch.Tensor, i: int) -> torch.Tensor:
         """(3, B) float64 integers in [0, P): the rows' bits, split in 16-bit parts, against
@@ -104,7 +142,23 @@ class LabelConflicts:
                 acc.remainder_(_P)
         return out.T
 
-    def _add(self, vals: list[float], b: int) -> None:
+    def _seen(self, step: int, vals: list[float], b: int) -> None:
+        for r in range(b):
+            self.trained[(vals[r], vals[b + r], vals[2 * b + r])] = step
+        self.train_steps.add(step)
+
+    def _eval(self, step: int, vals: list[float], b: int) -> None:
+        """Read in step order (with the transfers): ``trained`` holds what was trained on up
+        to this evaluation, so each row is marked now (later training must not count)."""
+        if self.evals and self.evals[-1][0] != step:
+            self._prev_eval = self.evals[-1][0]
+        since, last = self._prev_eval, max(self.train_steps, default=-2)
+        for r in range(b):
+            t = self.trained.get((vals[r], vals[b + r], vals[2 * b + r]), -1)
+            self.evals.append((step, t > since, t == last))  # (last: the batch just trained, re-run to log it)
+
+    def _add(self, step: int, vals: list[float], b: int) -> None:
+        self._seen(step, vals[: 3 * b], b)
         h, t = vals[: 3 * b], vals[3 * b:]
         if b > 1 and all(t[i] == i for i in range(b)):
             return  # labels that are the row positions: a contrastive batch's arange(B)
@@ -119,6 +173,7 @@ class LabelConflicts:
     def summary(self) -> None:
         """One event with the groups' statistics (none when no row was counted)."""
         self._over, self._inputs = True, []
+        overlap(self)
         if not self.groups:
             return
         rows = dup_rows = conflict_rows = conflicts = 0
@@ -141,3 +196,36 @@ class LabelConflicts:
             {"rows": rows, "distinct": len(self.groups), "duplicate_rows": dup_rows, "conflict_groups": conflicts,
              "conflict_rows": conflict_rows, "floor": floor / rows, "examples": examples,
              "max_label": max(max(g) for g in self.groups.values())})
+
+
+def overlap(c: LabelConflicts) -> None:
+    """A ``split-overlap`` event when every row the run evaluated (without gradients) was a
+    row it had trained on since its previous evaluation: the run never measures held-out
+    data (a validation set taken from the training rows, k-fold validating on its training
+    indices). Judged only on evaluations that come at most once every three training steps
+    (a target network or a teacher run every step is not an evaluation), whose training
+    interval the fingerprints cover (before ``STEPS``), with 32 rows or more; a pass that
+    only re-runs the batch just trained on (logging its accuracy) is not one."""
+    passes: dict[int, list] = {}
+    for step, inside, just in c.evals:
+        passes.setdefault(step, []).append((inside, just))
+    if not passes or len(passes) * 3 > max(1, len(c.train_steps)):
+        return
+    rows = shared = 0
+    prev, first = -1, None
+    for step in sorted(passes):
+        since = [t for t in c.train_steps if prev < t <= step]
+        prev = step
+        if len(since) < 3:
+            continue
+        if all(just for _, just in passes[step]):
+            continue  # the batch just trained on, run again to log its accuracy: not an evaluation
+        first = step if first is None else first
+        rows += len(passes[step])
+        shared += sum(inside for inside, _ in passes[step])
+    if rows >= 32 and shared == rows:
+        c.mon.writer.event(
+            first, "split-overlap",
+            f"{shared} of the {rows} rows evaluated without gradients are rows trained on since the previous evaluation",
+            {"shared": shared, "rows": rows, "train_rows": len(c.trained), "how": "identical rows", "shape": "inside",
+             "series": "the evaluation"})

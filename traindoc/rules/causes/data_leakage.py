@@ -15,8 +15,12 @@ def data_leakage(run):
     """What it detects: an evaluation DataLoader whose dataset shares rows with the
     training loader's, read from how the two were built: two views of one tensor or array
     whose row ranges overlap (``data[:-100]`` to train, ``data[100:]`` to validate), or two
-    ``Subset``s of one dataset whose index lists intersect. (``traindoc data check --val``
-    compares the rows' contents in files.)
+    ``Subset``s of one dataset whose index lists intersect; and, whatever built them, an
+    evaluation (forwards without gradients, at most once every three steps, in the first
+    300 steps) whose every row is identical to a row trained on since the previous one:
+    k-fold code validating on its training indices, a validation set copied from the
+    training rows (the monitor fingerprints the rows exactly). (``traindoc data check
+    --val`` compares the rows' contents in files.)
 
     Why it happens: a split by hand with the wrong boundaries, indices drawn twice, a
     validation set re-sliced after the training set grew; the validation loss then
@@ -43,6 +47,10 @@ def data_leakage(run):
     return [best] if best is not None else []
 
 
+def _are(d) -> str:
+    return "they are " if d.get("how") == "identical rows" else "the two datasets are "
+
+
 def _finding(e):
     d = e.get("data") or {}
     shared, rows = int(d.get("shared", 0)), max(1, int(d.get("rows", 1)))
@@ -58,11 +66,12 @@ def _finding(e):
         c, note = 0.4, " (a short stretch at the boundary: a forecasting window's look-back keeps it on purpose)"
     else:
         c, note = 0.9, ""
-    what = ("subsets of one dataset with intersecting indices" if d.get("how") == "subset indices"
-            else "overlapping slices of the same tensor or array")
+    what = {"subset indices": "subsets of one dataset with intersecting indices",
+            "identical rows": "rows identical, value for value, to rows the run trained on since its previous "
+                              "evaluation"}.get(d.get("how"), "overlapping slices of the same tensor or array")
     return finding(
         "data-leakage", c,
-        f"{shared} of the {rows} evaluation rows ({shared / rows:.0%}) are also training rows: the two datasets are "
+        f"{shared} of the {rows} evaluation rows ({shared / rows:.0%}) are also training rows: {_are(d)}"
         f"{what}, so {d.get('series', 'the evaluation loss')} measures memorised rows" + note,
         location={"step": e["step"]},
         evidence=[{"event": "split-overlap", "step": e["step"],

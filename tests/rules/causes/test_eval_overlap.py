@@ -1,0 +1,88 @@
+"""data-leakage by content: rows evaluated without gradients that are, value for value,
+rows the run trained on since its previous evaluation (k-fold validating on its training
+indices, a validation set copied from the training rows). Fingerprinted like the
+label-conflict rows, for any loss; the training rows since the last evaluation only, so
+k-fold's folds (each row trained on in the other folds) are not a leak; a batch re-run to
+log its accuracy and a network run every step (a teacher, a target network) are not
+evaluations."""
+
+import torch
+from torch import nn
+
+import traindoc
+from traindoc.store.reader import open_run
+
+
+def _data(n=400, d=10, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    X = torch.randn(n, d, generator=g)
+    return X, (X[:, 0] + X[:, 1] > 0).float()
+
+
+def _kfold(tmp_path, leak: bool, k=4, epochs=3, bs=50):
+    X, y = _data()
+    folds = torch.randperm(len(X), generator=torch.Generator().manual_seed(1)).chunk(k)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for f in range(k):
+            tr = torch.cat([folds[j] for j in range(k) if j != f])
+            va = tr if leak else folds[f]
+            torch.manual_seed(f)
+            model = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 1))
+            opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+            for _ in range(epochs):
+                for i in range(0, len(tr), bs):
+                    idx = tr[i:i + bs]
+                    loss = nn.functional.binary_cross_entropy_with_logits(model(X[idx]).squeeze(1), y[idx])
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+            with torch.no_grad():
+                nn.functional.binary_cross_entropy_with_logits(model(X[va]).squeeze(1), y[va])
+    return tmp_path / "r"
+
+
+def _overlap(folder):
+    return [e for e in open_run(folder).events() if e["kind"] == "split-overlap"]
+
+
+def test_kfold_validating_on_its_training_rows_is_a_leak(tmp_path):
+    folder = _kfold(tmp_path, leak=True)
+    (ev,) = _overlap(folder)
+    assert ev["data"]["how"] == "identical rows" and ev["data"]["shared"] == ev["data"]["rows"] == 1200  # 4 folds x 300
+    (c,) = [c for c in traindoc.diagnose(folder).causes if c.name == "data-leakage"]
+    assert c.severity == "warning" and "trained on since its previous evaluation" in c.message
+
+
+def test_kfold_with_disjoint_folds_is_not_a_leak(tmp_path):
+    # every row is trained on in the other folds: only rows since the previous evaluation count
+    assert _overlap(_kfold(tmp_path, leak=False)) == []
+
+
+def _loop(tmp_path, every: int, what: str, steps=60):
+    X, y = _data()
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for s in range(steps):
+            idx = torch.arange(s * 40, s * 40 + 40) % 320
+            loss = nn.functional.binary_cross_entropy_with_logits(model(X[idx]).squeeze(1), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if s % every == 0:
+                with torch.no_grad():
+                    rows = idx if what == "batch" else torch.arange(320, 400) if what == "val" else torch.arange(0, 320)
+                    model(X[rows])
+    return tmp_path / "r"
+
+
+def test_a_logged_batch_a_held_out_set_and_every_step_passes_are_not_leaks(tmp_path):
+    assert _overlap(_loop(tmp_path / "a", 5, "batch")) == []  # the batch just trained, re-run to log it
+    assert _overlap(_loop(tmp_path / "b", 5, "val")) == []  # held-out rows
+    assert _overlap(_loop(tmp_path / "c", 1, "train")) == []  # every step: a teacher, not an evaluation
+
+
+def test_an_evaluation_on_the_training_rows_is_reported(tmp_path):
+    (ev,) = _overlap(_loop(tmp_path, 10, "train"))
+    assert ev["data"]["shape"] == "inside" and ev["data"]["shared"] == ev["data"]["rows"]
