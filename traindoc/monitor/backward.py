@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 
+from .graph_acts import GraphActivations, graph_leaves
 from .quantities import grad_norms, total_norm
 
 
@@ -27,6 +28,7 @@ class BackwardClock:
         # after a step (or after a zero_grad call) begins; sampled steps only, 4 tensors
         self.carry_pending = False
         self.carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
+        self.graph_acts = GraphActivations(mon)  # functional sigmoid/tanh/relu outputs, from the graph
 
     def grad_of(self, p: torch.Tensor) -> torch.Tensor:
         """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
@@ -62,12 +64,15 @@ class BackwardClock:
             self._waiting += 1
             # Backwards with no optimizer step: gradient accumulation towards a first step,
             # or a loop that updates the weights by hand. The latter when no torch.optim
-            # optimizer holds the model's parameters (one scan of live objects, once), or
-            # after 256 backwards whatever holds them.
-            if self._waiting == 1 and not self._an_optimizer_holds_the_model():
+            # optimizer holds the model's parameters (one scan of live objects, once; with
+            # no model, the leaf tensors of the loss's graph), or after 256 backwards
+            # whatever holds them.
+            if self._waiting == 1 and not self._an_optimizer_holds_the_model(
+                    None if self.mon.live_roots() else graph_leaves(t)):
                 self._start()
             elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
                 self._start(idle=self._idle_optimizers())
+        self.graph_acts.on_backward(t)
         u = mon.scalers.unscaled(t)
         rec.losses.append(u if u.dim() == 0 else u.reshape(()))
         self.since_step = True

@@ -36,7 +36,7 @@ def saturated_activation(run):
     worst, val = None, 0.0
     stalled = not (math.isfinite(f.rel_drop) and f.rel_drop > 0.3)
     for mod, v in sat.items():
-        if mod == last and not stalled:
+        if (mod == last or mod.endswith("(output)")) and not stalled:
             # a confident classifier's output sigmoid sits at 0/1: that is success; an output
             # tanh pinned at +-1 while the loss does not fall cannot reach its targets
             continue
@@ -49,7 +49,7 @@ def saturated_activation(run):
     if math.isfinite(f.rel_drop) and f.rel_drop > 0.5:
         c = min(c, 0.45)  # the loss fell by more than half: saturated but learning (a warning)
     c, upstream = below_raw_inputs(run, c)
-    out = worst == last  # the model's own output, pinned while the loss stays put
+    out = worst == last or worst.endswith("(output)")  # the model's own output, pinned while the loss stays put
     return [finding(
         "saturated-activation", c,
         f"{val:.0%} of the outputs of {worst} sit at the ends of the activation's range (median over sampled steps)"

@@ -1,0 +1,119 @@
+"""Activations written as functions (``torch.sigmoid(x @ W1)``, ``F.relu(self.fc(x))``,
+``torch.tanh`` in a forward), read from the loss's autograd graph at the backward.
+
+The forward hooks see the outputs of modules only: a network of raw weight tensors, or a
+model whose forward applies its activations as functions, has no ``act/*/saturated`` or
+``act/*/dead`` series. Their outputs are still in the graph: SigmoidBackward0,
+TanhBackward0 and ReluBackward0 keep their result (``_saved_result``) for the backward,
+so one walk of the graph from the loss finds them without a hook, a copy or a patch.
+
+Names: ``sigmoid#1``, ``tanh#2``, ... numbered from the input (the node farthest from
+the loss first); the one reached from the loss through no weight op (a matmul, linear,
+convolution) is the model's output and named ``...(output)`` (a confident classifier's
+output sigmoid sits at 0/1 by design; the rules treat it as the last layer).
+
+Cost: a Python walk of at most ``NODES`` graph nodes on at most ``WALKS`` sampled steps
+of the first ``STEPS``, only when no module hook gave a saturation or dead-unit statistic
+that step; then the same reductions as a module's statistics.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import torch
+
+from .quantities import activation_stats
+
+NODES = 4000  # a bigger graph is a model with modules: skipped
+WALKS = 16
+STEPS = 300
+_KINDS = {"SigmoidBackward0": ("sigmoid", torch.nn.Sigmoid(), "saturated"),
+          "TanhBackward0": ("tanh", torch.nn.Tanh(), "saturated"),
+          "ReluBackward0": ("relu", torch.nn.ReLU(), "dead")}
+_WEIGHT_OPS = ("Mm", "Addmm", "Bmm", "Mv", "Convolution", "Linear", "Matmul", "Embedding", "Baddbmm")
+
+
+def functional_activations(loss: torch.Tensor) -> list[tuple[str, str, torch.Tensor]]:
+    """(name, statistic, statistic's value) for each functional activation in ``loss``'s
+    graph, input first; [] for a graph of more than ``NODES`` nodes."""
+    root = loss.grad_fn
+    if root is None:
+        return []
+    seen = {id(root)}
+    queue = deque([(root, 0, True)])
+    found = []
+    while queue:
+        node, dist, head = queue.popleft()
+        kind = _KINDS.get(type(node).__name__)
+        if kind is not None:
+            found.append((dist, kind, head, node))
+        below = head and kind is None and not type(node).__name__.startswith(_WEIGHT_OPS)
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in seen:
+                if len(seen) >= NODES:
+                    return []
+                seen.add(id(nxt))
+                queue.append((nxt, dist + 1, below))
+    found.sort(key=lambda r: -r[0])
+    out = []
+    counts: dict[str, int] = {}
+    for _, (name, module, stat), head, node in found:
+        if head and stat == "dead":
+            continue  # a ReLU on the output: dead-relu's clipped-head check reads the loss's input
+        try:
+            y = node._saved_result
+        except RuntimeError:  # freed (a graph already backpropagated with retain_graph=False)
+            continue
+        if not isinstance(y, torch.Tensor) or not y.is_floating_point() or y.dim() < 2 or y.numel() == 0:
+            continue
+        v = activation_stats(module, y).get(stat)
+        if v is None:
+            continue
+        counts[name] = counts.get(name, 0) + 1
+        out.append((f"{name}#{counts[name]}" + (" (output)" if head else ""), stat, v))
+    return out
+
+
+def graph_leaves(loss: torch.Tensor) -> set[int] | None:
+    """ids of the leaf tensors ``loss``'s gradient flows into (the weights of a network of
+    raw tensors), or None (no graph, or more than ``NODES`` nodes: unknown)."""
+    root = loss.grad_fn
+    if root is None:
+        return None
+    seen, stack, leaves = {id(root)}, [root], set()
+    while stack:
+        node = stack.pop()
+        var = getattr(node, "variable", None)  # AccumulateGrad
+        if isinstance(var, torch.Tensor):
+            leaves.add(id(var))
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in seen:
+                if len(seen) >= NODES:
+                    return None
+                seen.add(id(nxt))
+                stack.append(nxt)
+    return leaves or None
+
+
+class GraphActivations:
+    """Owned by the backward clock: ``on_backward(loss)`` on sampled steps."""
+
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self.walks = 0
+
+    def on_backward(self, loss: torch.Tensor) -> None:
+        mon = self.mon
+        rec = mon.rec
+        if not rec.sampled or self.walks >= WALKS or mon.step >= STEPS or not loss.requires_grad:
+            return
+        if any(n.endswith(("/saturated", "/dead")) for n in rec.act_names):
+            return  # the module hooks saw the activations
+        self.walks += 1
+        t0 = mon.timer()
+        for name, stat, v in functional_activations(loss):
+            rec.act_names.append(f"act/{name}/{stat}")
+            rec.act_vals.append(v)
+        rec.extra_time += mon.timer() - t0
