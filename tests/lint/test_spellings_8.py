@@ -1,5 +1,5 @@
-"""Spellings added in the ninth pass (December 2026, from the misses of the twelfth recall
-corpus, read after the thirteenth was commissioned): each case as in test_catalogue.py (a
+"""Spellings added in the ninth pass (December 2026, from the misses of the twelfth and
+thirteenth recall corpora, each read after the next one was commissioned): each case as in test_catalogue.py (a
 line ending in `# !` must be reported by the rule and no other line). Written in new words;
 near misses included as negatives."""
 
@@ -92,6 +92,40 @@ CASES = {
         "    torch.save(sd, 'final.pt')\n",
     ],
 }
+
+# from the misses of the thirteenth recall corpus (read after the fourteenth was commissioned)
+CASES["validation-in-train-mode"] += [
+    # a scikit-learn style fitted attribute (module_) run by a per-batch validation method
+    "class Wrap:\n    def __init__(self, module):\n        self.module_ = module\n"
+    "        self.opt_ = torch.optim.SGD(module.parameters(), lr=0.1)\n"
+    "    def infer(self, x):\n        return self.module_(x)\n"
+    "    def validation_step(self, x, y):\n        self.module_.eval()\n        out = self.infer(x)  # !\n"
+    "        return F.cross_entropy(out, y).item()\n"
+    "    def fit(self, batches):\n        return [self.validation_step(x, y) for x, y in batches]\n",
+]
+CASES["optimizer-misses-params"] = [
+    # a builder that replaces the model after the optimizer and hands both to its caller
+    "def build(model):\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    model = copy.deepcopy(model)  # !\n    return model, opt\n",
+    "def build(model):\n    model = copy.deepcopy(model)\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    return model, opt\n",
+    "def export(model):\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    model = copy.deepcopy(model)\n    return model\n",
+]
+CASES["loss-shape-broadcast"] += [
+    # a TD target built from a squeezed (N,) value and a reward of unknown shape, against (N, 1)
+    "q = nn.Linear(6, 1)\nwith torch.no_grad():\n    nxt = q(s2).squeeze(1)\n"
+    "    target = r + 0.99 * (1 - d) * nxt\nloss = F.mse_loss(q(s), target)  # !\n",
+    "q = nn.Linear(6, 1)\nwith torch.no_grad():\n    nxt = q(s2)\n"
+    "    target = r + 0.99 * (1 - d) * nxt\nloss = F.mse_loss(q(s), target)\n",
+]
+CASES["state-dict-not-copied"] += [
+    # snapshots kept in a list: every entry is the same live weights
+    "for epoch in range(3):\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n"
+    "    history.append(model.state_dict().copy())  # !\n",
+    "for epoch in range(3):\n    loss = F.mse_loss(model(x), y)\n    loss.backward()\n    opt.step()\n"
+    "    history.append(copy.deepcopy(model.state_dict()))\n",
+]
 
 
 @pytest.mark.parametrize("rule,src", [(r, s) for r, cases in CASES.items() for s in cases])

@@ -354,7 +354,12 @@ def _scaled_shape(m, e: ast.BinOp, depth: int) -> str:
         return ""
     if _scalar(e.left):
         return _shape(m, e.right, depth - 1)
-    return _shape(m, e.left, depth - 1) if _scalar(e.right) else ""
+    if _scalar(e.right):
+        return _shape(m, e.left, depth - 1)
+    # rewards + gamma * next_q.squeeze(1): a (N,) side makes the result (N,) (or, if the
+    # other side were (N, 1), already (N, N): a broadcast either way)
+    sides = (_shape(m, e.left, depth - 1), _shape(m, e.right, depth - 1))
+    return "vec" if "vec" in sides and "col" not in sides else sides[0] if sides[0] == sides[1] else ""
 
 
 def _scalar(e) -> bool:

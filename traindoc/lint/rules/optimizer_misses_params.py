@@ -282,13 +282,22 @@ def _rebuilt_model(m, site, call: ast.Call, owner: str):
             later = [x for x in _own_nodes(scope) if isinstance(x, ast.Call) and x.lineno > n.lineno]
             if any(_regroups(m, x) for x in later):
                 continue  # the optimizer is rebuilt after it
-            if not (any(call_name(x) == "step" for x in later) if same else stepped):
+            if not (any(call_name(x) == "step" for x in later) or _hands_out(scope, call) if same else stepped):
                 continue  # no training step after it (a fuse or a copy for export)
             return Hit(n, f"`{owner}` is replaced by `{call_name(n.value)}(...)`'s copy, whose new layers have new "
                           f"parameters, after the optimizer (line {call.lineno}) was built from "
                           f"`{owner}.parameters()`: the optimizer keeps updating the old tensors; build it after "
                           "this line")
     return None
+
+
+def _hands_out(scope, call: ast.Call) -> bool:
+    """A builder that returns the optimizer ``call`` made (``return model, optimizer``): the
+    training that steps it happens in its caller."""
+    names = {t.id for n in walk(scope) if isinstance(n, ast.Assign) and n.value is call
+             for t in n.targets if isinstance(t, ast.Name)}
+    return bool(names) and any(isinstance(r, ast.Return) and r.value is not None and any(
+        isinstance(x, ast.Name) and x.id in names for x in walk(r.value)) for r in walk(scope))
 
 
 def _steps(fn) -> bool:

@@ -28,7 +28,9 @@ def check(m):
     that restores it and then trains (one run per optimizer, fold or seed), pointed at the
     `state_dict()` call; and `before = model.state_dict()` taken before a training loop and
     compared with the weights after it (`drift(before, model.state_dict())`) or restored
-    with `load_state_dict(before)`: the snapshot is the trained weights.
+    with `load_state_dict(before)`: the snapshot is the trained weights; and a live state
+    dict appended to a list (`self.saved.append(self.state_dict().copy())`) in a file that
+    trains.
 
     Why it happens: `state_dict()` returns references to the live parameter
     tensors, not a snapshot. Every later optimizer step changes the "best" weights too,
@@ -47,6 +49,7 @@ def check(m):
         best_state = copy.deepcopy(model.state_dict())
     """
     yield from _snapshot_before_training(m)
+    yield from _appended_snapshots(m)
     loads = [s for s in m.w.calls if call_name(s.node) == "load_state_dict" and s.node.args]
     if not loads:
         return
@@ -107,6 +110,23 @@ def _snapshot_before_training(m):
                                   f"line {use.lineno} treats as the weights before training are the weights after it; "
                                   "use copy.deepcopy(model.state_dict())",
                               related=((use, "where the snapshot is used after training"),))
+
+
+def _appended_snapshots(m):
+    """``history.append(model.state_dict())`` (or a shallow ``.copy()``) in a file that
+    trains: every entry of the list is the same live tensors, the current weights."""
+    if not any(w in m.source for w in (b"backward", b"training_step", b".step(")):
+        return
+    for site in m.w.calls:
+        call = site.node
+        fn = site.ctx.func
+        if fn is not None and "state_dict" in fn.name:
+            continue  # building a state dict of sub-objects (a scheduler's): serialised at once
+        if call_name(call) == "append" and len(call.args) == 1 and _live_state(call.args[0]) \
+                and not any(w in text(call.args[0]).lower() for w in ("sched", "optim", "opt.", "scaler")):
+            yield Hit(call, f"`{text(call.func)}(...)` keeps the tensors of model.state_dict() themselves (no "
+                            "deep copy): every entry of the list is the same live weights, so all the snapshots "
+                            "equal the current weights; append copy.deepcopy(model.state_dict())")
 
 
 def _compared(m, u, name: str) -> bool:

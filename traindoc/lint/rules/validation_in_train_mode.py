@@ -343,7 +343,7 @@ def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
         parts = text(n.func).lower().rsplit(".", 2)
         if len(parts) > 1 and parts[-1] in _RUN_METHODS:
             parts.pop()  # model.generate(x), self.net.forward(x): the model runs too
-        last = parts[-1]
+        last = parts[-1].rstrip("_")  # scikit-learn style fitted attributes: self.module_
         return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_") \
             or _GAN_NET.match(last) is not None
     return False
