@@ -52,7 +52,7 @@ class LabelConflicts:
 
     def __init__(self, mon: Any) -> None:
         self.mon = mon
-        self._inputs: list[torch.Tensor] = []
+        self._pending: tuple | None = None  # the latest training forward's fingerprints and rows
         self._weights: dict[tuple, torch.Tensor] = {}  # (row length, device, argument) -> (4, D, 3) float64
         self.groups: dict[tuple, dict[int, int]] = {}  # fingerprint -> label -> rows
         self.rows = 0  # rows sent to the host
@@ -60,33 +60,37 @@ class LabelConflicts:
         self._over = False
         self.trained: dict[tuple, int] = {}  # fingerprint -> the last step it was trained on
         self.train_steps: set[int] = set()
-        self.evals: list[tuple] = []  # (step, trained on since the previous evaluation) per row run without gradients
+        self.evals: list[tuple] = []  # per forward without gradients: see _eval
+        self.eval_rows = 0
         self._prev_eval = -1
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
+        """A training forward: its rows are fingerprinted now (whatever the loss, even one
+        written by hand: the evaluation overlap needs them) and kept for the loss's labels."""
+        self._pending = None
         if self._over:
             return
         if self.mon.step >= STEPS or self.rows >= ROWS:
-            self._over, self._inputs = True, []
+            self._over = True
             return
-        self._inputs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
-
-    def on_target(self, name: str, target: torch.Tensor) -> None:
-        xs, self._inputs = self._inputs, []  # one loss per forward: a second one is another head
-        if self._over or not xs or target.dim() == 0:
-            return
-        labelled = name in ("cross_entropy", "nll_loss") and target.dim() == 1 \
-            and not target.is_floating_point() and target.dtype != torch.bool
-        h = self._rows(xs, target.shape[0], target.device)
+        xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
+        h = self._rows(xs, b, xs[0].device) if b else None
         if h is None:
             return
-        b = target.shape[0]
-        if labelled:
-            self.rows += b
-            self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
-                                    lambda step, vals: self._add(step, vals, b))
-        else:  # any other loss: the rows only, for the evaluation overlap (see note_eval)
-            self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._seen(step, vals, b))
+        self._pending = (h, b)
+        self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._seen(step, vals, b))
+
+    def on_target(self, name: str, target: torch.Tensor) -> None:
+        pend, self._pending = self._pending, None  # one loss per forward: a second one is another head
+        if pend is None or self._over or name not in ("cross_entropy", "nll_loss") or target.dim() != 1 \
+                or target.is_floating_point() or target.dtype == torch.bool or target.shape[0] != pend[1] \
+                or target.device != pend[0].device:
+            return
+        h, b = pend
+        self.rows += b
+        self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
+                                lambda step, vals: self._add(vals, b))
 
     def note_eval(self, args: tuple, kwargs: dict) -> None:
         """A forward of the model without gradients (an evaluation batch, a prediction):
@@ -96,7 +100,7 @@ class LabelConflicts:
             return
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
         b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
-        if b < 2 or len(self.evals) >= EVAL_ROWS or self.elems + sum(x.numel() for x in xs) > ELEMS // 2:
+        if b < 2 or self.eval_rows >= EVAL_ROWS or self.elems + sum(x.numel() for x in xs) > ELEMS // 2:
             return  # one state at a time (an agent acting) is not an evaluation batch; the budget's
             # second half is kept for the training rows (label-conflict)
         h = self._rows(xs, b, xs[0].device)
@@ -148,17 +152,19 @@ class LabelConflicts:
         self.train_steps.add(step)
 
     def _eval(self, step: int, vals: list[float], b: int) -> None:
-        """Read in step order (with the transfers): ``trained`` holds what was trained on up
-        to this evaluation, so each row is marked now (later training must not count)."""
+        """One forward without gradients, read in step order (with the transfers): ``trained``
+        holds what was trained on up to it, so its rows are marked now (later training must
+        not count): (step, rows, rows trained on since the previous evaluation, all of them
+        the batch just trained, distinct rows)."""
         if self.evals and self.evals[-1][0] != step:
             self._prev_eval = self.evals[-1][0]
         since, last = self._prev_eval, max(self.train_steps, default=-2)
-        for r in range(b):
-            t = self.trained.get((vals[r], vals[b + r], vals[2 * b + r]), -1)
-            self.evals.append((step, t > since, t == last))  # (last: the batch just trained, re-run to log it)
+        keys = [(vals[r], vals[b + r], vals[2 * b + r]) for r in range(b)]
+        seen = [self.trained.get(k, -1) for k in keys]
+        self.evals.append((step, b, sum(t > since for t in seen), all(t == last for t in seen), len(set(keys))))
+        self.eval_rows += b
 
-    def _add(self, step: int, vals: list[float], b: int) -> None:
-        self._seen(step, vals[: 3 * b], b)
+    def _add(self, vals: list[float], b: int) -> None:
         h, t = vals[: 3 * b], vals[3 * b:]
         if b > 1 and all(t[i] == i for i in range(b)):
             return  # labels that are the row positions: a contrastive batch's arange(B)
@@ -172,7 +178,7 @@ class LabelConflicts:
 
     def summary(self) -> None:
         """One event with the groups' statistics (none when no row was counted)."""
-        self._over, self._inputs = True, []
+        self._over, self._pending = True, None
         overlap(self)
         if not self.groups:
             return
@@ -199,33 +205,37 @@ class LabelConflicts:
 
 
 def overlap(c: LabelConflicts) -> None:
-    """A ``split-overlap`` event when every row the run evaluated (without gradients) was a
-    row it had trained on since its previous evaluation: the run never measures held-out
-    data (a validation set taken from the training rows, k-fold validating on its training
-    indices). Judged only on evaluations that come at most once every three training steps
-    (a target network or a teacher run every step is not an evaluation), whose training
-    interval the fingerprints cover (before ``STEPS``), with 32 rows or more; a pass that
-    only re-runs the batch just trained on (logging its accuracy) is not one."""
-    passes: dict[int, list] = {}
-    for step, inside, just in c.evals:
-        passes.setdefault(step, []).append((inside, just))
-    if not passes or len(passes) * 3 > max(1, len(c.train_steps)):
+    """A ``split-overlap`` event when the rows the run evaluated (forwards without
+    gradients) are rows it trained on since its previous evaluation: every one of them (the
+    run never measures held-out data: a validation set taken from the training rows, k-fold
+    validating on its training indices), or half or more of the rows of evaluation batches
+    whose rows are distinct (a split that shuffled one part and sliced the other: a batch of
+    the training rows re-run for a training accuracy is all inside, a held-out one all
+    outside, neither is partial; rows that repeat within the batch are a small input space,
+    where equal rows are no leak). Judged only on evaluations that come at most once every
+    three training steps (a target network or a teacher run every step is not one), whose
+    training interval the fingerprints cover (before ``STEPS``), with 32 rows or more; a
+    forward that only re-runs the batch just trained on (logging its accuracy) is not one."""
+    steps = sorted({e[0] for e in c.evals})
+    if not steps or len(steps) * 3 > max(1, len(c.train_steps)):
         return
-    rows = shared = 0
-    prev, first = -1, None
-    for step in sorted(passes):
-        since = [t for t in c.train_steps if prev < t <= step]
+    judged, prev = set(), -1
+    for step in steps:
+        if sum(1 for t in c.train_steps if prev < t <= step) >= 3:
+            judged.add(step)
         prev = step
-        if len(since) < 3:
-            continue
-        if all(just for _, just in passes[step]):
-            continue  # the batch just trained on, run again to log its accuracy: not an evaluation
-        first = step if first is None else first
-        rows += len(passes[step])
-        shared += sum(inside for inside, _ in passes[step])
+    calls = [e for e in c.evals if e[0] in judged and not e[3]]
+    rows, shared = sum(e[1] for e in calls), sum(e[2] for e in calls)
+    partial = [e for e in calls if e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.98 * e[1]]
+    p_rows, p_shared = sum(e[1] for e in partial), sum(e[2] for e in partial)
     if rows >= 32 and shared == rows:
-        c.mon.writer.event(
-            first, "split-overlap",
-            f"{shared} of the {rows} rows evaluated without gradients are rows trained on since the previous evaluation",
-            {"shared": shared, "rows": rows, "train_rows": len(c.trained), "how": "identical rows", "shape": "inside",
-             "series": "the evaluation"})
+        shape, n, k = "inside", rows, shared
+    elif p_rows >= 32 and p_rows * 2 >= rows:
+        shape, n, k = "partial", p_rows, p_shared
+    else:
+        return
+    c.mon.writer.event(
+        min(e[0] for e in calls), "split-overlap",
+        f"{k} of the {n} rows evaluated without gradients are rows trained on since the previous evaluation",
+        {"shared": k, "rows": n, "train_rows": len(c.trained), "how": "identical rows", "shape": shape,
+         "series": "the evaluation"})

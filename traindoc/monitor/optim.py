@@ -52,6 +52,7 @@ class Optimizers:
             only = [only]
         self._only = {id(o) for o in only} if only is not None else None
         self._opts: dict[int, _OptState] = {}
+        self._n_seen = 0  # optimizers seen: each gets its own index
         self.primary: int | None = None  # id() of the primary optimizer, once one has stepped
         self.closure_tail: Any = None  # the optimizer whose closure is being re-evaluated (LBFGS)
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
@@ -65,7 +66,10 @@ class Optimizers:
         if st is None or st.ref() is not opt:
             if self._only is not None and id(opt) not in self._only:
                 return None
-            st = _OptState(len(self._opts), opt)
+            # a new index per optimizer: a freed optimizer's id() can be reused by the next
+            # one (k-fold code builds one per fold), which must not overwrite its record
+            st = _OptState(self._n_seen, opt)
+            self._n_seen += 1
             self._opts[id(opt)] = st
             if self.primary is None:
                 self.primary = id(opt)

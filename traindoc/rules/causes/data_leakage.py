@@ -17,9 +17,10 @@ def data_leakage(run):
     whose row ranges overlap (``data[:-100]`` to train, ``data[100:]`` to validate), or two
     ``Subset``s of one dataset whose index lists intersect; and, whatever built them, an
     evaluation (forwards without gradients, at most once every three steps, in the first
-    300 steps) whose every row is identical to a row trained on since the previous one:
-    k-fold code validating on its training indices, a validation set copied from the
-    training rows (the monitor fingerprints the rows exactly). (``traindoc data check
+    300 steps) whose every row is identical to a row trained on since the previous one
+    (k-fold code validating on its training indices, a validation set copied from the
+    training rows), or whose batches of distinct rows are half or more such rows (a split
+    that shuffled one part and sliced the other); the monitor fingerprints the rows exactly. (``traindoc data check
     --val`` compares the rows' contents in files.)
 
     Why it happens: a split by hand with the wrong boundaries, indices drawn twice, a
