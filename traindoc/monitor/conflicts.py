@@ -59,6 +59,7 @@ class LabelConflicts:
         self.elems = 0  # input elements hashed
         self._over = False
         self.trained: dict[tuple, int] = {}  # fingerprint -> the last step it was trained on
+        self.counts: dict[tuple, int] = {}  # fingerprint -> training rows seen with it
         self.train_steps: set[int] = set()
         self.evals: list[tuple] = []  # per forward without gradients: see _eval
         self.eval_rows = 0
@@ -147,8 +148,11 @@ class LabelConflicts:
         return out.T
 
     def _seen(self, step: int, vals: list[float], b: int) -> None:
+        counts = self.counts
         for r in range(b):
-            self.trained[(vals[r], vals[b + r], vals[2 * b + r])] = step
+            k = (vals[r], vals[b + r], vals[2 * b + r])
+            self.trained[k] = step
+            counts[k] = counts.get(k, 0) + 1
         self.train_steps.add(step)
 
     def _eval(self, step: int, vals: list[float], b: int) -> None:
@@ -180,6 +184,7 @@ class LabelConflicts:
         """One event with the groups' statistics (none when no row was counted)."""
         self._over, self._pending = True, None
         overlap(self)
+        repeats(self)
         if not self.groups:
             return
         rows = dup_rows = conflict_rows = conflicts = 0
@@ -239,3 +244,19 @@ def overlap(c: LabelConflicts) -> None:
         f"{k} of the {n} rows evaluated without gradients are rows trained on since the previous evaluation",
         {"shared": k, "rows": n, "train_rows": len(c.trained), "how": "identical rows", "shape": shape,
          "series": "the evaluation"})
+
+
+def repeats(c: LabelConflicts) -> None:
+    """A ``row-repeats`` event: how often the most frequent training row came back compared
+    with the typical row (every row comes back once an epoch; one input copied thousands of
+    times into the data comes back thousands of times as often). 200 rows or more."""
+    counts = sorted(c.counts.values())
+    rows = sum(counts)
+    if rows < 200 or not counts:
+        return
+    top, median = counts[-1], counts[len(counts) // 2]
+    c.mon.writer.event(
+        max(c.train_steps, default=0), "row-repeats",
+        f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
+        f"{median} times)",
+        {"rows": rows, "distinct": len(counts), "top": top, "median": median, "top_share": top / rows})

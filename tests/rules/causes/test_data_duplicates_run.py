@@ -1,0 +1,39 @@
+"""data-duplicates in a recorded run: one training input repeated thousands of times (the
+monitor counts the fingerprints of the training rows of the first steps), against
+ordinary epochs (every row back once an epoch) and a small input space."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import traindoc
+
+
+def _run(tmp_path, X, Y, steps=120, bs=64):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(X.shape[1], 32), nn.ReLU(), nn.Linear(32, Y.shape[1]))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(steps):
+            i = torch.randint(0, len(X), (bs,))
+            loss = F.mse_loss(model(X[i]), Y[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "data-duplicates"]
+
+
+def test_one_input_copied_thousands_of_times_is_an_error(tmp_path):
+    g = torch.Generator().manual_seed(0)
+    X, Y = torch.randn(500, 12, generator=g), torch.randn(500, 3, generator=g)
+    X, Y = torch.cat([X, X[:1].repeat(3000, 1)]), torch.cat([Y, Y[:1].repeat(3000, 1)])
+    (c,) = _run(tmp_path, X, Y)
+    assert c.severity == "error" and "one training input is 8" in c.message
+
+
+def test_distinct_rows_and_a_small_input_space_are_not(tmp_path):
+    g = torch.Generator().manual_seed(0)
+    X, Y = torch.randn(500, 12, generator=g), torch.randn(500, 3, generator=g)
+    assert _run(tmp_path / "a", X, Y) == []
+    bits = torch.randint(0, 2, (2000, 3), generator=g).float()  # 8 distinct inputs
+    assert _run(tmp_path / "b", bits, torch.randn(2000, 1, generator=g)) == []

@@ -1,0 +1,62 @@
+"""data-duplicates (TD207) in a recorded run: one training input repeated far more often than
+the others."""
+
+from __future__ import annotations
+
+from .. import rule
+from ..evidence import finding
+
+# one input a quarter of the rows: whatever the reason, the loss is mostly that input's
+ERROR_SHARE = 0.25
+# below that, a warning when the input is at least this share of the rows and comes back
+# this many times as often as the median row (intended oversampling repeats many rows a few
+# times each: no single one reaches a twentieth of the data)
+WARN_SHARE, WARN_RATIO = 0.05, 20
+MIN_DISTINCT = 20  # fewer distinct inputs: a tiny input space, where repeats are the data
+
+
+@rule("data-duplicates", needs=("loss",))
+def data_duplicates(run):
+    """What it detects: a training input (the model's input row, compared exactly: the
+    monitor fingerprints the rows of the first 300 steps) that comes back twenty times as
+    often as the median row and makes up a quarter or more of the rows trained on (an
+    error), or a twentieth or more (a warning). Needs 200 rows and 20 distinct inputs. (`traindoc
+    data check` finds duplicates in files, with the labels.)
+
+    Why it happens: a list built by appending the same sample in a loop, a default or
+    placeholder sample substituted for every failed load, a merge that copied one record
+    thousands of times; the loss is then mostly that one input's, the model fits it and
+    barely learns the rest.
+
+    How to confirm: count the distinct rows of the training set
+    (`torch.unique(X, dim=0, return_counts=True)`): one count dwarfs the others.
+
+    How to fix: deduplicate the training data (or find the loader fallback that returns one
+    sample); oversample on purpose in a sampler, with weights, not by copying rows.
+    """
+    ev = [e for e in run.events() if e["kind"] == "row-repeats"]
+    if not ev:
+        return []
+    d = ev[-1].get("data") or {}
+    rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
+    top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
+    share = top / max(1, rows)
+    if rows < 200 or distinct < MIN_DISTINCT or top < WARN_RATIO * median:
+        return []  # (a mode twenty times the median row: not a small input space's common value)
+    if share >= ERROR_SHARE:
+        c = 0.6 + 0.3 * min(1.0, (share - ERROR_SHARE) / 0.5)
+    elif share >= WARN_SHARE:
+        c = 0.4
+    else:
+        return []
+    return [finding(
+        "data-duplicates", c,
+        f"one training input is {share:.0%} of the {rows} rows trained on in the first steps ({top} times, "
+        f"while the median input came {median} times): the loss is mostly that one input's",
+        location={"step": ev[-1]["step"]},
+        evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "top": top, "median": median,
+                   "top_share": round(share, 4)}],
+        fix="deduplicate the training data (or fix the loader fallback that returns the same sample); "
+            "oversample with a weighted sampler, not by copying rows",
+        confirm="torch.unique(X_train, dim=0, return_counts=True): one count dwarfs the others",
+    )]
