@@ -29,6 +29,8 @@ from .findings import Finding
 NAN = frozenset({"loss-nonfinite", "grad-nonfinite"})
 SPIKE = frozenset({"loss-spike", "grad-spike"})
 LEARN = frozenset({"loss-plateau", "slow-learning", "loss-oscillation", "loss-divergence"})
+# flushed gradients stall learning; they do not make the loss rise or swing
+STALL = frozenset({"loss-plateau", "slow-learning"})
 
 # lint rule -> (cause, the symptoms it produces, weight). Strong (>= 0.6): the pattern
 # produces the symptom whenever the line runs; weak: it may (an operand that can be 0).
@@ -54,7 +56,7 @@ LEADS_TO: dict[str, tuple[str, frozenset[str], float]] = {
     "grad-cleared-before-step": ("params-not-updated", LEARN, 0.7),
     "accumulation-not-averaged": ("loss-reduction", NAN | SPIKE | LEARN, 0.6),
     "summed-loss-step": ("loss-reduction", NAN | SPIKE | LEARN, 0.5),
-    "unscaled-fp16": ("fp16-underflow", LEARN, 0.5),
+    "unscaled-fp16": ("fp16-underflow", STALL, 0.5),
     "clip-before-unscale": ("exploding-gradient", NAN | SPIKE, 0.4),
     "clip-after-step": ("exploding-gradient", NAN | SPIKE, 0.5),
 }

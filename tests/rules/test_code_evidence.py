@@ -79,3 +79,15 @@ def test_no_script_recorded(tmp_path):
     gone = run_of(tmp_path)
     (tmp_path / "train.py").unlink()
     assert corroborate(gone, [], PLATEAU) == []
+
+
+def test_float16_autocast_without_a_scaler_corroborates_a_stall_not_a_rising_loss(tmp_path):
+    text = SCRIPT.replace("    loss = F.cross_entropy(F.softmax(model(x), dim=1), y)\n",
+                          "    with torch.autocast('cuda', dtype=torch.float16):\n"
+                          "        loss = F.cross_entropy(model(x), y)\n")
+    lint, _ = script_findings(run_of(tmp_path, text))
+    assert "unscaled-fp16" in {f.name for f in lint}
+    under = Finding.from_confidence("fp16-underflow", 0.45, "autocast float16, no GradScaler")
+    rising = [Finding("loss-divergence", "warning", "rose")]
+    assert corroborate(run_of(tmp_path, text), [under], rising)[0].confidence == 0.45
+    assert corroborate(run_of(tmp_path, text), [under], PLATEAU)[0].confidence > 0.45

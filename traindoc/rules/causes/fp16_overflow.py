@@ -77,6 +77,8 @@ def fp16_overflow(run):
         if n_skip > max(5, 0.2 * max(f.steps, 1)):
             c = max(c, 0.6)
             ev.append({"series": "scaler/skipped", "steps": n_skip, "scale_last": float(sc.values[-1])})
+    if eps_flushed(run) is not None and half and frac == 0 and jump is None and c > 0.5:
+        c = 0.5  # no value seen past 65504: Adam's eps flushed to 0 explains the NaN (fp16-underflow)
     fwd = fp16_forward_inf(run) if c == 0.0 else None
     if fwd is not None:
         return [_forward_finding(fwd)]
@@ -94,6 +96,27 @@ def fp16_overflow(run):
             "use torch.amp.GradScaler with float16",
         confirm="rerun the failing step in float32/bfloat16: it stays finite if float16 range was the cause",
     )]
+
+
+# float16 rounds any value below half its smallest subnormal (2**-24 = 5.96e-8) to 0
+FP16_ZERO_BELOW = 2.0 ** -25
+
+
+def eps_flushed(run) -> tuple[str, float] | None:
+    """(optimizer class, eps) of an Adam-family optimizer (a group with ``betas`` and
+    ``eps``) whose eps is 0 once cast to float16, in a run whose parameters are all float16
+    (so is the optimizer's state, and the eps added to it), else None."""
+    floats = {d for d in features(run).dtypes if d.startswith(("float", "bfloat"))}
+    if floats != {"float16"}:
+        return None  # float32 parameters next to float16 ones (a float32 master copy): not shown to be the optimizer's
+    for k, o in run.meta.items():
+        if not (k.startswith("optimizer/") and isinstance(o, dict)):
+            continue
+        for g in o.get("groups", []):
+            eps = g.get("eps")
+            if "betas" in g and isinstance(eps, (int, float)) and 0 <= eps < FP16_ZERO_BELOW:
+                return str(o.get("class", "Adam")), float(eps)
+    return None
 
 
 def fp16_forward_inf(run) -> dict | None:

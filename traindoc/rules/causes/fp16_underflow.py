@@ -7,7 +7,7 @@ import numpy as np
 from .. import rule
 from ..evidence import features, finding, sampled
 from ..util import fmt
-from .fp16_overflow import fp16_forward_inf
+from .fp16_overflow import eps_flushed, fp16_forward_inf
 
 
 def autocast_fp16(run) -> bool:
@@ -23,7 +23,9 @@ def fp16_underflow(run):
     gradient values below float16's smallest subnormal (6e-8). Under
     ``torch.autocast(dtype=float16)`` with float32 parameters the flushed values are plain
     zeros in ``.grad``; there the configuration alone (no GradScaler recorded) is a warning
-    for ``confirm``'s fp32 experiment to settle.
+    for ``confirm``'s fp32 experiment to settle. And an Adam-family optimizer over float16
+    parameters whose eps (1e-8 by default) is 0 in float16: squared gradients below 6e-8
+    flush to 0 in its state and the update divides by 0 (an error once the loss breaks).
 
     Why it happens: float16 cannot hold magnitudes below 6e-8; small losses (a mean over
     many elements) give activation gradients below that, which become 0 and stop the
@@ -41,12 +43,19 @@ def fp16_underflow(run):
     half = "float16" in f.dtypes or auto
     gn = sampled(run, "grad_norm/")
     uf = sampled(run, "grad_underflow/")
-    zero = {p: float(np.mean(s.values == 0)) for p, s in gn.items() if len(s.values)}
+    # zero gradients count only on steps whose loss was finite: a NaN/Inf loss (inf / inf
+    # in a float16 forward) zeroes or poisons every gradient, which says nothing of flushing
+    ok = _finite_loss_steps(run)
+    zero = {p: float(np.mean(s.values[np.isin(s.steps, ok)] == 0)) for p, s in gn.items()
+            if np.isin(s.steps, ok).any()}
     frac_zero = float(np.mean([z > 0.5 for z in zero.values()])) if zero else 0.0
     under = {p: float(np.nanmedian(s.values)) for p, s in uf.items() if len(s.values)}
     worst = max(under.items(), key=lambda kv: kv[1], default=(None, 0.0))
     if not half:
         return []
+    flushed = eps_flushed(run)
+    if flushed is not None:
+        return [_eps_finding(f, *flushed)]
     c = 0.0
     ev = [{"meta": "model dtypes", "value": sorted(f.dtypes)}]
     if frac_zero >= 0.2:
@@ -85,3 +94,27 @@ def fp16_underflow(run):
         fix="use torch.amp.GradScaler with float16 (or train in bfloat16)",
         confirm="rerun with torch.amp.GradScaler: the zero gradients disappear and the loss falls",
     )]
+
+
+def _eps_finding(f, opt: str, eps: float):
+    """Adam's eps is 0 in float16: where the squared-gradient state underflows to 0 (a
+    gradient under 2.4e-4 squares below 6e-8), the update m / (sqrt(v) + eps) is 0/0 = NaN
+    or x/0 = inf. An error once the loss went non-finite, a warning before."""
+    broke = f.first_bad is not None
+    return finding(
+        "fp16-underflow", 0.95 if broke else 0.4,
+        f"{opt}'s eps ({eps:g}) is 0 in float16 and the parameters (so the optimizer's state) are float16: "
+        "squared gradients under 6e-8 flush to 0, and where they do the update m / (sqrt(v) + eps) divides by 0"
+        + (f"; the loss went non-finite at step {f.first_bad}" if broke else ""),
+        location={"step": f.first_bad} if broke else {},
+        evidence=[{"meta": "optimizer", "class": opt, "eps": eps}, {"meta": "model dtypes", "value": sorted(f.dtypes)}]
+        + ([{"series": "loss", "step": f.first_bad, "value": "non-finite"}] if broke else []),
+        fix="keep float32 master weights (torch.autocast with a GradScaler, not model.half()), or use eps >= 1e-4 "
+            "with float16 parameters, or bfloat16",
+        confirm="print optimizer.state[p]['exp_avg_sq'].eq(0).float().mean() after the first step: many zeros",
+    )
+
+
+def _finite_loss_steps(run) -> np.ndarray:
+    loss = run.series("loss")
+    return loss.steps[np.isfinite(loss.values)] if not loss.empty else np.zeros(0, dtype=np.int64)
