@@ -65,7 +65,9 @@ SCHEMA: tuple[Series, ...] = (
     Series("param_norm", "L2 norm", SAMPLED, "Optimizers", "global parameter norm"),
     Series("param_norm/{param}", "L2 norm", SAMPLED, "Optimizers", "per-parameter norm"),
     Series("act/{module}/{stat}", "per statistic", SAMPLED, "Models", "activation statistics of each leaf module: mean, "
-           "std, absmax, zero, dead (ReLU), saturated (sigmoid/tanh), fp16_over (beyond the float16 range)"),
+           "std, absmax, zero, dead (ReLU), saturated (sigmoid/tanh), fp16_over (beyond the float16 range); for "
+           "activations applied as functions, read from the autograd graph: {module} is sigmoid#1, relu#2, ... "
+           "(dead, saturated only)"),
     Series("scaler/scale", "scale", "with a GradScaler", "Scalers", "the loss scale"),
     Series("scaler{i}/scale", "scale", "with several GradScalers", "Scalers", "the loss scale of the i-th scaler"),
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),
