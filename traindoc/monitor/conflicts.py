@@ -164,8 +164,11 @@ class LabelConflicts:
             self._prev_eval = self.evals[-1][0]
         since, last = self._prev_eval, max(self.train_steps, default=-2)
         keys = [(vals[r], vals[b + r], vals[2 * b + r]) for r in range(b)]
-        seen = [self.trained.get(k, -1) for k in keys]
-        self.evals.append((step, b, sum(t > since for t in seen), all(t == last for t in seen), len(set(keys))))
+        # (a training forward at the evaluation's own step comes after it: the step counter
+        # moves at the optimizer step, so step `since` trained after the previous evaluation)
+        seen = [self.trained.get(k, -2) for k in keys]
+        self.evals.append((step, b, sum(t >= since for t in seen), all(t == last for t in seen), len(set(keys)),
+                           keys))
         self.eval_rows += b
 
     def _add(self, vals: list[float], b: int) -> None:
@@ -214,10 +217,11 @@ def overlap(c: LabelConflicts) -> None:
     gradients) are rows it trained on since its previous evaluation: every one of them (the
     run never measures held-out data: a validation set taken from the training rows, k-fold
     validating on its training indices), or half or more of the rows of evaluation batches
-    whose rows are distinct (a split that shuffled one part and sliced the other: a batch of
-    the training rows re-run for a training accuracy is all inside, a held-out one all
-    outside, neither is partial; rows that repeat within the batch are a small input space,
-    where equal rows are no leak). Judged only on evaluations that come at most once every
+    whose rows are distinct, some of which were never trained on in the whole window (a
+    split that shuffled one part and sliced the other: a batch of the training rows re-run
+    for a training accuracy is all inside by the end, a held-out one all outside, neither is
+    partial; rows that repeat within the batch are a small input space, where equal rows are
+    no leak). Judged only on evaluations that come at most once every
     three training steps (a target network or a teacher run every step is not one), whose
     training interval the fingerprints cover (before ``STEPS``), with 32 rows or more; a
     forward that only re-runs the batch just trained on (logging its accuracy) is not one."""
@@ -231,7 +235,11 @@ def overlap(c: LabelConflicts) -> None:
         prev = step
     calls = [e for e in c.evals if e[0] in judged and not e[3]]
     rows, shared = sum(e[1] for e in calls), sum(e[2] for e in calls)
-    partial = [e for e in calls if e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.98 * e[1]]
+    # partial both since the previous evaluation and over the whole window: a fixed subset of
+    # the training rows evaluated more often than once an epoch is partial since the previous
+    # evaluation, but every one of its rows is a training row by the end
+    partial = [e for e in calls if e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.98 * e[1]
+               and sum(k in c.trained for k in e[5]) < 0.98 * e[1]]
     p_rows, p_shared = sum(e[1] for e in partial), sum(e[2] for e in partial)
     if rows >= 32 and shared == rows:
         shape, n, k = "inside", rows, shared

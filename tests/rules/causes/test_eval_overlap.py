@@ -74,7 +74,8 @@ def _loop(tmp_path, every: int, what: str, steps=60):
             opt.step()
             if s % every == 0:
                 with torch.no_grad():
-                    rows = idx if what == "batch" else torch.arange(320, 400) if what == "val" else torch.arange(0, 320)
+                    rows = {"batch": idx, "val": torch.arange(320, 400), "subset": torch.arange(0, 64)}.get(
+                        what, torch.arange(0, 320))
                     model(X[rows])
     return tmp_path / "r"
 
@@ -83,6 +84,9 @@ def test_a_logged_batch_a_held_out_set_and_every_step_passes_are_not_leaks(tmp_p
     assert _overlap(_loop(tmp_path / "a", 5, "batch")) == []  # the batch just trained, re-run to log it
     assert _overlap(_loop(tmp_path / "b", 5, "val")) == []  # held-out rows
     assert _overlap(_loop(tmp_path / "c", 1, "train")) == []  # every step: a teacher, not an evaluation
+    # a fixed subset of the training rows evaluated more often than once an epoch: partly
+    # trained on since the previous evaluation, but all of them training rows by the end
+    assert all(e["data"]["shape"] != "partial" for e in _overlap(_loop(tmp_path / "d", 3, "subset")))
 
 
 def test_an_evaluation_on_the_training_rows_is_reported(tmp_path):
