@@ -60,6 +60,7 @@ class LabelConflicts:
         self._over = False
         self.trained: dict[tuple, int] = {}  # fingerprint -> the last step it was trained on
         self.counts: dict[tuple, int] = {}  # fingerprint -> training rows seen with it
+        self.fwds: dict[int, int] = {}  # step -> training forwards of the model in it
         self.train_steps: set[int] = set()
         self.evals: list[tuple] = []  # per forward without gradients: see _eval
         self.eval_rows = 0
@@ -74,6 +75,8 @@ class LabelConflicts:
         if self.mon.step >= STEPS or self.rows >= ROWS:
             self._over = True
             return
+        step = self.mon.step
+        self.fwds[step] = self.fwds.get(step, 0) + 1
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
         b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
         h = self._rows(xs, b, xs[0].device) if b else None
@@ -186,8 +189,12 @@ class LabelConflicts:
     def summary(self) -> None:
         """One event with the groups' statistics (none when no row was counted)."""
         self._over, self._pending = True, None
-        overlap(self)
-        repeats(self)
+        per_step = sorted(self.fwds.values())
+        if not per_step or per_step[len(per_step) // 2] <= 2:
+            # rows are samples only when the model runs once a step (twice: a siamese pair); a
+            # recurrent cell called per time step sees states and tokens, not samples
+            overlap(self)
+            repeats(self)
         if not self.groups:
             return
         rows = dup_rows = conflict_rows = conflicts = 0

@@ -37,3 +37,25 @@ def test_distinct_rows_and_a_small_input_space_are_not(tmp_path):
     assert _run(tmp_path / "a", X, Y) == []
     bits = torch.randint(0, 2, (2000, 3), generator=g).float()  # 8 distinct inputs
     assert _run(tmp_path / "b", bits, torch.randn(2000, 1, generator=g)) == []
+
+
+def test_a_cell_called_per_time_step_has_no_sample_rows(tmp_path):
+    # the same one-hot tokens and zero states recur at every step's first time step: states
+    # and tokens, not samples; nothing about duplicates (nor overlaps) is said
+    torch.manual_seed(0)
+    cell = nn.RNNCell(5, 8)
+    head = nn.Linear(8, 5)
+    opt = torch.optim.SGD(list(cell.parameters()) + list(head.parameters()), lr=0.1)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(40):
+            seq = torch.randint(0, 5, (16, 12))
+            h = torch.zeros(16, 8)
+            loss = 0
+            for t in range(11):
+                h = cell(F.one_hot(seq[:, t], 5).float(), h)
+                loss = loss + F.cross_entropy(head(h), seq[:, t + 1])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    events = {e["kind"] for e in traindoc.open_run(tmp_path / "r").events()}
+    assert "row-repeats" not in events and "split-overlap" not in events

@@ -52,7 +52,8 @@ def test_kfold_validating_on_its_training_rows_is_a_leak(tmp_path):
     # one record per optimizer, though a freed fold's optimizer id() can be reused by the next
     assert len([k for k in open_run(folder).meta if k.startswith("optimizer/")]) == 4
     (c,) = [c for c in traindoc.diagnose(folder).causes if c.name == "data-leakage"]
-    assert c.severity == "warning" and "trained on since its previous evaluation" in c.message
+    # by content a training-accuracy pass looks the same: a weak lead, not a verdict
+    assert c.severity == "warning" and c.confidence == 0.25 and "trained on since its previous evaluation" in c.message
 
 
 def test_kfold_with_disjoint_folds_is_not_a_leak(tmp_path):
