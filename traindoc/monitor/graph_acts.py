@@ -12,6 +12,9 @@ the loss first); the one reached from the loss through no weight op (a matmul, l
 convolution) is the model's output and named ``...(output)`` (a confident classifier's
 output sigmoid sits at 0/1 by design; the rules treat it as the last layer).
 
+Not read as saturation: the sigmoids and tanhs of a model with a recurrent module or one that
+runs more than twice a step (gates of an unrolled cell, open or closed by design).
+
 Cost: a Python walk of at most ``NODES`` graph nodes on at most ``WALKS`` sampled steps
 of the first ``STEPS``, only when no module hook gave a saturation or dead-unit statistic
 that step; then the same reductions as a module's statistics.
@@ -103,6 +106,7 @@ class GraphActivations:
     def __init__(self, mon: Any) -> None:
         self.mon = mon
         self.walks = 0
+        self._rnn: bool | None = None  # decided at the first walk
 
     def on_backward(self, loss: torch.Tensor) -> None:
         mon = self.mon
@@ -113,7 +117,20 @@ class GraphActivations:
             return  # the module hooks saw the activations
         self.walks += 1
         t0 = mon.timer()
+        gates = self._recurrent()
         for name, stat, v in functional_activations(loss):
+            if gates and stat == "saturated":
+                continue  # a recurrent cell's gates: sigmoid/tanh that open and close by design
             rec.act_names.append(f"act/{name}/{stat}")
             rec.act_vals.append(v)
         rec.extra_time += mon.timer() - t0
+
+    def _recurrent(self) -> bool:
+        """The model holds a recurrent module (LSTM, GRU, their cells), or runs more than twice a
+        step (a cell unrolled by hand): its graph's sigmoids and tanhs are mostly gates, which
+        saturate by design (the module hooks never looked inside an LSTM either)."""
+        if self._rnn is None:
+            self._rnn = any(isinstance(m, (torch.nn.RNNBase, torch.nn.RNNCellBase))
+                            for _, root in self.mon.live_roots() for m in root.modules())
+        fwds = self.mon.conflicts.fwds
+        return self._rnn or fwds.get(self.mon.step, 0) > 2
