@@ -12,8 +12,9 @@ the loss first); the one reached from the loss through no weight op (a matmul, l
 convolution) is the model's output and named ``...(output)`` (a confident classifier's
 output sigmoid sits at 0/1 by design; the rules treat it as the last layer).
 
-Not read as saturation: the sigmoids and tanhs of a model with a recurrent module or one that
-runs more than twice a step (gates of an unrolled cell, open or closed by design).
+Not read as saturation: the sigmoids and tanhs of a model with a recurrent module, of one that
+runs more than twice a step, or of a graph with more than ``UNROLLED`` of the same kind (the
+gates and states of a recurrence unrolled over time, open or closed by design).
 
 Cost: a Python walk of at most ``NODES`` graph nodes on at most ``WALKS`` sampled steps
 of the first ``STEPS``, only when no module hook gave a saturation or dead-unit statistic
@@ -32,6 +33,7 @@ from .quantities import activation_stats
 NODES = 4000  # a bigger graph is a model with modules: skipped
 WALKS = 16
 STEPS = 300
+UNROLLED = 8  # more sigmoids (or tanhs) than this in one graph: a recurrence unrolled over time
 _KINDS = {"SigmoidBackward0": ("sigmoid", torch.nn.Sigmoid(), "saturated"),
           "TanhBackward0": ("tanh", torch.nn.Tanh(), "saturated"),
           "ReluBackward0": ("relu", torch.nn.ReLU(), "dead")}
@@ -118,9 +120,14 @@ class GraphActivations:
         self.walks += 1
         t0 = mon.timer()
         gates = self._recurrent()
-        for name, stat, v in functional_activations(loss):
-            if gates and stat == "saturated":
-                continue  # a recurrent cell's gates: sigmoid/tanh that open and close by design
+        found = functional_activations(loss)
+        kinds: dict[str, int] = {}
+        for name, _, _ in found:
+            kinds[name.split("#")[0]] = kinds.get(name.split("#")[0], 0) + 1
+        for name, stat, v in found:
+            if stat == "saturated" and (gates or kinds[name.split("#")[0]] > UNROLLED):
+                continue  # a recurrent cell's gates, or a recurrence unrolled in the forward (the
+                # same activation more than 8 times): they open and close by design
             rec.act_names.append(f"act/{name}/{stat}")
             rec.act_vals.append(v)
         rec.extra_time += mon.timer() - t0
