@@ -142,7 +142,11 @@ class LabelConflicts:
         out = torch.zeros(b, 3, dtype=torch.float64, device=x.device)
         step = max(1, (1 << 20) // d)  # rows at a time: temporaries of about 16 MB
         for lo in range(0, b, step):
-            bits = (x[lo:lo + step].contiguous().view(it) if it is not None else x[lo:lo + step]).long()
+            chunk = x[lo:lo + step].contiguous()
+            # float32's bits stay int32 (the 16-bit parts below fit; a copy to int64 cost a
+            # third of the hash); the others widen to int64 as before
+            bits = chunk.view(it) if it in (torch.int32, torch.int64) else (
+                chunk.view(it) if it is not None else chunk).long()
             parts = 2 if it is torch.int32 else 1 if it is torch.int16 or x.dtype == torch.bool else 4
             acc = out[lo:lo + step]
             for k in range(parts):
@@ -245,7 +249,11 @@ def overlap(c: LabelConflicts) -> None:
     # partial both since the previous evaluation and over the whole window: a fixed subset of
     # the training rows evaluated more often than once an epoch is partial since the previous
     # evaluation, but every one of its rows is a training row by the end
-    partial = [e for e in calls if e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.98 * e[1]
+    # (and only when the window saw the typical training row at least twice: a window shorter
+    # than an epoch cannot say which rows are never trained on)
+    counts = sorted(c.counts.values())
+    covered = bool(counts) and counts[len(counts) // 2] >= 2
+    partial = [e for e in calls if covered and e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.98 * e[1]
                and sum(k in c.trained for k in e[5]) < 0.98 * e[1]]
     p_rows, p_shared = sum(e[1] for e in partial), sum(e[2] for e in partial)
     if rows >= 32 and shared == rows:
