@@ -23,7 +23,7 @@ that step; then the same reductions as a module's statistics.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
 import torch
@@ -40,27 +40,34 @@ _KINDS = {"SigmoidBackward0": ("sigmoid", torch.nn.Sigmoid(), "saturated"),
 _WEIGHT_OPS = ("Mm", "Addmm", "Bmm", "Mv", "Convolution", "Linear", "Matmul", "Embedding", "Baddbmm")
 
 
-def functional_activations(loss: torch.Tensor) -> list[tuple[str, str, torch.Tensor]]:
-    """(name, statistic, statistic's value) for each functional activation in ``loss``'s
-    graph, input first; [] for a graph of more than ``NODES`` nodes."""
+def _walk(loss: torch.Tensor) -> list[tuple[Any, int, bool]] | None:
+    """The nodes of ``loss``'s graph, breadth first: (node, distance from the loss, reached
+    through no weight op), or None (no graph, or more than ``NODES`` nodes)."""
     root = loss.grad_fn
     if root is None:
-        return []
+        return None
     seen = {id(root)}
     queue = deque([(root, 0, True)])
-    found = []
+    out = []
     while queue:
         node, dist, head = queue.popleft()
-        kind = _KINDS.get(type(node).__name__)
-        if kind is not None:
-            found.append((dist, kind, head, node))
-        below = head and kind is None and not type(node).__name__.startswith(_WEIGHT_OPS)
+        out.append((node, dist, head))
+        name = type(node).__name__
+        below = head and name not in _KINDS and not name.startswith(_WEIGHT_OPS)
         for nxt, _ in node.next_functions:
             if nxt is not None and id(nxt) not in seen:
                 if len(seen) >= NODES:
-                    return []
+                    return None
                 seen.add(id(nxt))
                 queue.append((nxt, dist + 1, below))
+    return out
+
+
+def functional_activations(loss: torch.Tensor) -> list[tuple[str, str, torch.Tensor]]:
+    """(name, statistic, statistic's value) for each functional activation in ``loss``'s
+    graph, input first; [] for a graph of more than ``NODES`` nodes."""
+    found = [(dist, _KINDS[type(n).__name__], head, n) for n, dist, head in _walk(loss) or ()
+             if type(n).__name__ in _KINDS]
     found.sort(key=lambda r: -r[0])
     out = []
     counts: dict[str, int] = {}
@@ -84,21 +91,8 @@ def functional_activations(loss: torch.Tensor) -> list[tuple[str, str, torch.Ten
 def graph_leaves(loss: torch.Tensor) -> set[int] | None:
     """ids of the leaf tensors ``loss``'s gradient flows into (the weights of a network of
     raw tensors), or None (no graph, or more than ``NODES`` nodes: unknown)."""
-    root = loss.grad_fn
-    if root is None:
-        return None
-    seen, stack, leaves = {id(root)}, [root], set()
-    while stack:
-        node = stack.pop()
-        var = getattr(node, "variable", None)  # AccumulateGrad
-        if isinstance(var, torch.Tensor):
-            leaves.add(id(var))
-        for nxt, _ in node.next_functions:
-            if nxt is not None and id(nxt) not in seen:
-                if len(seen) >= NODES:
-                    return None
-                seen.add(id(nxt))
-                stack.append(nxt)
+    nodes = _walk(loss)
+    leaves = {id(v) for n, _, _ in nodes or () if isinstance(v := getattr(n, "variable", None), torch.Tensor)}
     return leaves or None
 
 
@@ -121,9 +115,7 @@ class GraphActivations:
         t0 = mon.timer()
         gates = self._recurrent()
         found = functional_activations(loss)
-        kinds: dict[str, int] = {}
-        for name, _, _ in found:
-            kinds[name.split("#")[0]] = kinds.get(name.split("#")[0], 0) + 1
+        kinds = Counter(name.split("#")[0] for name, _, _ in found)
         for name, stat, v in found:
             if stat == "saturated" and (gates or kinds[name.split("#")[0]] > UNROLLED):
                 continue  # a recurrent cell's gates, or a recurrence unrolled in the forward (the
