@@ -43,9 +43,10 @@ def check(m):
     DataLoader in a `for x, y in loader:` header, or a name the function reads as a tensor
     (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
     `model`, whose objects may move in place), or computes with as one (an operand of
-    arithmetic, `vertices - eye`, or an argument of a loss function). A module (`model.to(device)` is in
-    place) and a single batch object (`batch.to(device)`: Hugging Face and PyG batches
-    move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
+    arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
+    such as `torch.cross(up, z)`, or an element appended to a list that `torch.cat`
+    joins). A module (`model.to(device)` is in place) and a single batch object
+    (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
     `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
     as `logits`, `probs`, `loss`, `*_logits` are read as tensors.
 
@@ -155,11 +156,13 @@ _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult, ast.Pow)
 
 def _used_as_tensor(m, name: str, fn) -> bool:
     """The function computes with ``name`` as a tensor: an operand of arithmetic
-    (``vertices - eye``) or an argument of a loss function (``mse_loss(recon, x)``). A
-    model or a batch object is neither (and a number has no ``.to()``)."""
+    (``vertices - eye``), an argument of a loss function (``mse_loss(recon, x)``) or of a
+    torch function (``torch.cross(up, z)``), or an element appended to a list that
+    ``torch.cat`` joins. A model or a batch object is none of these (and a number has no ``.to()``)."""
     if fn is None or any(w in name.lower() for w in ("model", "net", "module")):
         return False
     named = lambda x: isinstance(x, ast.Name) and x.id == name  # noqa: E731
+    lists = set()  # lists the name is appended to (all_emb.append(emb) ... torch.cat(all_emb))
     for n in walk(fn):
         if isinstance(n, ast.BinOp) and isinstance(n.op, _ARITH) and (named(n.left) or named(n.right)):
             return True
@@ -167,4 +170,29 @@ def _used_as_tensor(m, name: str, fn) -> bool:
             lc = loss_of(m, n)
             if lc and (named(lc[1]) or named(lc[2])):
                 return True
-    return False
+            if _math(m, n):
+                return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                and len(n.args) == 1 and named(n.args[0]) and isinstance(n.func.value, ast.Name):
+            lists.add(n.func.value.id)
+    return bool(lists) and any(isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)
+                               and n.args[0].id in lists and (m.qualname(n.func) or "") in _JOIN for n in walk(fn))
+
+
+_JOIN = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.vstack", "torch.hstack"})
+# torch functions that take tensors but also models, files or flags: not evidence of a tensor
+_NOT_MATH = ("torch.save", "torch.load", "torch.compile", "torch.jit.", "torch.nn.utils.", "torch.nn.parallel.",
+             "torch.distributed.", "torch.optim.", "torch.utils.", "torch.cuda.", "torch.onnx.", "torch.export.",
+             "torch.fx.", "torch.device", "torch.manual_seed", "torch.set_", "torch.is_", "torch.get_",
+             "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.autocast", "torch.backends.")
+
+
+def _math(m, call) -> bool:
+    """``torch.cross(up, z)``, ``torch.matmul(a, b)``, ``F.normalize(x)``: a torch function that
+    computes on tensors (not torch.save, torch.compile, a module class or a utility)."""
+    q = m.qualname(call.func) or ""
+    if not q.startswith("torch.") or q.startswith(_NOT_MATH):
+        return False
+    last = q.rsplit(".", 1)[-1]
+    return last[:1].islower() and (q.count(".") == 1 or q.startswith(("torch.nn.functional.", "torch.linalg.",
+                                                                        "torch.fft.", "torch.special.")))

@@ -229,12 +229,13 @@ def _validation_iterable(m, site) -> str | None:
         return None  # a pytest test: it checks the model, it does not validate a run
     it = text(loop.iter) or _literal_words(loop.iter)
     fwords = _words(fname)
-    if not (_words(it) & _LOOP_WORDS or fwords & _FUNC_WORDS or "test" in fwords and not _pytest_file(m)
-            or _passed_validation_data(m, loop.iter)):
+    if not (_words(f"{it} {_literal_words(loop.iter)}") & _LOOP_WORDS or fwords & _FUNC_WORDS
+            or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
         return None
-    return it
+    whole = ast.unparse(loop.iter)  # tqdm(range(len(test_set))) rather than `tqdm`
+    return whole if isinstance(loop.iter, ast.Call) and len(whole) <= 60 else it
 
 
 def _passed_validation_data(m, it) -> bool:
@@ -261,11 +262,12 @@ def _words(s: str) -> set[str]:
 
 
 def _literal_words(e) -> str:
-    """``loaders["val"]`` -> 'loaders val'."""
+    """``loaders["val"]`` -> 'loaders val'; ``tqdm(range(len(test_set)))`` -> 'test_set'."""
     if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and isinstance(e.slice.value, str):
         return f"{text(e.value)} {e.slice.value}"
-    if isinstance(e, ast.Call) and e.args:  # enumerate(val_loader), tqdm(val_loader)
-        return text(e.args[0]) or _literal_words(e.args[0])
+    if isinstance(e, ast.Call) and e.args:  # enumerate(val_loader), tqdm(range(len(test_set))), zip(xv, yv)
+        return " ".join(f"{text(a) or ''} {_literal_words(a)}" if isinstance(a, ast.Call) else text(a) or _literal_words(a)
+                        for a in e.args)
     return ""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..bindings import Param
 from ..registry import Hit, lint_rule
 from ..source import keyword, text
 
@@ -41,7 +42,30 @@ def check(m):
         if v is None or isinstance(v, ast.Constant) and not v.value:
             continue  # volatile=False asked for the default; a flag (volatile=not train) relies on it
         q = m.qualname(call.func) or ""
-        if q.endswith("Variable"):
-            flag = "volatile=True" if isinstance(v, ast.Constant) else f"volatile={text(v)}"
-            yield Hit(call, f"{flag} has been ignored since PyTorch 0.4: autograd records the graph; use "
-                            "torch.no_grad()")
+        if not q.endswith("Variable"):
+            continue
+        flag = "volatile=True" if isinstance(v, ast.Constant) else f"volatile={text(v)}"
+        callers = _callers_turning_on(m, v) or []
+        lines = ", ".join(str(c.lineno) for c in callers[:3])
+        where = (f" around the forward of the call on line {lines} that turns it on" if len(callers) == 1 else
+                 f" around the forwards of the calls on lines {lines} that turn it on" if callers else "")
+        yield Hit(call, f"{flag} has been ignored since PyTorch 0.4: autograd records the graph; use "
+                        f"torch.no_grad(){where}",
+                  related=tuple((c, f"`{text(c.func)}(...)` turns {v.id} on") for c in callers[:3]))
+
+
+def _callers_turning_on(m, v) -> list | None:
+    """The calls of the enclosing helper that pass a true (or non-constant) value for the
+    parameter ``v`` names; None when ``v`` is not a parameter, the helper has no call in the
+    file, a call hides its arguments, or the helper's default is on (every call turns it on)."""
+    d = m.defs(v) if isinstance(v, ast.Name) else None
+    if not d or len(d) != 1 or not isinstance(d[0], Param):
+        return None
+    p = d[0]
+    if p.default is not None and not (isinstance(p.default, ast.Constant) and not p.default.value):
+        return None
+    calls = m.call_sites(p.fn)
+    values = m.arg_values(p)
+    if not calls or values is None or len(values) != len(calls):
+        return None
+    return [c for c, x in zip(calls, values) if not (isinstance(x, ast.Constant) and not x.value)]
