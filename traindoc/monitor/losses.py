@@ -34,6 +34,7 @@ class LossFns:
         self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
+        self._next_token_done = False
         self._labels: torch.Tensor | None = None  # counts of the paths below the class-dimension one
         # the class-dimension counts, by class count C: int64 [below 0, class 0 .. C-1, C and above],
         # added to in place (one clamp, one add, one scatter_add_ a call: the step's cheapest
@@ -96,6 +97,8 @@ class LossFns:
         self._fn_names.append(name)
         if self._leak_inputs and self.mon.step < LEAK_STEPS and isinstance(target, torch.Tensor):
             self._check_leak(name, target)
+            if not self._next_token_done and name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
+                self._check_next_token(name, target.detach())
         fb = self.mon.rec.fwd_batch
         if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
             fb["targets"].append(target)  # the loss's target, when it never went through the model
@@ -213,6 +216,31 @@ class LossFns:
                     return
 
         self.mon.recorder.defer(self.mon.step, [], flags, decide)
+
+    def _check_next_token(self, name: str, t: torch.Tensor) -> None:
+        """Once: are the class targets an integer input of the model shifted by one
+        (``x[:, 1:] == y[:, :-1]``, flattened or not)? A language model's next tokens, whose
+        class frequencies are the language's: class-imbalance's long tail is no fault there
+        (makemore's letters). One comparison per integer input, read with the step's transfer."""
+        xs = [(w, x) for w, x in self._leak_inputs if not x.is_floating_point() and x.dtype != torch.bool
+              and x.device == t.device and x.dim() >= 2 and x.shape[-1] >= 3 and x.numel() == t.numel()
+              and not _same_memory(x, t)]
+        if not xs:
+            return
+        self._next_token_done = True
+        # over the targets not ignored (makemore pads its targets with -1 after each name)
+        ys = [t.reshape(x.shape)[..., :-1] for _, x in xs]
+        shares = torch.stack([((x[..., 1:] == y) & (y >= 0)).sum() / (y >= 0).sum().clamp_min(1)
+                              for (_, x), y in zip(xs, ys)]).float()
+        wheres = [w for w, _ in xs]  # (names only: the callback keeps no batch alive)
+
+        def write(step: int, vals: list[float]) -> None:
+            best = max(range(len(vals)), key=vals.__getitem__)
+            if vals[best] >= 0.5:
+                self.mon.writer.meta("targets/next_token", {"loss_fn": name, "input": wheres[best],
+                                                            "share": round(vals[best], 4), "step": step})
+
+        self.mon.recorder.defer(self.mon.step, [], [shares], write)
 
     def _leak(self, step: int, name: str, what: str, where: str) -> None:
         self._leak_found = True
