@@ -28,7 +28,7 @@ from typing import Any
 from . import names as N
 from .bindings import UNKNOWN, Elt, ImportRef, Param, Scope
 from .call_kinds import call_kind
-from .main_model import only_model_for
+from .main_model import module_global, only_model_for
 from .scope import Walker
 
 PROBS = frozenset({"softmax", "sigmoid", "prob"})
@@ -170,7 +170,10 @@ class Module:
         sites = self.call_sites(p.fn)
         if not sites and p.default is None:
             cls = only_model_for(self, p.name)  # def fit(model, ...) never called here: the file's model
-            return ("local", cls) if cls is not None else None
+            if cls is not None:
+                return ("local", cls)
+            g = module_global(self, p.name)  # def train(..., criterion) and `criterion = nn.CrossEntropyLoss()`
+            return self.kind(g) if g is not None else None
         values = self.arg_values(p)
         return self._agree(values) if values else None
 

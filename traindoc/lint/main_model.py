@@ -43,6 +43,20 @@ def only_model_for(m: Module, name: str) -> Any:
     return None
 
 
+def module_global(m: Module, name: str) -> Any:
+    """The value of the one top-level ``name = value`` of the file, or None: what a
+    parameter of the same name of a function the file never calls was meant to receive
+    (a script that defines ``train(model, loader, criterion)`` and ``criterion``)."""
+    g = m.memo.get("main-model.globals")
+    if g is None:
+        g = m.memo["main-model.globals"] = {}
+        for st in m.tree.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                n = st.targets[0].id
+                g[n] = None if n in g else st.value  # bound twice: ambiguous
+    return g.get(name)
+
+
 _SUFFIXED = re.compile(r"([a-z]+?)(_?)([a-z0-9])")
 
 

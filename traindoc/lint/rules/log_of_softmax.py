@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+
+from .. import names as N
 from ..ops import op_of
 from ..registry import Hit, lint_rule
+from .one_hot_target import _filled_rows, _one_hot
 
 
 @lint_rule(
@@ -17,7 +21,9 @@ def check(m):
     """What it detects: the log of a softmax or sigmoid output computed in two steps,
     `torch.log(torch.softmax(x, -1))`, `F.softmax(x, -1).log()`, `torch.log(p)` where
     `p = nn.Softmax(-1)(x)` (through names, aliases, method calls and modules assigned in
-    `__init__`), and `torch.log(torch.sigmoid(x))`. A guarded argument
+    `__init__`), and `torch.log(torch.sigmoid(x))`. Also the target's probability picked
+    with a one-hot mask, `(softmax(x) * one_hot).sum(1).log()` (the focal-loss spelling; the
+    mask from `F.one_hot`, `torch.eye(C)[y]` or `zeros(...).scatter_(1, y, 1)`). A guarded argument
     (`softmax(x) + eps`, `.clamp(min=eps)`) is not flagged.
 
     Why it happens: softmax rounds every probability below ~1e-38 (float32; 6e-8
@@ -38,10 +44,46 @@ def check(m):
         call = site.node
         if op_of(m, call) != "log":
             continue
-        k = m.kind(m.subject(call))
+        x = m.subject(call)
+        k = m.kind(x)
         if k == "softmax":
             yield Hit(call, "log of a softmax output gives -inf (then NaN gradients) where a probability "
                             "underflows to 0; use log_softmax")
+        elif k is None and _picked(m, x, 3):
+            yield Hit(call, "log of the target's softmax probability, picked with a one-hot mask: -inf (then NaN "
+                            "gradients) where it underflows to 0; take F.log_softmax(x, 1) and pick with "
+                            "logp.gather(1, y[:, None]) (exp() of it gives the probability a focal term needs)")
         elif k == "sigmoid":
             yield Hit(call, "log of a sigmoid output gives -inf where the sigmoid underflows to 0; use F.logsigmoid",
                       fix="use F.logsigmoid(z) on the pre-sigmoid value")
+
+
+_RESHAPE = frozenset({"view", "reshape", "squeeze", "unsqueeze", "flatten", "contiguous"})
+
+
+def _picked(m, e, depth: int) -> bool:
+    """``(p * mask).sum(1)`` (through names and reshapes) with ``p`` a softmax and ``mask`` a
+    one-hot: the target class's probability, a softmax value like any other."""
+    if depth < 0:
+        return False
+    if isinstance(e, ast.Name):
+        d = m.defs(e)
+        return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and _picked(m, d[0], depth - 1)
+    if not isinstance(e, ast.Call):
+        return False
+    c = m.callee(e)
+    if c[0] == "meth" and c[1] in _RESHAPE:
+        return _picked(m, c[2], depth - 1)
+    prod = c[2] if c[0] == "meth" and c[1] == "sum" else \
+        m.first_arg(e) if c[0] == "fn" and c[1] in N.SUM else None
+    if not (isinstance(prod, ast.BinOp) and isinstance(prod.op, ast.Mult)):
+        return False
+    for a, b in ((prod.left, prod.right), (prod.right, prod.left)):
+        if m.kind(a) == "softmax" and (_one_hot(m, b, 3) or isinstance(b, ast.Name) and _hand_made(m, b)):
+            return True
+    return False
+
+
+def _hand_made(m, b: ast.Name) -> bool:
+    d = m.defs(b)
+    return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and bool(_filled_rows(m, b.id, d[0]))

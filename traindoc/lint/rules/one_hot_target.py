@@ -93,7 +93,8 @@ def check(m):
 
 _FLOAT = frozenset({"float", "double", "half", "bfloat16", "to", "type"})
 _INT = frozenset({"long", "int"})
-_PASS = frozenset({"cuda", "cpu", "view", "reshape", "squeeze", "contiguous", "detach", "clone"})
+_PASS = frozenset({"cuda", "cpu", "view", "reshape", "squeeze", "contiguous", "detach", "clone",
+                   "permute", "transpose", "movedim", "moveaxis"})  # (N, H, W, C) -> (N, C, H, W) for segmentation
 _TO_CATEGORICAL = ("to_categorical",)  # keras.utils / tensorflow.keras.utils / keras.utils.np_utils: float32
 _BINARIZE = frozenset({"sklearn.preprocessing.label_binarize", "pandas.get_dummies"})
 _BINARIZERS = frozenset({"sklearn.preprocessing.LabelBinarizer", "sklearn.preprocessing.MultiLabelBinarizer"})

@@ -90,12 +90,18 @@ def _reduced_over_classes(node: ast.Call, name: str) -> bool:
 
 
 def _chained_pick(scope: ast.AST, call: ast.Call) -> bool:
-    """``call`` is the receiver of a reduction over dim 1 (``F.softmax(x, 0).argmax(dim=1)``)."""
+    """``call`` is the receiver of a reduction over dim 1 (``F.softmax(x, 0).argmax(dim=1)``),
+    or the first argument of one (``torch.max(F.softmax(x, dim=0), dim=1)``)."""
     for node in walk(scope):
         f = node.func if isinstance(node, ast.Call) else None
         if isinstance(f, ast.Attribute) and f.value is call and f.attr in _CLASS_REDUCERS and f.attr != "normalize":
             dim = keyword(node, "dim")
             return _const(dim if dim is not None else node.args[0] if node.args and f.attr != "topk" else None, 1)
+        if isinstance(f, ast.Attribute) and f.attr in _CLASS_REDUCERS and f.attr != "normalize" and node.args \
+                and node.args[0] is call and text(f.value) == "torch":
+            dim = keyword(node, "dim")
+            return _const(dim if dim is not None else node.args[1] if len(node.args) > 1 and f.attr != "topk"
+                          else None, 1)
     return False
 
 

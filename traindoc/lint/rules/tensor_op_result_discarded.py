@@ -48,7 +48,11 @@ def check(m):
     joins). A module (`model.to(device)` is in place) and a single batch object
     (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
     `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
-    as `logits`, `probs`, `loss`, `*_logits` are read as tensors.
+    as `logits`, `probs`, `loss`, `*_logits` are read as tensors. Also a statement next to
+    (within three statements of, or just around the loop holding) its twin written right:
+    `train_x.to(dev)` beside `train_y = train_y.to(dev)` (names that differ in one word),
+    the same method with the same arguments assigned back, for a receiver not named like a
+    model or a batch object and not known as a module.
 
     Why it happens: tensor methods return a new tensor and leave the original
     unchanged. `x.to(device)` alone does nothing, so the batch stays on the CPU (a device
@@ -72,9 +76,16 @@ def check(m):
         recv = v.func.value
         # a tensor's detach() takes no argument (ignite's Metric.detach(engine) is another method)
         only = v.func.attr in _TORCH_ONLY and not (v.func.attr == "detach" and (v.args or v.keywords))
-        if only and text(recv) and not _STREAMS.search(text(recv)) or _tensor(m, recv, site.ctx):
+        if only and text(recv) and not _STREAMS.search(text(recv)) or _tensor(m, recv, site.ctx) \
+                or _sibling_assigned(m, site, v):
+            loop = next((lp for lp in reversed(site.ctx.loops) if isinstance(recv, ast.Name)
+                         and isinstance(lp, (ast.For, ast.AsyncFor))
+                         and recv.id in {n.id for n in walk(lp.target) if isinstance(n, ast.Name)}), None)
+            how = (f"rebinding `{recv.id}` would not help either (the loop's variable): rebuild "
+                   f"`{text(loop.iter) or 'what the loop reads'}` with the converted tensors" if loop is not None
+                   else f"assign it (`{text(recv) or 'x'} = ...`)")
             yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
-                         f"tensor, so the result is discarded; assign it (`{text(recv) or 'x'} = ...`)")
+                         f"tensor, so the result is discarded; {how}")
 
 
 def _tensor(m, e, ctx) -> bool:
@@ -196,3 +207,52 @@ def _math(m, call) -> bool:
     last = q.rsplit(".", 1)[-1]
     return last[:1].islower() and (q.count(".") == 1 or q.startswith(("torch.nn.functional.", "torch.linalg.",
                                                                         "torch.fft.", "torch.special.")))
+
+
+_NOT_TENSOR_WORDS = _CONTAINER_WORDS + ("encoder", "decoder", "criterion", "loss_fn", "head", "layer", "backbone",
+                                        "teacher", "student", "policy", "critic", "actor", "agent")
+
+
+def _sibling_assigned(m, site, v: ast.Call) -> bool:
+    """``train_x.to(dev)`` next to ``train_y = train_y.to(dev)``: the author reassigns the same
+    conversion for its siblings, so the one left bare is a slip, not a module moved in place."""
+    name = (text(v.func.value) or "").lower()
+    if not name or name == "self" or any(w in name for w in _NOT_TENSOR_WORDS) or isinstance(
+            m.kind(v.func.value), tuple):
+        return False  # (a module, a loss object, an instance of a library class: .to() in place)
+    want = (v.func.attr, ast.dump(ast.Tuple(v.args, ast.Load())), tuple(ast.dump(k) for k in v.keywords))
+    stmt = site.node
+    for body, i, names in _places(m, site.ctx.func or m.tree, stmt, name):
+        for other in body[max(0, i - 3):i + 4]:
+            if other is stmt or not (isinstance(other, ast.Assign) and len(other.targets) == 1):
+                continue
+            c = other.value
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and text(c.func.value) \
+                    and text(c.func.value) == text(other.targets[0]) and _twins(names, text(c.func.value).lower()) \
+                    and (c.func.attr, ast.dump(ast.Tuple(c.args, ast.Load())),
+                         tuple(ast.dump(k) for k in c.keywords)) == want:
+                return True
+    return False
+
+
+def _places(m, scope, stmt, name: str):
+    """(body, index, names) of ``stmt`` in its statement list, and of the loop around it when it
+    is that loop's only statement (``for t in self.inputs: t.to(dev)``: then the loop's
+    iterable is the name its siblings are compared with)."""
+    for node in walk(scope):
+        for field in ("body", "orelse"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            for i, st in enumerate(body):
+                if st is stmt:
+                    yield body, i, name
+                elif isinstance(st, (ast.For, ast.AsyncFor)) and len(st.body) == 1 and st.body[0] is stmt:
+                    yield body, i, (text(st.iter) or "").lower()
+
+
+def _twins(a: str, b: str) -> bool:
+    """Names of a parallel pair: the same words but one (``train_x`` / ``train_y``,
+    ``self.train_inputs`` / ``self.train_targets``), at least one word shared."""
+    wa, wb = re.split(r"[._]", a), re.split(r"[._]", b)
+    return len(wa) == len(wb) >= 2 and sum(x != y for x, y in zip(wa, wb)) == 1

@@ -24,8 +24,9 @@ def check(m):
     `**kwargs` is not flagged, nor (unless another load of the file passes `weights_only=True`:
     then that is the file's convention) is a load of a checkpoint the file writes itself (its
     path shares a string constant or a name with the path of a `torch.save` of the file:
-    `os.path.join(out_dir, "ckpt.pt")` both ways, `self.snapshot_path`), of a literal path
-    (a fixed file of the project), or in a test file (`test_*.py`, `*_test.py`). Also
+    `os.path.join(out_dir, "ckpt.pt")` both ways, `self.snapshot_path`) or of a literal path
+    (a fixed file of the project; under that convention still flagged when it is loaded into
+    `load_state_dict`, where weights_only=True always fits); nor a load in a test file (`test_*.py`, `*_test.py`). Also
     flagged: `weights_only=False` passed for a file a download call returned
     (`hf_hub_download(...)`, `urlretrieve(...)`), at severity warning: that one is unsafe on
     every torch version. Severity info: since torch 2.6 the default is True, so the
@@ -52,9 +53,14 @@ def check(m):
     # a file that passes weights_only=True to another load has made it its convention: a
     # load without it there is an oversight even of its own checkpoint (the linesight fix)
     strict = any(_true(keyword(c, "weights_only")) for c in loads)
+    # weights loaded into a module (`net.load_state_dict(torch.load("actor.pth"))`): under that
+    # convention a fixed file of the project is no excuse either (weights_only=True always fits)
+    into_state = [s.node.args[0] for s in m.w.calls if strict and s.node.args and isinstance(s.node.func, ast.Attribute)
+                  and s.node.func.attr == "load_state_dict"]
     for call in loads:
         if keyword(call, "weights_only") is None and not any(k.arg is None for k in call.keywords) \
-                and not _literal_path(call) and (strict or not _own_checkpoint(m, call)):
+                and (strict and (not _literal_path(call) or call in into_state) or not _literal_path(call)
+                     and not _own_checkpoint(m, call)):
             yield Hit(call, "torch.load without weights_only=True: before torch 2.6 this unpickles arbitrary "
                             "objects, so loading a file from elsewhere can run code; pass weights_only=True")
         elif _false(keyword(call, "weights_only")) and _downloaded(m, call):
