@@ -83,6 +83,12 @@ CASES = {
         "critic.load_state_dict(torch.load('critic.pth', weights_only=True))\n",
         "actor.load_state_dict(torch.load('actor.pth'))\ncritic.load_state_dict(torch.load('critic.pth'))\n",
     ],
+    "loss-arguments-swapped": [
+        # a Hugging Face model's .logits given second
+        "for batch in dl:\n    logits = model(**batch).logits\n"
+        "    loss = F.cross_entropy(labels, logits)  # !\n",
+        "for batch in dl:\n    logits = model(**batch).logits\n    loss = F.cross_entropy(logits, labels)\n",
+    ],
     "validation-in-train-mode": [
         # a test loop indexing the test set through range(len(...)), with no no_grad
         "def main(model, test_set):\n    scores = []\n    for i in tqdm(range(len(test_set))):\n"

@@ -92,10 +92,13 @@ def single_def(m: Module, e: Any) -> Any:
 
 def model_output(m: Module, e: Any, depth: int = 2) -> bool:
     """``e`` is provably what a model returns: a call of a same-file nn.Module class instance,
-    an ``nn.Sequential`` or a torch.nn layer (not a loss), directly or through one name."""
+    an ``nn.Sequential`` or a torch.nn layer (not a loss), or the ``.logits`` of a call (a
+    Hugging Face model's output), directly or through one name."""
     if isinstance(e, ast.Name) and depth:
         d = single_def(m, e)
         return d is not None and model_output(m, d, depth - 1)
+    if isinstance(e, ast.Attribute) and e.attr == "logits" and isinstance(e.value, ast.Call):
+        return True  # model(**batch).logits: a Hugging Face model's output
     if not isinstance(e, ast.Call):
         return False
     c = m.callee(e)
