@@ -1,23 +1,24 @@
-"""Battery-foil defect detector (16x16 grey patches, a one-hidden-layer MLP, full-batch Adam) trained on
-captures of the same foils under several light settings. Each physical foil is photographed 8
+"""Battery-foil defect detector (16x16 grey patches, a one-hidden-layer MLP, full-batch Adam) trained
+on captures of the same foils under several light settings. Each physical foil is photographed 8
 times and the annotator labels every capture on its own: on a defective foil the defect is not
 always convincing in a single shot, so about 30% of its captures are marked "no defect" while the
 other captures of the very same foil -- pixel-for-pixel the same apart from a small lighting shift
-and sensor noise -- are marked "defect". The training set therefore holds near-identical inputs
-with opposite labels; the network can only separate them by memorising the lighting jitter, the
-training loss stays an order of magnitude above what consistent labels reach, and the detector
-generalises clearly worse to new foils.
+and sensor noise -- are marked "defect". The training set therefore holds near-identical inputs with
+opposite labels; the network can only separate them by memorising the lighting jitter, the training
+loss stays an order of magnitude above what consistent labels reach, and the detector generalises
+clearly worse to new foils.
 
 Source: https://github.com/AlexeyAB/darknet/issues/6777 (What happens if similar images get different labels?)
 Report: "I have many similar grayscaled images of foils with and without defects. The problem is:
-when light source or reflection of the foil changes ... not all defects are clearly visible. ...
-Can I label them without comparing all images and decide defects only to the current image, so e.g
-on 7 images I would label the defect and on 3 I wouldn't. Will the allogrythm understand this as
-70% possible defect or will this corrupt the hole training?" Reproduced with 300 synthetic foils
-(half with a scratch or pit defect), 8 captures each (brightness offset and gradient of about 1%
-plus 0.5% pixel noise; inputs standardised), each capture of a defective foil labelled "defect" with probability 0.7.
-MLP 256-64-2, Adam lr 3e-3 with weight decay 1e-3, 300 full-batch steps. The printed loss is the final training
-cross-entropy, `acc` the foil-level accuracy on 100 held-out foils (all 8 captures averaged).
+when light source or reflection of the foil changes ... not all defects are clearly visible. ... Can
+I label them without comparing all images and decide defects only to the current image, so e.g on 7
+images I would label the defect and on 3 I wouldn't. Will the allogrythm understand this as 70%
+possible defect or will this corrupt the hole training?" Reproduced with 300 synthetic foils (half
+with a scratch or pit defect), 8 captures each (brightness offset and gradient of about 1% plus 0.5%
+pixel noise; inputs standardised), each capture of a defective foil labelled "defect" with
+probability 0.7. MLP 256-64-2, Adam lr 3e-3 with weight decay 1e-3, 300 full-batch steps. The
+printed loss is the final training cross-entropy, `acc` the foil-level accuracy on 100 held-out
+foils (all 8 captures averaged).
 
 expect: label-conflict
 symptom: final-loss-ratio 5
