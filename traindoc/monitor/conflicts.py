@@ -37,6 +37,8 @@ from typing import Any
 
 import torch
 
+from .columns import ColumnSpread
+
 STEPS = 300  # steps during which rows are fingerprinted
 ROWS = 200_000  # rows fingerprinted at most
 EVAL_ROWS = 50_000  # rows evaluated without gradients fingerprinted at most
@@ -65,6 +67,7 @@ class LabelConflicts:
         self.evals: list[tuple] = []  # per forward without gradients: see _eval
         self.eval_rows = 0
         self._prev_eval = -1
+        self.columns = ColumnSpread(mon)  # an extreme value in one column (read at close, with these)
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -78,6 +81,8 @@ class LabelConflicts:
         step = self.mon.step
         self.fwds[step] = self.fwds.get(step, 0) + 1
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        if xs:
+            self.columns.note(xs[0])
         b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
         h = self._rows(xs, b, xs[0].device) if b else None
         if h is None:
@@ -195,6 +200,7 @@ class LabelConflicts:
         self._over, self._pending = True, None
         per_step = sorted(self.fwds.values())
         if not per_step or per_step[len(per_step) // 2] <= 2:
+            self.columns.summary()
             # rows are samples only when the model runs once a step (twice: a siamese pair); a
             # recurrent cell called per time step sees states and tokens, not samples
             overlap(self)

@@ -21,6 +21,13 @@ def data_outlier(run):
     Why it happens: unit or typing errors in a column, crawler/bot accounts with huge
     histories, uncapped sequence lengths, a corrupt record.
 
+    Also without a spike: one column of the table the model is fed holds a value
+    thousands of typical batch standard deviations from its batch's mean (the monitor's
+    ``column-outlier`` event; healthy tables measured here stay under 40). A few
+    data-entry artefacts (a heart rate of 10 000 000) in a column standardised with the
+    data's own std inflate that std, squash every ordinary value of the column into a few
+    thousandths, and the model silently loses the feature.
+
     How to confirm: the sample indices of the spiking step are in the run; look at
     their feature values and lengths against the column's P99.9
     (``traindoc data check`` reports length and value outliers).
@@ -32,6 +39,9 @@ def data_outlier(run):
     spike = _spike(run, f)
     if spike is not None:
         return [_spike_finding(run, f, *spike)]
+    col = _column(run)
+    if col is not None:
+        return [col]
     from .nonfinite import calm_onset, half_model
 
     if f.first_bad is not None and calm_onset(f) and not half_model(f):
@@ -84,4 +94,30 @@ def _spike_finding(run, f, i: int, zi: float, calm: bool) -> Finding:
         fix="find the extreme sample among the step's indices; cap/clip the feature or the sequence length "
             "(P99.9) or fix its unit; keep traindoc data check in CI",
         confirm=f"look at the samples of step {step} (traindoc data check reports value and length outliers)",
+    )
+
+
+COLUMN_RATIO = 1e4  # an error from here (the monitor records from 1e3; healthy tables here: <= 33)
+
+
+def _column(run) -> Finding | None:
+    ev = [e for e in run.events() if e.get("kind") == "column-outlier"]
+    if not ev:
+        return None
+    d = ev[-1].get("data") or {}
+    r = float(d.get("ratio", 0.0))
+    c = 0.7 if r >= COLUMN_RATIO else 0.4
+    j = d.get("column")
+    return finding(
+        "data-outlier", c,
+        f"column {j} of the model's input holds a value {fmt(d.get('deviation'))} from its batch's mean while its "
+        f"typical spread within a batch is {fmt(d.get('spread'))} ({r:.3g}x): an extreme value (a unit or "
+        "data-entry error); if the column was standardised with the data's std, that std is inflated and every "
+        "ordinary value of the column is squashed to nearly the same number",
+        location={"step": ev[-1].get("step")},
+        evidence=[{"events": "column-outlier", "column": j, "ratio": round(r, 1),
+                   "batches_with_it": d.get("batches_with_it"), "batches": d.get("batches")}],
+        fix=f"drop or cap the extreme values of column {j} (clip at a high percentile, fix the unit) before computing "
+            "normalisation statistics, or scale with robust statistics (median, IQR)",
+        confirm=f"print the largest values of column {j} in the raw data and its std with and without them",
     )

@@ -1,0 +1,69 @@
+"""An extreme value in one column of a table the model is trained on (data-outlier).
+
+A few data-entry artefacts (a heart rate of 10 000 000) in a column do not spike the loss
+when the column was standardised with the data's own mean and std: they inflate that std
+so much that every ordinary value is squashed into a few thousandths, and the column is
+lost to the model in silence. Both halves are visible in the batches the model receives:
+the column's spread within a typical batch (the median over batches of its std) is tiny
+next to how far its extreme value lies from its batch's mean.
+
+For the first ``STEPS`` training forwards whose first tensor argument is a float table
+(B >= 16 rows, 2..``MAX_COLS`` columns), two reductions per column go into a list on the
+device; at close, one read: for each column the median batch std and the largest
+deviation, and the column where their ratio is largest is written as the event
+``column-outlier`` when that ratio reaches ``RATIO`` (the rule decides what it means).
+
+Cost: a std and a max over the batch (two passes over a (B, F) table) on the first 300
+training forwards, 2F floats each kept on the device; one transfer at close.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+STEPS = 300
+MAX_COLS = 4096
+RATIO = 1000.0  # recorded from here; a normal column's extreme is ~5 batch stds from the mean
+
+
+class ColumnSpread:
+    def __init__(self, mon: Any) -> None:
+        self.mon = mon
+        self.stds: list[torch.Tensor] = []
+        self.devs: list[torch.Tensor] = []
+        self.steps: list[int] = []
+        self.width: int | None = None
+
+    def note(self, x: Any) -> None:
+        """A training forward's first tensor argument."""
+        if len(self.stds) >= STEPS or not isinstance(x, torch.Tensor) or x.dim() != 2 or not x.is_floating_point() \
+                or x.shape[0] < 16 or not 2 <= x.shape[1] <= MAX_COLS or self.width not in (None, x.shape[1]):
+            return
+        self.width = x.shape[1]
+        d = x.detach().float()
+        self.stds.append(d.std(0))
+        self.devs.append((d - d.mean(0)).abs().amax(0))
+        self.steps.append(self.mon.step)
+
+    def summary(self) -> None:
+        """At close: the column whose extreme lies furthest out, in typical batch stds."""
+        stds, devs, self.stds, self.devs = self.stds, self.devs, [], []
+        if len(stds) < 10:
+            return
+        s = torch.stack(stds).double().cpu()  # close: one read
+        d = torch.stack(devs).double().cpu()
+        spread = s.nanmedian(0).values
+        top, at = torch.nan_to_num(d, nan=0.0, posinf=0.0).max(0)
+        ratio = torch.where(spread > 0, top / spread, torch.zeros_like(top))
+        j = int(ratio.argmax())
+        r = float(ratio[j])
+        if not r >= RATIO:
+            return
+        wide = d[:, j] / float(spread[j]) >= RATIO / 10  # the batches that held such a value
+        self.mon.writer.event(
+            self.steps[int(at[j])], "column-outlier",
+            f"column {j} of the model's input: a value {r:.3g} typical batch stds from its batch's mean",
+            {"column": j, "deviation": float(top[j]), "spread": float(spread[j]), "ratio": r,
+             "batches": len(stds), "batches_with_it": int(wide.sum()), "columns": self.width})
