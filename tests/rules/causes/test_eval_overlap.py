@@ -127,3 +127,41 @@ def test_a_validation_slice_that_shares_most_rows_with_a_shuffled_training_part(
         assert e["data"]["shape"] == "partial" and 0.8 < e["data"]["shared"] / e["data"]["rows"] < 1
         (c,) = [c for c in traindoc.diagnose(out).causes if c.name == "data-leakage"]
         assert c.severity == "error"
+
+
+def _replicates(tmp_path, split_by_compound: bool):
+    """Each compound measured 1-3 times, one row per measurement; an 80/20 split of the rows
+    puts most test compounds' twins in training (the held-out set has twins of its own), a
+    split by compound does not. Evaluated once, after the last of 300 training steps: after
+    the fingerprint window, with all of training inside it."""
+    g = torch.Generator().manual_seed(0)
+    comp = torch.randn(700, 12, generator=g)
+    reps = torch.randint(1, 4, (700,), generator=g)
+    cid = torch.repeat_interleave(torch.arange(700), reps)
+    X, y = comp[cid], comp[cid, 0] + 0.1 * torch.randn(len(cid), generator=g)
+    if split_by_compound:
+        test_c = torch.randperm(700, generator=g)[:140]
+        te = torch.isin(cid, test_c).nonzero().squeeze(1)
+        tr = (~torch.isin(cid, test_c)).nonzero().squeeze(1)
+    else:
+        perm = torch.randperm(len(cid), generator=g)
+        te, tr = perm[: len(cid) // 5], perm[len(cid) // 5:]
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for s in range(300):
+            idx = tr[torch.randint(0, len(tr), (64,), generator=g)]
+            loss = nn.functional.mse_loss(model(X[idx]).squeeze(1), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            nn.functional.mse_loss(model(X[te]).squeeze(1), y[te])
+    return _overlap(tmp_path / "r")
+
+
+def test_replicates_split_by_row_evaluated_once_at_the_end(tmp_path):
+    (ev,) = _replicates(tmp_path / "a", split_by_compound=False)
+    assert ev["data"]["shape"] == "partial"
+    assert _replicates(tmp_path / "b", split_by_compound=True) == []
