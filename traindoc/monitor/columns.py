@@ -42,9 +42,12 @@ class ColumnSpread:
                 or x.shape[0] < 16 or not 2 <= x.shape[1] <= MAX_COLS or self.width not in (None, x.shape[1]):
             return
         self.width = x.shape[1]
-        d = x.detach().float()
-        self.stds.append(d.std(0))
-        self.devs.append((d - d.mean(0)).abs().amax(0))
+        d = x.detach()
+        d = d if d.dtype in (torch.float32, torch.float64) else d.float()
+        s, mu = torch.std_mean(d, 0)  # one pass, and one for the extremes: no (B, F) temporary
+        lo, hi = torch.aminmax(d, dim=0)
+        self.stds.append(s)
+        self.devs.append(torch.maximum(hi - mu, mu - lo))
         self.steps.append(self.mon.step)
 
     def summary(self) -> None:
