@@ -81,12 +81,17 @@ def test_ctrl_c_finalizes_and_exits_like_python(tmp_path):
     )
     p = subprocess.Popen([sys.executable, "-m", "traindoc", "run", "--out", str(tmp_path / "r"), str(script),
                           str(tmp_path / "r")], env={**_env(), "PYTHONFAULTHANDLER": "1"},
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         # A job started in the background by a non-interactive shell (a CI
+                         # runner, `cmd &`) inherits SIGINT ignored, and python then installs no
+                         # KeyboardInterrupt handler: the run would never see the Ctrl-C. A
+                         # terminal's foreground job has the default; give the script that.
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdout.readline().strip() == "ready"  # 10 steps done and recorded, however slow the machine
     p.send_signal(signal.SIGINT)
     try:
         out, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:  # (seen twice under a loaded test run: dump every thread's stack)
+    except subprocess.TimeoutExpired:  # dump every thread's stack
         p.send_signal(signal.SIGABRT)
         out, err = p.communicate()
         pytest.fail("no exit 120 s after Ctrl-C; the threads' stacks:\n" + err[-8000:])
