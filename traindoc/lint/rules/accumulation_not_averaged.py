@@ -14,14 +14,15 @@ from ..walk import walk
 @lint_rule(
     "accumulation-not-averaged", "TD523", "warning",
     "gradient accumulation (step every k iterations) without dividing the loss by k: the gradient is k times too large",
-    needles=[("backward",), ("%", "+= 1", "range("), ("step",)],
+    needles=[("backward",), ("%", "+=", "range("), ("step",)],
     fix="divide the loss by the number of accumulation steps before backward: (loss / accum_steps).backward()",
     confirm="compare the gradient norm after k micro-batches with the norm of one full batch: it is k times larger",
 )
 def check(m):
     """What it detects: a loop that calls `backward()` on every iteration but steps the
     optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`) or
-    a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`),
+    a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`;
+    also a step method run once per batch whose counter lives on `self`),
     and clears the gradients only there too (gradient accumulation), while nothing in the
     loop divides the loss: no `loss / accum`, `loss /= accum`, no division by the same
     quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
@@ -49,33 +50,51 @@ def check(m):
     for site in m.w.loops:
         loop = site.node
         own = [s.node for s in by_loop.get(id(loop), ()) if s.ctx.loops[-1] is loop]
-        backs = [c for c in own if is_backward(m, c)]
-        steps = [c for c in own if is_step(m, c)]
-        if not backs or not steps:
-            continue
-        seg = segment(m, loop)
-        if b"%" not in seg and b"+= 1" not in seg:
-            continue
-        gates = [n for n in walk(loop) if isinstance(n, ast.If) and (_mod(n.test) or _counter(loop, n))
-                 and any(_inside(n, s) for s in steps)]
-        if not gates:
-            continue
-        if all(any(_inside(g, b) for g in gates) for b in backs):
-            continue  # backward only under the gate: no accumulation
-        if any(is_clear(m, c) and not any(_inside(g, c) for g in gates) for c in own):
-            continue  # cleared every iteration: not accumulating
-        divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test) + _counter(loop, g)}
-        for b in backs:
-            if any(_inside(g, b) for g in gates) or isinstance(b.func, ast.Attribute) and \
-                    "accelerator" in text(b.func.value):
-                continue
-            tgt = backward_target(b)
-            if tgt is None or _divided(m, loop, tgt, divisors) or _helper_divides(m, own, divisors):
-                continue
-            yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
-                         f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
-                         "too large; divide the loss by the accumulation steps")
+        yield from _judge(m, loop, own, attrs_only=False)
+    # a step method called once per batch, its counter on self (`self.count += len(x)`,
+    # `if self.count >= self.n_acc:`): the loop is the caller's, the state the object's
+    by_func: dict[int, list] = {}
+    for s in m.w.calls:
+        if s.ctx.func is not None and not s.ctx.loops:
+            by_func.setdefault(id(s.ctx.func), []).append(s.node)
+    for fns in m.w.functions.values():
+        for fn in fns:
+            own = by_func.get(id(fn), ())
+            if any(is_backward(m, c) for c in own) and b"self." in segment(m, fn):
+                yield from _judge(m, fn, own, attrs_only=True)
     yield from _micro_loops(m, by_loop)
+
+
+def _judge(m, loop, own: list, attrs_only: bool):
+    """``loop`` (a loop, or a step method run once per batch) calls backward() on every pass
+    and steps only under an accumulation gate, with the loss never divided."""
+    backs = [c for c in own if is_backward(m, c)]
+    steps = [c for c in own if is_step(m, c)]
+    if not backs or not steps:
+        return
+    seg = segment(m, loop)
+    if b"%" not in seg and b"+=" not in seg:
+        return
+    gates = [n for n in walk(loop) if isinstance(n, ast.If) and (not attrs_only and _mod(n.test)
+                                                                 or _counter(loop, n, attrs_only))
+             and any(_inside(n, s) for s in steps)]
+    if not gates:
+        return
+    if all(any(_inside(g, b) for g in gates) for b in backs):
+        return  # backward only under the gate: no accumulation
+    if any(is_clear(m, c) and not any(_inside(g, c) for g in gates) for c in own):
+        return  # cleared every iteration: not accumulating
+    divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test) + _counter(loop, g, attrs_only)}
+    for b in backs:
+        if any(_inside(g, b) for g in gates) or isinstance(b.func, ast.Attribute) and \
+                "accelerator" in text(b.func.value):
+            continue
+        tgt = backward_target(b)
+        if tgt is None or _divided(m, loop, tgt, divisors) or _helper_divides(m, own, divisors):
+            continue
+        yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
+                     f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
+                     "too large; divide the loss by the accumulation steps")
 
 
 def _micro_loops(m, by_loop):
@@ -114,18 +133,19 @@ def _mod(test) -> bool:
     return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod for n in walk(test))
 
 
-def _counter(loop, gate: ast.If) -> list:
+def _counter(loop, gate: ast.If, attrs_only: bool = False) -> list:
     """``[k]`` when ``gate`` is ``if n >= k:`` (or ``==``) on a counter the loop increments
-    (``n += 1``) and the gate resets (``n = 0``): accumulation counted by hand; else []."""
+    (``n += 1``, ``self.count += len(x)``) and the gate resets (``n = 0``): accumulation
+    counted by hand; else []. ``attrs_only``: the counter must live on ``self``."""
     t = gate.test
     if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and type(t.ops[0]) in (ast.GtE, ast.Eq, ast.Gt)
-            and isinstance(t.left, ast.Name)):
+            and isinstance(t.left, (ast.Name, ast.Attribute))):
         return []
-    n = t.left.id
-    bumped = any(isinstance(x, ast.AugAssign) and type(x.op) is ast.Add and isinstance(x.target, ast.Name)
-                 and x.target.id == n and isinstance(x.value, ast.Constant) and x.value.value == 1
-                 for x in walk(loop))
-    reset = any(isinstance(x, ast.Assign) and any(isinstance(y, ast.Name) and y.id == n for y in x.targets)
+    n = text(t.left)
+    if not n or attrs_only and not n.startswith("self."):
+        return []
+    bumped = any(isinstance(x, ast.AugAssign) and type(x.op) is ast.Add and text(x.target) == n for x in walk(loop))
+    reset = any(isinstance(x, ast.Assign) and any(text(y) == n for y in x.targets)
                 and isinstance(x.value, ast.Constant) and x.value.value == 0 for b in gate.body for x in walk(b))
     return [t.comparators[0]] if bumped and reset else []
 

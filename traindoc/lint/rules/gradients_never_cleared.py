@@ -16,7 +16,7 @@ _GRAD_RESET = frozenset({"zero_", "fill_", "mul_", "detach_", "requires_grad_"})
 @lint_rule(
     "gradients-never-cleared", "TD506", "error",
     "a loop calls backward() and an optimizer step but never clears the gradients, so they add up across steps",
-    needles=[("backward",), ("step",)],
+    needles=[("backward",), ("step", ".grad")],
     fix="call optimizer.zero_grad(set_to_none=True) after each optimizer step (with gradient accumulation: "
         "right after the step inside the `if (i + 1) % accum == 0:` block)",
     confirm="print a parameter's .grad norm for three steps on the same batch: it doubles and triples",
@@ -28,7 +28,8 @@ def check(m):
     methods of the same file that it calls, but never clears gradients: no
     `zero_grad()` on any optimizer or module (with or without `set_to_none`), no
     `p.grad = None`, no `p.grad.zero_()`, and no call of a helper whose name says it zeroes
-    gradients. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
+    gradients. An update written by hand from `.grad` (`w -= lr * w.grad`, a `sgd(params, lr)`
+    helper of the file) counts as the step. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
     recognised as correct; accumulation that never clears is the bug.
 
     Why it happens: `backward()` adds into `.grad`. Without clearing, the gradient
@@ -65,6 +66,42 @@ def check(m):
                       related=((b, "the backward() whose gradients add up"),))
         elif back and steps and clears and not site.ctx.loops:
             yield from _uncleared_optimizer(m, ix, loop)
+        elif back and not steps and not clears and not _assigns_grad(loop):
+            upd = _manual_update(m, ix, loop)
+            if upd is not None:
+                b = min(back, key=lambda n: (n.lineno, n.col_offset))
+                yield Hit(upd, f"the loop on line {loop.lineno} calls backward() (line {b.lineno}) and updates the "
+                               "parameters by hand from their .grad but never clears it: .grad adds up across "
+                               "iterations, so each update uses the sum of every gradient so far; set "
+                               "p.grad = None (or p.grad.zero_()) after the update",
+                          related=((b, "the backward() whose gradients add up"),))
+
+
+def _manual_update(m, ix, loop):
+    """A parameter update written by hand (``w -= lr * w.grad``, ``p.data.sub_(lr * p.grad)``)
+    in the loop or in a function of this file that the loop calls (d2l's ``sgd(params, lr)``):
+    the statement in the loop that performs it, or None. A helper that clears or assigns
+    ``.grad`` itself is no finding (its summary says so, or ``_assigns_grad``)."""
+    for n in walk(loop):
+        if _updates_from_grad(n):
+            return n
+    for call in ix.by_loop.get(id(loop), ()):
+        fn = _local_function(m, call)
+        if fn is None or ix._func_summary(fn, 1)[2] or _assigns_grad(fn):
+            continue
+        if any(_updates_from_grad(n) for n in walk(fn)):
+            return call
+    return None
+
+
+def _updates_from_grad(n) -> bool:
+    if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Sub, ast.Add)):
+        value = n.value
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("sub_", "add_"):
+        value = ast.Tuple(elts=[*n.args, *(k.value for k in n.keywords)])
+    else:
+        return False
+    return any(isinstance(x, ast.Attribute) and x.attr == "grad" for x in ast.walk(value))
 
 
 def _uncleared_optimizer(m, ix, loop):

@@ -29,8 +29,8 @@ def check(m):
     nothing in the loop detaches it (no `.detach()`, `.detach_()`, `repackage_hidden`) and
     nothing resets it (no other assignment in the loop, such as
     `hidden = model.init_hidden(bs)`). Also a state kept on the module:
-    `out, self.hidden = self.lstm(x, self.hidden)` in a method, with nothing in the class
-    detaching it and no other assignment to that attribute outside `__init__`.
+    `out, self.hidden = self.lstm(x, self.hidden)` in a method (also with a model class of
+    the file that holds an LSTM/GRU/RNN), with nothing in the class detaching it and no other assignment to that attribute outside `__init__`.
 
     Why it happens: the returned state carries the autograd graph of every
     iteration before it. The second `backward()` then tries to go back through the first
@@ -98,10 +98,9 @@ def _kept_on_module(m):
             for n in walk(fn):
                 if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)):
                     continue
-                c = m.callee(n.value)
-                if not (c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" and c[1][1] in _RNN):
+                if not _recurrent(m, m.callee(n.value)):
                     continue
-                for attr in _self_attrs(n.targets[0]):
+                for attr in _self_attrs(n.targets[0], skip_first=not isinstance(n.targets[0], ast.Attribute)):
                     fed = any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"
                               and a.attr == attr for a in n.value.args)
                     if fed and _only_set_here(m, cls, attr, n) and not _detaches(cls):
@@ -117,8 +116,21 @@ def _detaches(cls) -> bool:
                for c in walk(cls))
 
 
-def _self_attrs(t) -> list[str]:
+def _recurrent(m, c) -> bool:
+    """The callee is a torch.nn recurrent layer, or a model class of this file that holds one
+    (``out, self.hidden = self.module_(x, self.hidden)`` in a learner around an RNN LM)."""
+    if not (c[0] == "obj" and isinstance(c[1], tuple)):
+        return False
+    if c[1][0] == "inst":
+        return c[1][1] in _RNN
+    return c[1][0] == "local" and isinstance(c[1][1], ast.ClassDef) and any(
+        isinstance(x, ast.Call) and (m.qualname(x.func) or "") in _RNN for x in walk(c[1][1]))
+
+
+def _self_attrs(t, skip_first: bool = False) -> list[str]:
+    """``self.X`` targets; with ``skip_first`` not the first element (a model's output, not its state)."""
     elts = t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]
+    elts = elts[1:] if skip_first and len(elts) > 1 else elts
     return [e.attr for e in elts if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name)
             and e.value.id == "self"]
 

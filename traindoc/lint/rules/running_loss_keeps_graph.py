@@ -62,8 +62,8 @@ def check(m):
         return
     yield from _kept_on_self(m, fns, back, bound)
     # functions that backpropagate a loss and return it (``loss = train_step(batch)``)
-    stepping = {k for k, fn in fns.items() if fn is not None
-                and any(isinstance(r, ast.Name) and r.id in back[k] for r in m.w.returns.get(k, ()))}
+    stepping = {k: _loss_slots(m.w.returns.get(k, ()), back[k]) for k, fn in fns.items() if fn is not None}
+    stepping = {k: v for k, v in stepping.items() if v}
     seen: set[int] = set()
     by_loop = calls_index(m)[0]
     for site in m.w.loops:
@@ -118,11 +118,30 @@ def _kept_on_self(m, fns: dict, back: dict, bound: dict):
                             f"{v}.item() (or {v}.detach())")
 
 
-def _returned_losses(m, loop, stepping: set[int]) -> set[str]:
+def _loss_slots(returns, names: set[str]) -> set[int]:
+    """Where a function returns a loss it backpropagated: -1 for ``return loss``, i for the
+    i-th element of ``return loss, val_loss``."""
+    out = set()
+    for r in returns:
+        if isinstance(r, ast.Name) and r.id in names:
+            out.add(-1)
+        elif isinstance(r, ast.Tuple):
+            out.update(i for i, e in enumerate(r.elts) if isinstance(e, ast.Name) and e.id in names)
+    return out
+
+
+def _returned_losses(m, loop, stepping: dict[int, set[int]]) -> set[str]:
     """Names a loop binds to what a same-file step function returns after backpropagating
-    it: ``loss = self.train_step(x, y)``."""
+    it: ``loss = self.train_step(x, y)``, ``train_loss, val_loss = run_epoch(...)``."""
     out = set()
     for n in walk(loop):
+        if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
+                and isinstance(n.value, ast.Call):
+            fn = local_function(m, n.value)
+            elts = n.targets[0].elts
+            for i in stepping.get(id(fn), ()) if fn is not None else ():
+                if 0 <= i < len(elts) and isinstance(elts[i], ast.Name):
+                    out.add(elts[i].id)
         if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and isinstance(n.value, ast.Call):
             fn = local_function(m, n.value)
@@ -130,7 +149,7 @@ def _returned_losses(m, loop, stepping: set[int]) -> set[str]:
                 # loss = optimizer.step(closure): LBFGS returns what the closure returned
                 d = m.defs(n.value.args[0])
                 fn = d[0] if d and len(d) == 1 and isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-            if fn is not None and id(fn) in stepping:
+            if fn is not None and -1 in stepping.get(id(fn), ()):
                 out.add(n.targets[0].id)
     return out
 

@@ -7,6 +7,7 @@ import re
 
 from .. import names as N
 from ..bindings import Param
+from ..flow import model_output
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import text
@@ -44,8 +45,8 @@ def check(m):
     (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
     `model`, whose objects may move in place), or computes with as one (an operand of
     arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
-    such as `torch.cross(up, z)`, or an element appended to a list that `torch.cat`
-    joins). A module (`model.to(device)` is in place) and a single batch object
+    such as `torch.cross(up, z)`, the first argument of a model's call, or an element
+    appended to a list that `torch.cat` joins). A module (`model.to(device)` is in place) and a single batch object
     (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
     `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
     as `logits`, `probs`, `loss`, `*_logits` are read as tensors. Also a statement next to
@@ -183,6 +184,8 @@ def _used_as_tensor(m, name: str, fn) -> bool:
                 return True
             if _math(m, n):
                 return True
+            if named(n.args[0]) and not any(w in name.lower() for w in _CONTAINER_WORDS) and model_output(m, n, 0):
+                return True  # the input of a model's forward (`self.model(inp)`), not a batch object
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
                 and len(n.args) == 1 and named(n.args[0]) and isinstance(n.func.value, ast.Name):
             lists.add(n.func.value.id)

@@ -324,9 +324,17 @@ def _model_call(m, loop):
     forward pass that runs in train mode or records a graph), or None."""
     memo = m.memo.setdefault("validation-in-train-mode.model", {})
     if id(loop) not in memo:
-        runs = [n for n in walk(loop) if isinstance(n, ast.Call) and _runs_model(m, n)]
+        calls = [n for n in walk(loop) if isinstance(n, ast.Call)]
+        runs = [n for n in calls if _runs_model(m, n)] or [
+            n for n in calls if any(_model_named(a) for a in n.args) and _runs_model(m, n, 1)]
         memo[id(loop)] = min(runs, key=lambda n: (n.lineno, n.col_offset)) if runs else None
     return memo[id(loop)]
+
+
+def _model_named(a) -> bool:
+    """An argument named like the model (``predict(model, src)``: a helper that runs it)."""
+    last = (text(a) or "").lower().rsplit(".", 1)[-1]
+    return isinstance(a, (ast.Name, ast.Attribute)) and (last in _MODEL_NAMES or last.endswith(("_model", "_net")))
 
 
 def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
