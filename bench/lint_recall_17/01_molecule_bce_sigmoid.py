@@ -43,7 +43,7 @@ def train(args):
         for x, y, m in loader:
             x, y, m = x.to(device), y.to(device), m.to(device)
             optimizer.zero_grad()
-            per_task = criterion(torch.sigmoid(model(x)), y)  # expect: TD504
+            per_task = criterion(torch.sigmoid(model(x)), y)  # expect: sigmoid-before-bce
             loss = masked_mean(per_task, m)
             loss.backward()
             optimizer.step()

@@ -11,7 +11,7 @@ class WeightedEnsemble(nn.Module):
 
     def forward(self, x):
         preds = torch.stack([m(x) for m in self.members], dim=0)  # (M, N, T)
-        weights = nn.Softmax()(self.raw_weights).reshape(-1, 1, 1)  # expect: TD518
+        weights = nn.Softmax()(self.raw_weights).reshape(-1, 1, 1)  # expect: softmax-without-dim
         return (weights * preds).sum(dim=0)
 
 

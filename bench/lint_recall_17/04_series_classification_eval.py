@@ -26,7 +26,7 @@ class Exp:
                 trues.append(label)
         preds = torch.cat(preds, 0)
         trues = torch.cat(trues, 0)
-        probs = torch.nn.functional.softmax(preds)  # expect: TD518
+        probs = torch.nn.functional.softmax(preds)  # expect: softmax-without-dim
         predictions = torch.argmax(probs, dim=1).cpu().numpy()
         accuracy = float(np.mean(predictions == trues.flatten().cpu().numpy()))
         self.model.train()

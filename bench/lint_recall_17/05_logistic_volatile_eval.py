@@ -47,7 +47,7 @@ for epoch in range(num_epochs):
     eval_loss, eval_acc = 0.0, 0
     for img, label in test_loader:
         img = img.view(img.size(0), -1)
-        img = Variable(img, volatile=True)  # expect: TD537
+        img = Variable(img, volatile=True)  # expect: volatile-variable
         if use_gpu:
             img, label = img.cuda(), label.cuda()
         out = model(img)

@@ -16,7 +16,7 @@ class GraphConv(nn.Module):
         message = x[node_in] * edge_weight.unsqueeze(-1)
         if self.edge_linear is not None:
             message = message + self.edge_linear(edge_attr)
-        message /= degree_in[node_in].sqrt()  # expect: TD505
+        message /= degree_in[node_in].sqrt()  # expect: unguarded-zero
         return message, node_out
 
     def forward(self, x, edge_index, edge_weight, edge_attr=None):

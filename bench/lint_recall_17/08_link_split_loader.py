@@ -12,7 +12,7 @@ class LinkDataset:
 
     def get_edge_split(self):
         path = osp.join(self.root, "split", "time")
-        return torch.load(os.path.join(path, "split_dict.pt"))  # expect: TD521
+        return torch.load(os.path.join(path, "split_dict.pt"))  # expect: torch-load-unsafe
 
 
 class LinkScorer(nn.Module):

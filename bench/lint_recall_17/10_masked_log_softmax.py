@@ -7,7 +7,7 @@ import torch.nn.functional as F
 def masked_log_softmax(vector, mask):
     if mask is not None:
         mask = mask.float()
-        vector = vector + mask.log()  # expect: TD505, TD542
+        vector = vector + mask.log()  # expect: unguarded-zero, fully-masked-softmax
     return F.log_softmax(vector, dim=1)
 
 

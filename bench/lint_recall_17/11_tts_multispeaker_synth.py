@@ -16,7 +16,7 @@ def synthesis(model, text, symbols, use_cuda, speaker_id=None):
     if speaker_id is not None:
         speaker_id = torch.LongTensor([speaker_id])
         if use_cuda:
-            speaker_id.cuda()  # expect: TD526
+            speaker_id.cuda()  # expect: tensor-op-result-discarded
     model.eval()
     with torch.no_grad():
         decoder_out, postnet_out, alignments, stop_tokens = model.inference(inputs, speaker_ids=speaker_id)

@@ -13,8 +13,8 @@ def train(model, data_loader, loss_func, optimizer, scheduler, device):
         model.zero_grad()
         preds = model(mol_batch.to(device), features_batch.to(device))
 
-        mask.to(preds.device)  # expect: TD526
-        targets.to(preds.device)  # expect: TD526
+        mask.to(preds.device)  # expect: tensor-op-result-discarded
+        targets.to(preds.device)  # expect: tensor-op-result-discarded
         class_weights = torch.ones(targets.shape, device=preds.device)
 
         loss = loss_func(preds, targets) * class_weights * mask

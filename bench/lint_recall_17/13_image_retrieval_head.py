@@ -17,7 +17,7 @@ class RetrievalHead(nn.Module):
         logits = t @ v.t() / self.temperature
         outputs = {"logits": logits}
         if labels is not None:
-            labels.to(outputs["logits"].device)  # expect: TD526
+            labels.to(outputs["logits"].device)  # expect: tensor-op-result-discarded
             outputs["loss"] = F.cross_entropy(outputs["logits"], labels)
         return outputs
 

@@ -33,7 +33,7 @@ class ILQLTrainer:
         self.opt = torch.optim.AdamW(model.parameters(), lr=config["lr"])
 
     def create_train_dataloader(self):
-        loader = DataLoader(self.store, batch_size=self.config["batch_size"], collate_fn=collate)  # expect: TD527
+        loader = DataLoader(self.store, batch_size=self.config["batch_size"], collate_fn=collate)  # expect: train-loader-not-shuffled
         return self.accelerator.prepare(loader)
 
     def learn(self):

@@ -11,7 +11,7 @@ class TabularModel:
         self.epochs = epochs
 
     def data_aware_initialization(self, loader):
-        self.model.eval()  # expect: TD512
+        self.model.eval()  # expect: train-mode-not-restored
         with torch.no_grad():
             x, _ = next(iter(loader))
             self.model(x)

@@ -9,7 +9,7 @@ class CopyGenerator(nn.Module):
         super().__init__()
         self.linear = nn.Linear(hidden_size, vocab_size)
         self.linear_copy = nn.Linear(hidden_size, 1)
-        self.softmax = nn.Softmax()  # expect: TD518
+        self.softmax = nn.Softmax()  # expect: softmax-without-dim
         self.sigmoid = nn.Sigmoid()
         self.pad_idx = pad_idx
 

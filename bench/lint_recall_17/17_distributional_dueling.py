@@ -26,7 +26,7 @@ class DQN(nn.Module):
         a_chunks = torch.stack(a.chunk(self.action_space, 1), 1)
         a_mean = a_chunks.mean(1)
         x = v.repeat(1, self.action_space) + a - a_mean.repeat(1, self.action_space)
-        p = torch.stack([F.softmax(p) for p in x.chunk(self.action_space, 1)], 1)  # expect: TD518
+        p = torch.stack([F.softmax(p) for p in x.chunk(self.action_space, 1)], 1)  # expect: softmax-without-dim
         return p.clamp(min=1e-8, max=1 - 1e-8)
 
 

@@ -36,7 +36,7 @@ def train_batch(encoder, decoder, src, trg, optimizer, vocab_size, pad_idx, teac
     loss = 0.0
     for t in range(1, trg.size(0)):
         output, hidden = decoder(token, hidden, encoder_outputs)
-        loss = loss + F.cross_entropy(output, trg[t], ignore_index=pad_idx)  # expect: TD503
+        loss = loss + F.cross_entropy(output, trg[t], ignore_index=pad_idx)  # expect: softmax-before-cross-entropy
         top1 = output.argmax(1)
         token = trg[t] if random.random() < teacher_forcing else top1
     loss = loss / (trg.size(0) - 1)

@@ -41,6 +41,6 @@ def main(batches, vocab=20, hidden=64):
     run_epochs(model, optimizer, batches, epochs=5)
 
     # second stage: a deeper head for the same task
-    model.head = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 2))  # expect: TD519
+    model.head = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 2))  # expect: optimizer-misses-params
     run_epochs(model, optimizer, batches, epochs=5)
     return model

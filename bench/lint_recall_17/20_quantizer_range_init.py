@@ -11,7 +11,7 @@ class SymmetricQuantizer(nn.Module):
 
     def init_range(self, min_values, max_values):
         abs_max = torch.max(torch.abs(max_values), torch.abs(min_values))
-        self.scale = nn.Parameter(abs_max.clamp(min=1e-6).reshape(1))  # expect: TD519
+        self.scale = nn.Parameter(abs_max.clamp(min=1e-6).reshape(1))  # expect: optimizer-misses-params
 
     def forward(self, x):
         s = self.scale / self.levels

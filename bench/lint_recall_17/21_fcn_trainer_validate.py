@@ -23,7 +23,7 @@ class Trainer:
         self.best_mean_iu = 0.0
 
     def validate(self):
-        self.model.eval()  # expect: TD512
+        self.model.eval()  # expect: train-mode-not-restored
         n_class = None
         hist = None
         with torch.no_grad():

@@ -31,7 +31,7 @@ class TaggerTrainer:
         correct, total = 0, 0
         batches = [sentences[x:x + mini_batch_size] for x in range(0, len(sentences), mini_batch_size)]
         for batch in batches:
-            scores = self.model.forward(batch)  # expect: TD508
+            scores = self.model.forward(batch)  # expect: validation-in-train-mode
             labels = self.model.obtain_labels(scores)
             loss = self.model.calculate_loss(scores, batch)
             eval_loss += loss.item()

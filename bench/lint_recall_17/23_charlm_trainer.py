@@ -44,7 +44,7 @@ class LanguageModelTrainer:
         hidden = self.model.init_hidden(eval_batch_size)
         for i in range(0, data_source.size(0) - 1, self.sequence_length):
             data, targets = self._get_batch(data_source, i, self.sequence_length)
-            prediction, hidden = self.model.forward(data, hidden)  # expect: TD508
+            prediction, hidden = self.model.forward(data, hidden)  # expect: validation-in-train-mode
             output_flat = prediction.view(-1, ntokens)
             total_loss += len(data) * self.loss_function(output_flat, targets).item()
             hidden = self._repackage_hidden(hidden)

@@ -28,7 +28,7 @@ class MultiheadSelfAttention(nn.Module):
             k,
             v,
             attn_mask=attn_mask,
-            dropout_p=self.dropout,  # expect: TD513
+            dropout_p=self.dropout,  # expect: functional-dropout-always-on
         )
         out = out.transpose(1, 2).reshape(bsz, seq_len, d_model)
         return self.out_proj(out)

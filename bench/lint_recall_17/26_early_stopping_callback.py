@@ -22,7 +22,7 @@ class EarlyStopping:
             self.dynamic_threshold_ = score
             self.best_epoch_ = epoch
             if self.load_best:
-                self.best_model_weights_ = net.module_.state_dict()  # expect: TD530
+                self.best_model_weights_ = net.module_.state_dict()  # expect: state-dict-not-copied
         else:
             self.misses_ += 1
         return self.misses_ >= self.patience

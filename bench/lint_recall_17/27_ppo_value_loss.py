@@ -31,7 +31,7 @@ def ppo_update(agent, optimizer, b_obs, b_actions, b_logprobs, b_advantages, b_r
             adv = b_advantages[mb]
             adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
-            v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()  # expect: TD539
+            v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()  # expect: loss-shape-broadcast
             loss = pg_loss - ent_coef * entropy.mean() + vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()

@@ -9,7 +9,7 @@ from torch import nn
 def load_training_state(model, optimizer, scheduler, input_dir):
     input_dir = Path(input_dir)
     input_model_file = input_dir / "pytorch_model.bin"
-    state_dict = torch.load(input_model_file, map_location="cpu")  # expect: TD521
+    state_dict = torch.load(input_model_file, map_location="cpu")  # expect: torch-load-unsafe
     model.load_state_dict(state_dict)
     optimizer.load_state_dict(torch.load(input_dir / "optimizer.bin", map_location="cpu", weights_only=True))
     scheduler.load_state_dict(torch.load(input_dir / "scheduler.bin", weights_only=True))

@@ -37,7 +37,7 @@ def main(train_data, ntokens, bptt=70, lr=30.0, clip=0.25, epochs=10):
     model = RNNModel(ntokens, 400, 400)
     criterion = SplitCrossEntropyLoss(400, splits=[2800, 20000])
     params = list(model.parameters()) + list(criterion.parameters())
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr, weight_decay=1.2e-6)  # expect: TD519
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr, weight_decay=1.2e-6)  # expect: optimizer-misses-params
     for epoch in range(epochs):
         model.train()
         hidden = None

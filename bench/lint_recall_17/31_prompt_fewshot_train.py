@@ -32,7 +32,7 @@ class PromptClassifier(nn.Module):
 
 
 def run(mlm, tokenizer, train_examples, dev_examples, template, label_word_ids, epochs=5):
-    train_dataloader = DataLoader(PromptDataset(train_examples, tokenizer, template), batch_size=8)  # expect: TD527
+    train_dataloader = DataLoader(PromptDataset(train_examples, tokenizer, template), batch_size=8)  # expect: train-loader-not-shuffled
     dev_dataloader = DataLoader(PromptDataset(dev_examples, tokenizer, template), batch_size=32)
     model = PromptClassifier(mlm, tokenizer.mask_token_id, label_word_ids)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)

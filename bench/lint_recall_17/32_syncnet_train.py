@@ -27,7 +27,7 @@ def cosine_loss(a, v, y):
 
 def train(device, model, train_dataset, test_dataset, hparams, nepochs=100):
     train_data_loader = data_utils.DataLoader(
-        train_dataset, batch_size=hparams["batch_size"], shuffle=False,  # expect: TD527
+        train_dataset, batch_size=hparams["batch_size"], shuffle=False,  # expect: train-loader-not-shuffled
         num_workers=hparams["num_workers"])
     test_data_loader = data_utils.DataLoader(test_dataset, batch_size=hparams["batch_size"], num_workers=8)
     optimizer = torch.optim.Adam(model.parameters(), lr=hparams["lr"])
