@@ -326,9 +326,19 @@ def _model_call(m, loop):
     if id(loop) not in memo:
         calls = [n for n in walk(loop) if isinstance(n, ast.Call)]
         runs = [n for n in calls if _runs_model(m, n)] or [
-            n for n in calls if any(_model_named(a) for a in n.args) and _runs_model(m, n, 1)]
+            n for n in calls if any(_model_named(a) for a in n.args) and _runs_model(m, n, 1)
+            and not _sets_mode(m, n)]
         memo[id(loop)] = min(runs, key=lambda n: (n.lineno, n.col_offset)) if runs else None
     return memo[id(loop)]
+
+
+def _sets_mode(m, call) -> bool:
+    """The helper the model is passed to sets its own mode (``model.eval()``, ``no_grad``,
+    ``.train()``): it is judged as its own function, not as part of the caller's loop."""
+    c = m.callee(call)
+    fn = c[1][1] if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" else None
+    return fn is None or any(isinstance(x, ast.Call) and (text(x.func) or "").rsplit(".", 1)[-1] in (
+        "eval", "train", "no_grad", "inference_mode", "set_grad_enabled") for x in walk(fn))
 
 
 def _model_named(a) -> bool:
