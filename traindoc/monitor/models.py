@@ -9,6 +9,7 @@ import weakref
 from typing import Any, Iterable, Iterator
 
 import torch
+from torch.nn.modules.loss import _Loss
 
 from . import context
 from .quantities import activation_stats
@@ -134,8 +135,6 @@ class Models:
     # ------------------------------------------------------------------ forward hooks
     def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:
         if self._depth == 0 and torch.is_grad_enabled():
-            from torch.nn.modules.loss import _Loss
-
             if not isinstance(module, _Loss) and (self.only is None) and next(module.parameters(), None) is not None:
                 known = any(r() is module for r in self._roots)
                 self.note_root(module)
@@ -150,6 +149,8 @@ class Models:
         rec = self.mon.rec
         if not (rec.sampled and torch.is_grad_enabled()) or self.compiled:
             return
+        if self._depth == 0 and not isinstance(module, _Loss) and any(r() is module for r in self._roots):
+            self._root_output(rec, out)
         if next(module.children(), None) is not None:
             return  # leaves only: a parent's output is its last child's
         name = self._mod_names.get(module)
@@ -165,6 +166,17 @@ class Models:
             rec.act_names.append(f"act/{name}/{k}")
             rec.act_vals.append(v)
         rec.extra_time += self.mon.timer() - t0
+
+    def _root_output(self, rec: Any, out: Any) -> None:
+        """The model's own output (``out/absmax``, one reduction per training forward of a
+        sampled step): how large a prediction the model makes, to weigh the loss against
+        (a loss far beyond anything the outputs can reach says the targets are)."""
+        if isinstance(out, dict):
+            out = out.get("logits")
+        y = out[0] if isinstance(out, (tuple, list)) and out else out
+        if isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel():
+            rec.act_names.append("out/absmax")
+            rec.act_vals.append(y.detach().abs().amax())
 
     def add_forward_hooks(self) -> None:
         if self._hook_handles or self.compiled:

@@ -28,6 +28,17 @@ def data_outlier(run):
     data's own std inflate that std, squash every ordinary value of the column into a few
     thousandths, and the model silently loses the feature.
 
+    Also without a spike: a loss that stays thousands of times larger than anything the
+    model's outputs can explain to the end of the run. For a mean loss of the usual kinds
+    the loss is bounded by the outputs and the targets: L1 and Huber by |output| + |target|,
+    MSE by their square, cross-entropy by twice the largest logit plus log(classes). The
+    monitor records the model's largest output (``out/absmax``); a last-quarter median loss
+    over max(|out|, |out|^2, 1) of 10 000 or more says the targets hold values the model
+    never predicts: placeholders (1e9 for "missing"), a wrong unit. Healthy runs measured
+    here stay under 2 (bench/real, 84 fixed programs); a summed loss (loss-reduction's
+    evidence) is left out, and a loss that does not vary across batches (targets on a
+    uniformly huge scale rather than a few extreme ones) only gets a warning.
+
     How to confirm: the sample indices of the spiking step are in the run; look at
     their feature values and lengths against the column's P99.9
     (``traindoc data check`` reports length and value outliers).
@@ -42,6 +53,9 @@ def data_outlier(run):
     col = _column(run)
     if col is not None:
         return [col]
+    far = _targets_out_of_reach(run, f)
+    if far is not None:
+        return [far]
     from .nonfinite import calm_onset, half_model
 
     if f.first_bad is not None and calm_onset(f) and not half_model(f):
@@ -120,4 +134,41 @@ def _column(run) -> Finding | None:
         fix=f"drop or cap the extreme values of column {j} (clip at a high percentile, fix the unit) before computing "
             "normalisation statistics, or scale with robust statistics (median, IQR)",
         confirm=f"print the largest values of column {j} in the raw data and its std with and without them",
+    )
+
+
+REACH_RATIO = 1e4  # loss / max(|out|, |out|^2, 1); fixed programs here: <= 1.04, 237 (1e9 targets): 1.7e5
+
+
+def _targets_out_of_reach(run, f) -> Finding | None:
+    """The last quarter's median loss far beyond what the model's outputs can explain."""
+    from .loss_reduction import sum_evidence
+
+    if not run.has("out/absmax") or len(f.loss) < 40:
+        return None
+    out = run.series("out/absmax")
+    lo = f.loss_steps[0] + 0.75 * (f.loss_steps[-1] - f.loss_steps[0])
+    lv = f.loss[(f.loss_steps >= lo) & np.isfinite(f.loss)]
+    half = f.loss_steps[0] + 0.5 * (f.loss_steps[-1] - f.loss_steps[0])  # (sampled steps thin out)
+    ov = out.values[(out.steps >= half) & np.isfinite(out.values)]
+    if len(lv) < 10 or len(ov) < 2:
+        return None
+    loss, a = float(np.median(lv)), float(np.median(ov))
+    ratio = loss / max(a, a * a, 1.0)
+    if ratio < REACH_RATIO or sum_evidence(run, f) is not None:
+        return None
+    spread = float(np.percentile(lv, 90) / max(np.percentile(lv, 10), 1e-30))
+    return finding(
+        "data-outlier", 0.6 if spread >= 1.5 else 0.3,
+        f"the loss stays at {fmt(loss)} to the end (median of the last quarter) while the model's largest output is "
+        f"{fmt(a)}: {ratio:.3g}x more than any output can explain, so some targets lie far outside what the model "
+        f"predicts (placeholder values such as 1e9 for missing, a wrong unit); the loss varies {spread:.2g}x between "
+        "batches (P90/P10): " + ("a few extreme targets in some batches" if spread >= 1.5 else
+                                 "as steady as targets on a uniformly huge scale would be"),
+        location={"step": int(lo)},
+        evidence=[{"series": "loss", "median_last_quarter": fmt(loss), "p90_over_p10": round(spread, 2)},
+                  {"series": "out/absmax", "median_last_half": fmt(a), "out_of_reach": fmt(ratio)}],
+        fix="find the targets far outside the predicted range (placeholders, a unit error) and fix or drop them; "
+            "if every target is on a huge scale, standardise the targets (and undo it at prediction time)",
+        confirm="print the largest targets of a few batches next to the model's outputs for them",
     )
