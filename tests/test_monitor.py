@@ -348,6 +348,30 @@ def test_autograd_grad_updates_without_an_optimizer_are_steps(tmp_path):
     assert len(gn.steps) >= 9 and np.isfinite(gn.values).all() and (gn.values > 0).all()
 
 
+def test_raw_tensors_updated_by_hand_get_per_tensor_gradient_norms(tmp_path):
+    """d2l's from-scratch loop: no module, no optimizer, backward() then ``p -= lr * p.grad``.
+    The loss graph's leaves are the weights: grad_norm/graph.param0 is the input layer's,
+    with its shape in the meta (what vanishing-gradient compares layer by layer)."""
+    torch.manual_seed(0)
+    w1, b1 = torch.randn(6, 16, requires_grad=True), torch.zeros(16, requires_grad=True)
+    w2, b2 = torch.randn(16, 2, requires_grad=True), torch.zeros(2, requires_grad=True)
+    x, y = _data()
+    with traindoc.watch(out=tmp_path / "r", sample_every=4):
+        for i in range(12):
+            loss = nn.functional.cross_entropy(torch.relu(x @ w1 + b1) @ w2 + b2, y)
+            loss.backward()
+            with torch.no_grad():
+                for p in (w1, b1, w2, b2):
+                    p -= 0.05 * p.grad
+                    p.grad = None
+    run = traindoc.open_run(tmp_path / "r")
+    assert run.meta["step_clock"]["kind"] == "backward"
+    shapes = run.meta["graph_params"]["shapes"]
+    assert sorted(map(tuple, shapes)) == [(2,), (6, 16), (16,), (16, 2)] and tuple(shapes[0]) in ((6, 16), (16,))
+    g = [run.series(f"grad_norm/graph.param{i}") for i in range(4)]
+    assert all(len(s.steps) >= 10 and (s.values > 0).all() for s in g)
+
+
 def test_gradient_penalty_with_create_graph_is_part_of_the_step(tmp_path):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 1))

@@ -5,11 +5,12 @@ optimizer, one ``backward()`` (or ``torch.autograd.grad`` of the loss) is one st
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import torch
 
-from .graph_acts import GraphActivations, graph_leaves
+from .graph_acts import GraphActivations, graph_leaves, graph_params
 from .quantities import grad_norms, total_norm
 
 
@@ -29,6 +30,10 @@ class BackwardClock:
         self.carry_pending = False
         self.carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
         self.graph_acts = GraphActivations(mon)  # functional sigmoid/tanh/relu outputs, from the graph
+        # with no model and no optimizer (raw tensors updated by hand): the loss graph's leaf
+        # tensors, input side first, kept weakly; walked again when one of them is gone
+        self._leaves: list[weakref.ref] = []
+        self._leaf_shapes_noted = False
 
     def grad_of(self, p: torch.Tensor) -> torch.Tensor:
         """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
@@ -72,6 +77,8 @@ class BackwardClock:
                 self._start()
             elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
                 self._start(idle=self._idle_optimizers())
+        if self.active and mon.optim.primary is None and not mon.live_roots():
+            self._note_leaves(t)
         self.graph_acts.on_backward(t)
         u = mon.scalers.unscaled(t)
         rec.losses.append(u if u.dim() == 0 else u.reshape(()))
@@ -84,6 +91,18 @@ class BackwardClock:
         mon = self.mon
         if self.active and mon.optim.primary is None and mon.optim.closure_tail is None and mon.rec.losses:
             self._finish_step()
+
+    def _note_leaves(self, t: torch.Tensor) -> None:
+        """The weights of a raw-tensor network (d2l's ``sgd(params)``, ``w -= lr * w.grad``):
+        one graph walk (at most ``NODES`` nodes) while the ones found last time are alive;
+        their shapes go to the meta once (``graph_params``)."""
+        if self._leaves and all(r() is not None for r in self._leaves):
+            return
+        found = graph_params(t) or []
+        self._leaves = [weakref.ref(p) for p in found]
+        if found and not self._leaf_shapes_noted:
+            self._leaf_shapes_noted = True
+            self.mon.writer.meta("graph_params", {"shapes": [list(p.shape) for p in found[:256]]})
 
     def counts_autograd_grad(self, inputs: tuple) -> bool:
         """Is ``torch.autograd.grad(loss, inputs)`` this loop's training step? Decided once, at
@@ -172,6 +191,12 @@ class BackwardClock:
                     if p.grad is not None and not p.grad.is_sparse:
                         pnames.append(names.get(id(p), f"param{len(params)}"))  # param0, ... as elsewhere
                         params.append(p)
+            if not params:  # raw tensors: the loss graph's leaves (graph.param0 on the input side)
+                for i, r in enumerate(self._leaves[:256]):
+                    p = r()
+                    if p is not None and p.grad is not None and not p.grad.is_sparse:
+                        params.append(p)
+                        pnames.append(f"graph.param{i}")
         return params, pnames
 
     def _finish_step(self, grads: bool = True) -> None:

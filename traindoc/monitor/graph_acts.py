@@ -96,6 +96,16 @@ def graph_leaves(loss: torch.Tensor) -> set[int] | None:
     return leaves or None
 
 
+def graph_params(loss: torch.Tensor) -> list[torch.Tensor] | None:
+    """The leaf tensors ``loss``'s gradient flows into, the input side first (furthest from
+    the loss): the weights of a network of raw tensors trained without an optimizer; None
+    for no graph or one of more than ``NODES`` nodes."""
+    nodes = _walk(loss)
+    found = [(-dist, i, v) for i, (n, dist, _) in enumerate(nodes or ())
+             if isinstance(v := getattr(n, "variable", None), torch.Tensor) and v.requires_grad]
+    return [v for _, _, v in sorted(found, key=lambda r: r[:2])] or None
+
+
 class GraphActivations:
     """Owned by the backward clock: ``on_backward(loss)`` on sampled steps."""
 

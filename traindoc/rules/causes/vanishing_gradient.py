@@ -47,7 +47,13 @@ def vanishing_gradient(run):
     w = [p for p in weight_params(list(gn), order, raw) if p.rsplit(".", 1)[0] not in emb and not _QK.search(p)]
     if len(w) < 4:
         return []
-    med = {p: _median(gn[p].values[: len(f.loss) or None]) for p in w}
+    upto = len(f.loss) or None
+    live = gn[w[-1]].values[:upto] > 0
+    if 3 <= live.sum() < 0.5 * live.size:
+        # the gradient died everywhere later (every unit of a late ReLU layer dead): read the
+        # steps where the last layer still had one
+        upto = None
+    med = {p: _median(gn[p].values[: len(f.loss) or None][live] if upto is None else gn[p].values[:upto]) for p in w}
     first, last = med[w[0]], med[w[-1]]
     if not (np.isfinite(first) and np.isfinite(last)) or last <= 0:
         return []

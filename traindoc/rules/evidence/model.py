@@ -10,7 +10,7 @@ _NO_PARAMS = ("ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "Lo
               "Flatten", "MaxPool", "AvgPool", "AdaptiveAvgPool", "LeakyReLU", "ELU", "Hardtanh", "Hardsigmoid")
 
 
-_RAW = re.compile(r"opt(\d+)\.group(\d+)\.param(\d+)")
+_RAW = re.compile(r"opt(\d+)\.group(\d+)\.param(\d+)|graph\.param(\d+)")
 
 
 def module_order(run) -> list[tuple[str, str]]:
@@ -39,19 +39,23 @@ def module_sizes(run) -> dict[str, int]:
 
 def raw_param_shapes(run) -> dict[str, tuple[int, ...]]:
     """Shape of every parameter no model names (``opt0.group1.param3``: raw tensors handed
-    to the optimizer), from the optimizer summaries (``shapes`` per group)."""
+    to the optimizer; ``graph.param3``: the loss graph's leaves when no optimizer stepped),
+    from the optimizer summaries (``shapes`` per group) and the ``graph_params`` meta."""
     out = {}
     for key, o in run.meta.items():
         if key.startswith("optimizer/") and isinstance(o, dict):
             for gi, g in enumerate(o.get("groups", [])):
                 for pi, shape in enumerate(g.get("shapes", []) if isinstance(g, dict) else []):
                     out[f"opt{o.get('index', 0)}.group{gi}.param{pi}"] = tuple(int(d) for d in shape)
+    g = run.meta.get("graph_params")  # no optimizer: the loss graph's leaves, input side first
+    for pi, shape in enumerate(g.get("shapes", []) if isinstance(g, dict) else []):
+        out[f"graph.param{pi}"] = tuple(int(d) for d in shape)
     return out
 
 
 def _raw_key(pname: str) -> tuple[int, ...] | None:
     m = _RAW.fullmatch(pname)
-    return tuple(int(d) for d in m.groups()) if m else None
+    return tuple(int(d) if d is not None else -1 for d in m.groups()) if m else None
 
 
 def _param_module(pname: str) -> str:
