@@ -82,6 +82,14 @@ CASES = {
         "    def run(self, x):\n        out, self.state = self.lm(x, self.state)\n"
         "        self.state = tuple(s.detach() for s in self.state)\n        return out\n"
         "    def step(self, x, opt):\n        self.run(x).sum().backward()\n        opt.step()\n",
+        # the state round-tripped through a step function of the file, then rebound in the loop
+        "def step(model, x, h):\n    out, h = model(x, h)\n    return out.sum(), h\n"
+        "def fit(model, opt, xs):\n    h = None\n    for x in xs:\n        loss, new_h = step(model, x, h)\n"
+        "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        h = new_h  # !\n",
+        "def step(model, x, h):\n    out, h = model(x, h)\n    return out.sum(), h\n"
+        "def fit(model, opt, xs):\n    h = None\n    for x in xs:\n        loss, new_h = step(model, x, h)\n"
+        "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n"
+        "        h = tuple(t.detach() for t in new_h)\n",
         "class Mix(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n"
         "    def forward(self, x, h):\n        return self.fc(x), h\n"
         "class Learner:\n    def __init__(self, lm):\n        self.lm = lm\n        self.state = None\n"

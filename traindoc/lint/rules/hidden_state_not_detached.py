@@ -81,7 +81,63 @@ def check(m):
             yield Hit(n, f"`{name}` is returned by `{text(n.value.func) or 'the model'}(...)` and fed back into it on the "
                          f"next iteration of the training loop (line {loop.lineno}) without .detach(): the graph "
                          "chains across iterations (second backward fails, or retain_graph=True grows without bound)")
+        yield from _through_helper(m, loop, done)
     yield from _kept_on_module(m)
+
+
+def _through_helper(m, loop, done: set):
+    """``loss, new_h = self.training_step(batch, h)`` then ``h = new_h`` in the loop, where
+    the helper of this file returns the state its model call produced from that parameter
+    (``logits, h = self.model(x, h)``; ``return loss, h``): the state is carried all the same."""
+    for n in walk(loop):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple)
+                and isinstance(n.value, ast.Call)):
+            continue
+        c = m.callee(n.value)
+        fn = c[1][1] if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" else None
+        if fn is None or _detaches_in(fn):
+            continue
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        if params[:1] == ["self"] and isinstance(n.value.func, ast.Attribute):
+            params = params[1:]
+        for j, p in _state_slots(m, fn).items():
+            i = params.index(p) if p in params else -1
+            if not (0 <= i < len(n.value.args) and isinstance(n.value.args[i], ast.Name)
+                    and j < len(n.targets[0].elts) and isinstance(n.targets[0].elts[j], ast.Name)):
+                continue
+            name, got = n.value.args[i].id, n.targets[0].elts[j].id
+            back = n if got == name else next(
+                (a for a in walk(loop) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+                 and isinstance(a.value, ast.Name) and a.value.id == got), None)
+            if back is None or id(back) in done:
+                continue
+            done.add(id(back))
+            yield Hit(back, f"`{name}` comes back from `{text(n.value.func)}(...)` (the state its model call returned) "
+                            f"and is fed into it again on the next iteration of the training loop (line {loop.lineno}) "
+                            "without .detach(): the graph chains across iterations (second backward fails, or "
+                            "retain_graph=True grows without bound)")
+
+
+def _state_slots(m, fn) -> dict[int, str]:
+    """{j: p}: ``fn`` returns, at tuple position j, the state a model call in it produced from
+    its parameter ``p`` (``out, h = self.model(x, p)``, ``return loss, h``)."""
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args)} - {"self"}
+    made = {}
+    for a in walk(fn):
+        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.value, ast.Call):
+            args = [x.id for x in a.value.args if isinstance(x, ast.Name) and x.id in params]
+            for name in _names(a.targets[0]):
+                src = name if name in args else args[-1] if len(args) >= 2 else None
+                if src is not None and _state_of_model(m, a, name):
+                    made[name] = src
+    out = {}
+    for r in m.w.returns.get(id(fn), ()):
+        if isinstance(r, ast.Tuple):
+            for j, e in enumerate(r.elts):
+                if isinstance(e, ast.Name) and e.id in made:
+                    out[j] = made[e.id]
+    return out
 
 
 def _kept_on_module(m):
