@@ -15,7 +15,7 @@ args = ap.parse_args()
 torch.manual_seed(args.seed)
 torch.set_num_threads(1)
 
-DAYS, GRID, LAG, BAD_DAY = 3 * 365, 16, 5, 700
+DAYS, GRID, LAG, REPROCESSED_DAY = 3 * 365, 16, 5, 700
 lat = torch.linspace(0, 1, GRID)[:, None].expand(GRID, GRID)
 lon = torch.linspace(0, 1, GRID)[None, :].expand(GRID, GRID)
 
@@ -35,7 +35,7 @@ def daily_record():
 
 def load_record():
     sic = daily_record()
-    sic[BAD_DAY] = float("nan")
+    sic[REPROCESSED_DAY] = float("nan")
     return sic
 
 

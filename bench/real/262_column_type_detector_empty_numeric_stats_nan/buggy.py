@@ -1,6 +1,6 @@
 """Semantic column-type detector (each sample is a table column of 20 string cells; a feature
 extractor turns the column into 16 statistics -- character-class fractions, cell lengths, and the
-mean / std / min / max of the cells that parse as numbers; an MLP predicts one of 6 types; Adam,
+mean / std / mean-absolute / root-mean-square of the cells that parse as numbers; an MLP predicts one of 6 types; Adam,
 DataLoader). For columns with no numeric cell at all (names, e-mails, cities...) the numeric statistics
 are taken over an empty list and come out as NaN, and the feature matrix goes to training as is. The
 first batch holding such a column makes the loss NaN, Adam spreads NaN into every weight, and the
@@ -73,8 +73,7 @@ def extract_features(cells):
     return [frac(str.isdigit), frac(str.isalpha), frac(str.isupper), frac(str.isspace), frac(lambda c: c == "@"),
             frac(lambda c: c == "."), frac(lambda c: c == "+"), lengths.mean().item() / 10, lengths.std().item() / 10,
             len(nums) / len(cells), nums.mean().item() / 1000, nums.std().item() / 1000,
-            nums.min().item() / 1000 if len(nums) else float("nan"),
-            nums.max().item() / 1000 if len(nums) else float("nan"),
+            nums.abs().mean().item() / 1000, (nums ** 2).mean().sqrt().item() / 1000,
             len(set(cells)) / len(cells), sum(" " in c for c in cells) / len(cells)]
 
 

@@ -55,8 +55,7 @@ def extract_features(cells):
     return [frac(str.isdigit), frac(str.isalpha), frac(str.isupper), frac(str.isspace), frac(lambda c: c == "@"),
             frac(lambda c: c == "."), frac(lambda c: c == "+"), lengths.mean().item() / 10, lengths.std().item() / 10,
             len(nums) / len(cells), nums.mean().item() / 1000, nums.std().item() / 1000,
-            nums.min().item() / 1000 if len(nums) else float("nan"),
-            nums.max().item() / 1000 if len(nums) else float("nan"),
+            nums.abs().mean().item() / 1000, (nums ** 2).mean().sqrt().item() / 1000,
             len(set(cells)) / len(cells), sum(" " in c for c in cells) / len(cells)]
 
 
