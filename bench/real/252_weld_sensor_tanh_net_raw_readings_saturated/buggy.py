@@ -4,7 +4,7 @@ with a tanh output trained on +-1 targets with MSE and SGD from a DataLoader). T
 unscaled: every hidden pre-activation is a sum of twenty values in the hundreds, so it sits far out on
 the flat part of tanh for every sample, the hidden units output the same +-1 pattern for good and bad
 welds, and their derivative 1 - tanh^2 is ~0, so the first layer cannot learn its way out. Only the
-output layer trains, on constant features, and the classifier stays near the majority rate.
+output layer trains, on constant features, and the classifier stays at chance level (~50%).
 
 Source: https://stackoverflow.com/questions/61392480/gradient-descent-with-tanh-0-gradient-on-incorrect-classification (Gradient descent with tanh: 0 gradient on incorrect classification)
 Report: "The derivative of the tanh(x) activation function is 1-tanh^2(x) ... When tanh(x) is equal to
