@@ -1,0 +1,75 @@
+"""Case/control classifier on a transcriptomics panel (log expression of 300 genes per donor plus age;
+a small MLP trained with Adam from a DataLoader). Before training, every column is Z-scored with its
+own mean and standard deviation. A handful of genes on the panel are not expressed at all in this
+tissue, so their column is all zeros and its standard deviation is 0; Z-scoring computes 0/0 for every
+donor, each input row then holds NaNs, and the loss and all weights turn NaN on the first step.
+
+Source: https://github.com/GenoML/genoml/issues/20 (Interesting people put non-variant columns into ML experiments???)
+Report: "Describe the current behavior: Will crash at Z scoring feature w/o variance ... Code to
+reproduce the issue: AMP PD transcriptomics" -- fix: "Remove any columns with a standard deviation of
+zero prior to Z-scaling". Reproduced with 1,500 synthetic donors (log-normal expression; case status
+driven by a small gene module plus age), 6 of the 300 genes identically zero. MLP 301-64-2, Adam lr
+1e-3, batch 64, 7 epochs. The printed loss is the validation cross-entropy on 500 donors, `acc` the
+validation accuracy.
+
+expect: constant-feature
+symptom: nonfinite
+batch: 15
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seed", type=int, default=0)
+args = ap.parse_args()
+torch.manual_seed(args.seed)
+torch.set_num_threads(1)
+
+GENES = 300
+silent = torch.randperm(GENES)[:6]
+module = torch.randperm(GENES)[:12]
+base = 2 + 4 * torch.rand(GENES)
+
+
+def donors(n):
+    expr = base + 0.8 * torch.randn(n, GENES)
+    age = 50 + 12 * torch.randn(n, 1)
+    risk = expr[:, module[:6]].sum(1) - expr[:, module[6:]].sum(1) - (base[module[:6]].sum() - base[module[6:]].sum())
+    risk = risk / 2 + 0.04 * (age[:, 0] - 50) + 0.5 * torch.randn(n)
+    expr[:, silent] = 0.0
+    return torch.cat([expr, age], 1), (risk > 0).long()
+
+
+x_train, y_train = donors(1500)
+x_val, y_val = donors(500)
+
+
+def zscore_columns(train, other):
+    mean, std = train.mean(0), train.std(0)
+    return (train - mean) / std, (other - mean) / std
+
+
+xt, xv = zscore_columns(x_train, x_val)
+loader = DataLoader(TensorDataset(xt, y_train), batch_size=64, shuffle=True)
+model = nn.Sequential(nn.Linear(xt.shape[1], 64), nn.ReLU(), nn.Linear(64, 2))
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+for epoch in range(7):
+    total = 0.0
+    for xb, yb in loader:
+        loss = F.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item() * len(yb)
+    if epoch % 3 == 0:
+        print(f"epoch {epoch} train loss {total / len(xt):.4f}")
+
+with torch.no_grad():
+    out = model(xv)
+    val_loss = F.cross_entropy(out, y_val).item()
+    acc = (out.argmax(1) == y_val).float().mean().item()
+print(f"final_loss={val_loss:.6g} acc={acc:.4f}")
