@@ -60,6 +60,7 @@ class Optimizers:
         self._schedulers_seen: set[int] = set()
         self._since_primary: dict[int, int] = {}  # id(opt) -> its steps since the primary's last
         self._interleaved: set[int] = set()  # optimizers the primary has stepped between
+        self._param_sets: dict[frozenset, int] = {}  # the tensors of each described optimizer -> its index
 
     def state(self, opt: torch.optim.Optimizer) -> _OptState | None:
         st = self._opts.get(id(opt))
@@ -166,7 +167,15 @@ class Optimizers:
         self._clock_hand(opt, st)
         if not st.described:
             st.described = True
-            mon.writer.meta(f"optimizer/{st.index}", context.optimizer_summary(st.index, opt))
+            summary = context.optimizer_summary(st.index, opt)
+            # the same tensors as an earlier optimizer (one built anew per epoch or stage):
+            # counted once by the rules that compare the optimizers' tensors with the model's
+            key = frozenset(id(q) for g in opt.param_groups for q in g["params"])
+            if key in self._param_sets:
+                summary["same_params_as"] = self._param_sets[key]
+            else:
+                self._param_sets[key] = st.index
+            mon.writer.meta(f"optimizer/{st.index}", summary)
             self._find_schedulers(opt)
             mon.models.describe()
         primary = id(opt) == self.primary

@@ -81,6 +81,11 @@ def _spike(run, f) -> tuple[int, float, bool] | None:
     z, med, _ = trailing_robust_z(v, 50, 10)
     prev = np.concatenate([[np.inf], v[:-1]])
     big = (z > 50) & (v > 20 * np.abs(med)) & (v > 10 * np.abs(prev))  # one step, not a trend
+    # a jump where another optimizer took over the steps is a new phase (a stage of a network
+    # grown layer by layer, with a fresh output layer), not a batch
+    for e in run.events():
+        if e.get("kind") == "step-clock" and isinstance(e.get("data"), dict) and "optimizer" in e["data"]:
+            big &= np.abs(st - int(e.get("step") or 0)) > 2
     if not big.any():
         return None
     i = int(np.argmax(np.where(big, z, -np.inf)))

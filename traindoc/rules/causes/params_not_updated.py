@@ -16,7 +16,7 @@ def _counts(run) -> tuple[int, int, int]:
                     if k.startswith("model/") and isinstance(m, dict))
     in_opt = n_tensors = 0
     for k, o in run.meta.items():
-        if k.startswith("optimizer/") and isinstance(o, dict):
+        if k.startswith("optimizer/") and isinstance(o, dict) and "same_params_as" not in o:
             for g in o.get("groups", []):
                 # tensors with requires_grad=False when training began were frozen on
                 # purpose (fine-tuning passes model.parameters() with a frozen backbone)
@@ -119,10 +119,26 @@ def _unreached(run) -> tuple[list[dict], float]:
                         "steps": int(gt.size)})
     elif gn and n_tensors:
         with_grad = len(gn)
+        last = _last_phase(run)
+        if last is not None:
+            # one optimizer took over from another (a network grown stage by stage, each stage
+            # with a fresh optimizer): the earlier ones' tensors (old output layers) are gone
+            start, opt = last
+            o = run.meta.get(f"optimizer/{opt}") or {}
+            n_tensors = sum(int(g.get("n_params", 0)) - int(g.get("n_frozen", 0)) for g in o.get("groups", []))
+            with_grad = sum(1 for sr in gn.values() if (sr.steps >= start).any())
         if with_grad < n_tensors:
             share = max(share, 1 - with_grad / n_tensors)
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
     return reasons, share
+
+
+def _last_phase(run) -> tuple[int, int] | None:
+    """(step, optimizer index) of the last hand-over of the steps to another optimizer
+    (the monitor's ``step-clock`` event: the previous one stopped stepping), or None."""
+    ev = [e for e in run.events() if e.get("kind") == "step-clock" and isinstance(e.get("data"), dict)
+          and isinstance(e["data"].get("optimizer"), int)]
+    return (int(ev[-1]["step"]), ev[-1]["data"]["optimizer"]) if ev else None
 
 
 def _weights_all_frozen(run) -> dict | None:
