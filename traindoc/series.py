@@ -42,7 +42,10 @@ SCHEMA: tuple[Series, ...] = (
            "(train/validation/test splits apart, kept across epochs)"),
     Series("lr/{i}/{group}", "learning rate", EVERY, "Optimizers", "learning rate of every param group of every optimizer"),
     Series("grad_norm", "L2 norm", EVERY, "Recorder", "global gradient norm (from the per-parameter norms)"),
-    Series("grad_norm/{param}", "L2 norm", EVERY, "Optimizers", "per-parameter gradient norm (one fused `torch._foreach_norm`)"),
+    Series("grad_norm/{param}", "L2 norm", EVERY, "Optimizers", "per-parameter gradient norm (one fused `torch._foreach_norm`). "
+           "With no model and no optimizer (raw tensors updated by hand, `p -= lr * p.grad`) the parameters are the "
+           "loss graph's leaf tensors, named `graph.param0` (the input side) upward, their shapes in the meta "
+           "`graph_params`; the graph is walked again only when one of them is freed"),
     Series("grad_nonfinite", "count", EVERY, "Recorder", "parameters whose gradient holds NaN/Inf"),
     Series("grad_norm_preclip", "L2 norm", "when the script clips", "Optimizers", "the norm `clip_grad_norm_` returned"),
     Series("grad_norm_preclip/opt{i}", "L2 norm", "when the script clips", "Optimizers", "the same for a further optimizer"),
@@ -68,6 +71,9 @@ SCHEMA: tuple[Series, ...] = (
            "std, absmax, zero, dead (ReLU), saturated (sigmoid/tanh), fp16_over (beyond the float16 range); for "
            "activations applied as functions, read from the autograd graph: {module} is sigmoid#1, relu#2, ... "
            "(dead, saturated only)"),
+    Series("out/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value of the model's own output (its first "
+           "tensor, or a Hugging Face output's `logits`), one reduction per training forward; data-outlier weighs the "
+           "loss against it (a loss the outputs cannot explain says the targets hold values the model never predicts)"),
     Series("scaler/scale", "scale", "with a GradScaler", "Scalers", "the loss scale"),
     Series("scaler{i}/scale", "scale", "with several GradScalers", "Scalers", "the loss scale of the i-th scaler"),
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),
