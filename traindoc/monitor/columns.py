@@ -13,8 +13,9 @@ device; at close, one read: for each column the median batch std and the largest
 deviation, and the column where their ratio is largest is written as the event
 ``column-outlier`` when that ratio reaches ``RATIO`` (the rule decides what it means).
 
-Cost: a std and a max over the batch (two passes over a (B, F) table) on the first 300
-training forwards, 2F floats each kept on the device; one transfer at close.
+Cost: two sums, a min and a max over the batch (about 0.06 ms for a (256, 512) table on one
+CPU thread) on the first 300 training forwards, 2F floats each kept on the device; one
+transfer at close.
 """
 
 from __future__ import annotations
@@ -26,6 +27,19 @@ import torch
 STEPS = 300
 MAX_COLS = 4096
 RATIO = 1000.0  # recorded from here; a normal column's extreme is ~5 batch stds from the mean
+
+
+def _std_mean(d: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-column std and mean from two sums of the table shifted by its first row (shifted,
+    the sum of squares does not cancel for a column far from zero). ``torch.std_mean(d, 0)``
+    gives the same but is not vectorised along dim 0 on CPU: 0.8 ms for (256, 512) against
+    0.05 ms for this (one (B, F) temporary)."""
+    ref = d[0]
+    c = d - ref
+    n = d.shape[0]
+    s1 = c.sum(0)
+    var = ((c * c).sum(0) - s1 * s1 / n).clamp_min(0) / (n - 1)
+    return var.sqrt(), s1 / n + ref
 
 
 class ColumnSpread:
@@ -44,8 +58,8 @@ class ColumnSpread:
         self.width = x.shape[1]
         d = x.detach()
         d = d if d.dtype in (torch.float32, torch.float64) else d.float()
-        s, mu = torch.std_mean(d, 0)  # one pass, and one for the extremes: no (B, F) temporary
-        lo, hi = torch.aminmax(d, dim=0)
+        s, mu = _std_mean(d)
+        lo, hi = d.amin(0), d.amax(0)  # (aminmax over dim 0 is ~25x slower here: not vectorised)
         self.stds.append(s)
         self.devs.append(torch.maximum(hi - mu, mu - lo))
         self.steps.append(self.mon.step)
