@@ -53,7 +53,9 @@ def vanishing_gradient(run):
         # the gradient died everywhere later (every unit of a late ReLU layer dead): read the
         # steps where the last layer still had one
         upto = None
-    med = {p: _median(gn[p].values[: len(f.loss) or None][live] if upto is None else gn[p].values[:upto]) for p in w}
+    cut = lambda v: v[: len(f.loss) or None]  # noqa: E731
+    med = {p: _median(cut(gn[p].values)[live] if upto is None and len(cut(gn[p].values)) == live.size
+                      else gn[p].values[:upto]) for p in w}
     first, last = med[w[0]], med[w[-1]]
     if not (np.isfinite(first) and np.isfinite(last)) or last <= 0:
         return []
