@@ -29,7 +29,9 @@ def call_kind(m: Module, call: ast.Call) -> Any:
             return fn_kind(m, _METHOD_AS_FN.get(name, tq), call, lambda: recv)
         if name in _SCATTER_SUMS:
             return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
-                (k.value for k in call.keywords if k.arg in ("source", "src")), None))
+                (k.value for k in call.keywords if k.arg in ("source", "src")), None), recv)
+        if name in ("sqrt", "sqrt_") and m.kind(recv) in ("count", "groupsum"):
+            return m.kind(recv)  # sqrt(deg): 0 exactly where deg is
         if name in ("clamp", "clip", "clamp_min") and _min_zero(call, 0):
             return "relu"  # x.clamp(min=0): exactly 0 wherever x <= 0
         rk = m.kind(recv)
@@ -73,6 +75,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return "relu"  # the largest of values that can all be 0 (an all-negative channel) is 0 there
     if q in N.EXP:
         return "exp0" if shifted(m, arg()) else "exp"
+    if q in N.SQRT and m.kind(arg()) in ("count", "groupsum"):
+        return m.kind(arg())  # torch.sqrt(deg): 0 exactly where deg is
     if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
         x = arg()
         a = m.kind(x)
@@ -178,15 +182,18 @@ _MAX = frozenset({"torch.max", "torch.amax", "torch.Tensor.max", "torch.Tensor.a
 _SCATTER_SUMS = frozenset({"index_add", "index_add_", "scatter_add", "scatter_add_"})
 
 
-def _grouped_sum(m: Module, src: Any) -> Any:
+def _grouped_sum(m: Module, src: Any, onto: Any = None) -> Any:
     """``zeros(n).index_add_(0, index, e)``: per-group sums of ``e``, a softmax denominator
-    when ``e`` is an exponential (a scatter softmax over graph edges)."""
+    when ``e`` is an exponential (a scatter softmax over graph edges); scattered onto a
+    fresh ``torch.zeros``, a "groupsum" (0 for every group that no index hits)."""
     if src is None:
         return None
     if m.has_kind(src, ("exp",)):
         return "sumexp"
     if m.has_kind(src, ("exp0",)):
         return "sumexp0"
+    if isinstance(onto, ast.Call) and m.qualname(onto.func) in ("torch.zeros", "torch.zeros_like"):
+        return "groupsum"
     return None
 
 

@@ -20,6 +20,27 @@ def local_function(m: Module, call: ast.Call) -> Any:
     return None
 
 
+def helper_function(m, call: ast.Call):
+    """The same-file function a call runs; for ``obj.meth(...)`` on an object the file cannot
+    type (a parameter), the one method of that name among the file's classes."""
+    fn = local_function(m, call)
+    if fn is None and isinstance(call.func, ast.Attribute):
+        cands = m.w.functions.get(call.func.attr, ())
+        if len(cands) == 1 and cands[0].args.args and cands[0].args.args[0].arg == "self":
+            fn = cands[0]
+    return fn
+
+
+def params_given(fn, call: ast.Call) -> list[tuple[str, str]]:
+    """``(argument name, parameter name)`` for the plain-name arguments of a call of ``fn``."""
+    params = [a.arg for a in fn.args.args]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    out = [(a.id, p) for a, p in zip(call.args, params) if isinstance(a, ast.Name)]
+    out += [(k.value.id, k.arg) for k in call.keywords if k.arg in params and isinstance(k.value, ast.Name)]
+    return out
+
+
 def calls_index(m: Module) -> tuple[dict, dict]:
     """Calls grouped by enclosing loop and by enclosing function (built once per file)."""
     got = m.memo.get("flow.calls")

@@ -51,6 +51,7 @@ class Walker:
         self.calls: list[Site] = []
         self.loops: list[Site] = []
         self.divs: list[Site] = []  # BinOp with Div
+        self.aug_divs: list[Site] = []  # AugAssign with Div (x /= d)
         self.pows: list[Site] = []  # BinOp with Pow (x ** -0.5)
         self.withs: list[Site] = []
         self.exprs: list[Site] = []  # expression statements (a value computed and dropped)
@@ -127,6 +128,8 @@ class Walker:
         return env
 
     def _aug_assign(self, s: ast.AugAssign, scope: Scope, env: dict, ctx: Ctx) -> dict:
+        if type(s.op) is ast.Div:
+            self.aug_divs.append(Site(s, ctx))
         self._expr(s.value, scope, env, ctx)
         if not isinstance(s.target, ast.Name):
             self._expr(s.target, scope, env, ctx)

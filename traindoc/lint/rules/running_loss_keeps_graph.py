@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..flow import calls_index, local_function
+from .. import names as N
+from ..flow import calls_index, helper_function, local_function, params_given
 from ..registry import Hit, lint_rule
 from ..source import segment, short, text
 from ..walk import walk
@@ -29,7 +30,10 @@ def check(m):
     `totals[k] += losses[k]`, and a loss that a step function of the file backpropagated
     and returned (`loss = train_step(batch)`), when that total is never itself
     backpropagated; and in a step function without a loop, the loss kept on an attribute
-    that outlives the call (`self.history["G"].append(g_loss)`, `self.total += loss`). `loss.item()`, `loss.detach()`, `loss.data` and `float(loss)` are fine.
+    that outlives the call (`self.history["G"].append(g_loss)`, `self.total += loss`); and a helper of
+    the file the training loop hands the loss to (`reporter.add(loss)` whose body does
+    `self.total += loss`) or the model output to (`metric.update(state, logits, y)` whose body
+    appends `self.ce(logits, y)` to `state`), reported at the line in the helper. `loss.item()`, `loss.detach()`, `loss.data` and `float(loss)` are fine.
 
     Why it happens: `loss` carries its autograd history (`grad_fn`). Adding it to
     a tensor builds a new graph node that references the step's graph, so the total holds
@@ -76,6 +80,7 @@ def check(m):
             continue
         if not returned and not any(_backwarded(s.node) for s in calls):
             continue
+        yield from _kept_by_helper(m, site.node, names | _terms(site.node, names, m), seen)
         seg = segment(m, site.node)
         if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
                 and b"add(" not in seg and b"add_(" not in seg:
@@ -97,6 +102,79 @@ def check(m):
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
                             f"autograd graph alive and memory grows each step; use {v}.item() (or {v}.detach())")
+
+
+def _kept_by_helper(m, loop, names: set[str], seen: set[int]):
+    """A same-file helper the training loop hands the loss to, or an input of the loss, that
+    keeps it beyond the call: ``reporter.add_batch(loss)`` whose body does ``self.total +=
+    loss``; ``metric.aggregate(state, logits, y)`` whose body appends ``self.criterion(pred,
+    y)`` to ``state``. Kept on ``self`` or in a container passed in, it outlives the step."""
+    upstream = _loss_inputs(loop, names)
+    direct = {id(a[0]) for a in _accumulations(loop, names, m)}  # meter.update(loss): reported at the call
+    for n in walk(loop):
+        fn = helper_function(m, n) if isinstance(n, ast.Call) and id(n) not in direct else None
+        if fn is None:
+            continue
+        given = params_given(fn, n)
+        held = {p for a, p in given if a in names}
+        fed = {p for a, p in given if a in upstream}
+        rebound = {t.id for x in walk(fn) if isinstance(x, (ast.Assign, ast.AugAssign))
+                   for t in (x.targets if isinstance(x, ast.Assign) else [x.target]) if isinstance(t, ast.Name)}
+        outer = {a.arg for a in fn.args.args} | {"self"}
+        for node, tgt, v, how in _accumulations(fn, held - rebound, m):
+            if id(node) in seen or _base(tgt) not in outer or _base(tgt) in held:
+                continue
+            seen.add(id(node))
+            yield Hit(node, f"`{tgt}` keeps `{v}`, the loss tensor the training loop backpropagated and handed to "
+                            f"`{fn.name}()`: it outlives the step, so every call keeps that step's autograd graph "
+                            f"and memory grows; use {v}.item() (or {v}.detach())")
+        for node, tgt in _kept_losses(m, fn, fed - rebound):
+            if id(node) in seen or _base(tgt) not in outer:
+                continue
+            seen.add(id(node))
+            yield Hit(node, f"`{tgt}` keeps a loss computed in `{fn.name}()` from an input of the training loss "
+                            f"(the model output, still attached to the graph): it outlives the step, so every "
+                            f"call keeps that step's autograd graph and memory grows; keep .item() (or compute "
+                            f"it on a .detach()ed output)")
+
+
+def _base(tgt: str) -> str:
+    return tgt.split(".", 1)[0].split("[", 1)[0]
+
+
+def _loss_inputs(loop, names: set[str]) -> set[str]:
+    """Names passed first to the calls that compute a backpropagated loss in the loop
+    (``loss = F.cross_entropy(logits, y)``: ``logits``, the input that carries the graph)."""
+    out = set()
+    for n in walk(loop):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id in names:
+            out.update(c.args[0].id for c in walk(n.value)
+                       if isinstance(c, ast.Call) and c.args and isinstance(c.args[0], ast.Name))
+    return out - names
+
+
+def _kept_losses(m, fn, fed: set[str]):
+    """``(node, total)`` where ``fn`` appends (or adds) to a total a loss call whose input is one of ``fed``."""
+    for n in walk(fn) if fed else ():
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                and len(n.args) == 1:
+            v, tgt = n.args[0], text(n.func.value)
+        elif isinstance(n, ast.AugAssign) and type(n.op) is ast.Add:
+            v, tgt = n.value, text(n.target)
+        else:
+            continue
+        if tgt and isinstance(v, ast.Call) and _is_loss_call(m, v) \
+                and v.args and isinstance(v.args[0], ast.Name) and v.args[0].id in fed:
+            yield n, tgt
+
+
+def _is_loss_call(m, call: ast.Call) -> bool:
+    c = m.callee(call)
+    if c[0] == "fn":
+        return c[1] in N.LOSS_FNS
+    return c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "inst" \
+        and c[1][1].startswith("torch.nn.") and c[1][1].endswith("Loss")
 
 
 def _kept_on_self(m, fns: dict, back: dict, bound: dict):

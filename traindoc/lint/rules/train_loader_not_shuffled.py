@@ -24,10 +24,15 @@ _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
 )
 def check(m):
     """What it detects: `torch.utils.data.DataLoader(...)` whose dataset is named like a
-    training set (`train_ds`, `trainset`, `dataset_train`, `self.train_data`) and that
+    training set (`train_ds`, `trainset`, `dataset_train`, `self.train_data`, a dataset
+    class built from one: `TextDataset(train_examples)`), or that a function named for it
+    returns (`train_dataloader`, `create_train_dataloader`), and that
     passes no `shuffle` at all (the default is False) and no `sampler` / `batch_sampler`.
     An explicit `shuffle=False` is taken as deliberate (an evaluation pass over the
-    training set, a time series), and loaders built in evaluation, test, plotting or
+    training set, a time series) unless the same function's loop then trains on the
+    loader (`for x, y in train_loader: ... loss.backward()`; the finding is on the
+    `shuffle=False` line; loaders named for sequences, windows, text or tokens are left
+    alone, their order can be the point), and loaders built in evaluation, test, plotting or
     inspection functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
     if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
@@ -73,19 +78,28 @@ def check(m):
             continue
         ds = call.args[0] if call.args else keyword(call, "dataset")
         last = _name(ds).rsplit(".", 1)[-1].lower()
+        if isinstance(ds, ast.Call) and ds.args and not _TRAIN.search(last):
+            last = _name(ds.args[0]).rsplit(".", 1)[-1].lower()  # PromptDataset(train_examples, ...)
         own = _bound_to(m, call).rsplit(".", 1)[-1].lower()  # train_loader = DataLoader(ds, ...)
         # a split picked by key (dataset["train"]) counts where the loader is itself a training
         # one by name (train_loader = ..., def train_dataloader): the same split also feeds
         # statistics and initialisation passes (PEFT's EVA init), whose order does not matter
         keyed = isinstance(ds, ast.Subscript) and not (_TRAIN.search(own) or fn is not None and _TRAIN.search(fn.name))
         if ds is None or keyed or not (_TRAIN.search(last) and not last.startswith("trainer")
-                                       or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)):
+                                       or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)
+                                       or _loader_factory(fn) and not _generated(m, ds)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
-        if keyword(call, "shuffle") is not None:
-            continue  # shuffle=False said explicitly: a deliberate order (or a pass over the training set to evaluate)
+        sh = keyword(call, "shuffle")
+        if sh is not None and not (isinstance(sh, ast.Constant) and sh.value is False and _trains_on(m, call, fn)):
+            continue  # shuffle said explicitly: a deliberate order (or a pass over the training set to evaluate)
         if _iterable(m, ds):
+            continue
+        if sh is not None:
+            yield Hit(sh, f"DataLoader over `{_name(ds)}` with shuffle=False, iterated by the training loop below: "
+                          "every epoch sees the training samples in the same order (often grouped by class); "
+                          "pass shuffle=True or a sampler")
             continue
         yield Hit(call, f"DataLoader over `{_name(ds)}` without shuffle (default False): every epoch sees the training samples "
                         "in the same order (often grouped by class); pass shuffle=True or a sampler")
@@ -107,6 +121,37 @@ def _reads_files(m, ds) -> bool:
         return False
     seg = m.source.splitlines()[k[1].lineno - 1:k[1].end_lineno]
     return any(r in line for line in seg for r in _READS)
+
+
+def _trains_on(m, call, fn) -> bool:
+    """``shuffle=False`` on a loader over the training set that the same function's training
+    loop then iterates (``for x, y in train_loader: ... loss.backward()``): not a pass to
+    evaluate with. Time series loaders are left alone (their order can be the point)."""
+    own = _bound_to(m, call)
+    if fn is None or not own or re.search(r"seq|series|time|window|stream|lm|text|token", own.lower()):
+        return False
+    for lp in walk(fn):
+        if isinstance(lp, ast.For) and own in {text(x) for x in walk(lp.iter)} and any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
+                for b in lp.body for c in walk(b)):
+            return True
+    return False
+
+
+def _loader_factory(fn) -> bool:
+    """A function whose name says it makes the training loader (Lightning's
+    ``train_dataloader``, ``create_train_dataloader``, ``get_train_loader``)."""
+    name = fn.name.lower() if fn is not None else ""
+    return bool(_TRAIN.search(name)) and "loader" in name
+
+
+def _generated(m, ds) -> bool:
+    """The dataset makes up its samples (``RandomTokenDataset``, ``FakeData``): no order to shuffle."""
+    e = ds
+    if isinstance(ds, ast.Name):
+        d = m.defs(ds)
+        e = d[0] if d and len(d) == 1 else ds
+    return bool(re.search(r"random|dummy|fake|synthetic|toy", _name(e).lower()))
 
 
 def _bound_to(m, call) -> str:

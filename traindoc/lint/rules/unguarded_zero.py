@@ -28,17 +28,19 @@ WHY = {
     "relu": "a ReLU or clamp(min=0) output, or a ratio of one (exactly 0 for every negative input)",
     "maskedprob": "probabilities times a 0/1 mask (exactly 0 at every masked entry)",
     "maskedsum": "a sum of masked probabilities (0 for a row whose entries are all masked)",
+    "groupsum": "a per-group sum scattered onto zeros (0 for every group nothing was added to: a node "
+                "with no incoming edge)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
     "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu", "maskedprob"),
     "sqrt": ("variance", "sumsq", "sq"),
-    "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count"),
+    "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count", "groupsum"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu",
-            "maskedsum"),
+            "maskedsum", "groupsum"),
     # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
-    "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob"),
+    "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob", "groupsum"),
     "pow<1": ("variance", "sumsq", "sq"),
 }
 EFFECT = {
@@ -107,8 +109,9 @@ def check(m):
         hit = _hit(m, op, arg, call, site.ctx)
         if hit is not None:
             yield hit
-    for site in m.w.divs:
-        hit = _hit(m, "div", site.node.right, site.node, site.ctx)
+    for site in m.w.divs + m.w.aug_divs:
+        node = site.node
+        hit = _hit(m, "div", node.right if type(node) is ast.BinOp else node.value, node, site.ctx)
         if hit is not None:
             yield hit
     for site in m.w.pows:
