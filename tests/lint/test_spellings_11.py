@@ -169,6 +169,103 @@ CASES = {
                 opt.step()
         """,
     ],
+    "optimizer-misses-params": [
+        # a loss with its own weights built next to the model; the optimizer takes the model's only
+        """
+        class TiedHead(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.extra = nn.Parameter(torch.zeros(2, d))
+            def forward(self, h, y):
+                return F.cross_entropy(h @ self.extra.t(), y)
+        def fit(model, data):
+            crit = TiedHead(8)
+            both = list(model.parameters()) + list(crit.parameters())
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)  # !
+            for x, y in data:
+                opt.zero_grad()
+                crit(model(x), y).backward()
+                torch.nn.utils.clip_grad_norm_(both, 1.0)
+                opt.step()
+        """,
+        # a method of the model binds a new parameter after the optimizer exists
+        """
+        class Scaler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.s = nn.Parameter(torch.ones(1))
+            def calibrate(self, x):
+                self.s = nn.Parameter(x.abs().max().reshape(1))  # !
+            def forward(self, x):
+                return x * self.s
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = Scaler()
+                self.fc = nn.Linear(4, 1)
+            def forward(self, x):
+                return self.fc(self.q(x))
+        def fit(model, data, first):
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            model.q.calibrate(first)
+            for x, y in data:
+                opt.zero_grad()
+                F.mse_loss(model(x), y).backward()
+                opt.step()
+        """,
+        # negatives: the optimizer takes the list; the method writes into the existing tensor;
+        # the method runs before the optimizer
+        """
+        class TiedHead(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.extra = nn.Parameter(torch.zeros(2, d))
+            def forward(self, h, y):
+                return F.cross_entropy(h @ self.extra.t(), y)
+        def fit(model, data):
+            crit = TiedHead(8)
+            both = list(model.parameters()) + list(crit.parameters())
+            opt = torch.optim.SGD(both, lr=0.1)
+            for x, y in data:
+                opt.zero_grad()
+                crit(model(x), y).backward()
+                opt.step()
+        """,
+        """
+        class Scaler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.s = nn.Parameter(torch.ones(1))
+            def calibrate(self, x):
+                self.s.data.copy_(x.abs().max().reshape(1))
+            def forward(self, x):
+                return x * self.s
+        def fit(model, data, first):
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            model.calibrate(first)
+            for x, y in data:
+                opt.zero_grad()
+                F.mse_loss(model(x), y).backward()
+                opt.step()
+        """,
+        """
+        class Scaler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.s = nn.Parameter(torch.ones(1))
+            def calibrate(self, x):
+                self.s = nn.Parameter(x.abs().max().reshape(1))
+            def forward(self, x):
+                return x * self.s
+        def fit(model, data, first):
+            model.calibrate(first)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            for x, y in data:
+                opt.zero_grad()
+                F.mse_loss(model(x), y).backward()
+                opt.step()
+        """,
+    ],
 }
 
 

@@ -110,7 +110,7 @@ def _sdpa_dropout(m):
         if p is None or isinstance(p, ast.Constant) or "training" in short(p, 200) \
                 or _guarded(m, site.ctx.func, call) or b"training" in segment(m, site.ctx.func):
             continue  # no dropout, a literal (0.0 for inference code), or chosen by the mode somewhere
-        yield Hit(call, f"`scaled_dot_product_attention(..., dropout_p={short(p)})` in `{site.ctx.cls.name}."
+        yield Hit(p, f"`scaled_dot_product_attention(..., dropout_p={short(p)})` in `{site.ctx.cls.name}."
                         f"{site.ctx.func.name}`: the rate applies in eval mode too; pass "
                         f"`{short(p)} if self.training else 0.0`")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import re
 
-from ..flow import is_module_class, local_function
+from ..flow import helper_function, is_module_class, local_function
 from ..registry import Hit, lint_rule
 from ..source import call_name, may_be, segment, text
+from ..stray_params import local_strays, stray_modules
 from ..walk import walk
 
 
@@ -39,7 +40,11 @@ def check(m):
     class of the file that owns parameters (a loss with learned weights or its own
     classifier) kept on an object that is not a module (`self.loss = JointLoss(...)` in a
     Trainer that calls backward) and called, whose parameters no optimizer takes and that
-    is never passed on (flagged at that assignment). Not flagged when a new optimizer is built, or `add_param_group`
+    is never passed on (flagged at that assignment), or a local one (`criterion =
+    SplitCrossEntropyLoss(...)` called in the training function) that the optimizer's
+    arguments never mention, even through a list built for it (flagged at the optimizer);
+    and, after the optimizer, a call of a model method (`model.quant.init_range(lo, hi)`)
+    that binds a new `nn.Parameter` or layer to `self` (flagged at that binding). Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change. The finding points at the new layer's assignment, or at
     the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
@@ -66,11 +71,13 @@ def check(m):
             opts.append((site, call, owner, filtered))
     if not opts:
         return
-    yield from _stray_modules(m, [c for _, c, _, _ in opts])
+    yield from stray_modules(m, [c for _, c, _, _ in opts])
+    yield from local_strays(m, [s for s, _, _, _ in opts])
     bodies: dict[int, list] = {}
     lines = None
     for site, call, owner, filtered in opts:
-        hit = _rebuilt_model(m, site, call, owner) or _new_instance(m, site, call, owner)
+        hit = _rebuilt_model(m, site, call, owner) or _new_instance(m, site, call, owner) \
+            or (_method_rebinds(m, site, call, owner) if not filtered else None)
         if hit is not None:
             yield hit
             continue
@@ -235,6 +242,33 @@ def _layer_in_other_method(m, site, call: ast.Call, owner: str):
     return None
 
 
+def _method_rebinds(m, site, call: ast.Call, owner: str):
+    """After the optimizer, the same function calls a method of one of ``owner``'s module
+    classes (``model.act_q.init_range(lo, hi)``) whose body binds a new parameter or layer
+    to ``self`` (``self.scale = nn.Parameter(...)``), with no optimizer built after the call:
+    a Hit at that binding (the optimizer keeps the old tensor)."""
+    scope = site.ctx.func if site.ctx.func is not None else m.tree
+    end = call.end_lineno or call.lineno
+    later = [x for x in _own_nodes(scope) if isinstance(x, ast.Call) and x.lineno > end]
+    for x in later:
+        f = x.func
+        if not (isinstance(f, ast.Attribute) and (text(f.value) == owner or (text(f.value) or "").startswith(owner + "."))):
+            continue
+        meth = helper_function(m, x)
+        if meth is None or meth.name == "__init__" or any(_regroups(m, y) for y in later if y.lineno > x.lineno):
+            continue
+        cls = next((c for c in m.w.classes.values() if meth in c.body), None)
+        if cls is None or not is_module_class(m, cls):
+            continue
+        for n in _own_nodes(meth):
+            if isinstance(n, ast.Assign) and _adds_layer(m, n, "self"):
+                return Hit(n, f"`{text(n.targets[0])}` is bound to a new parameter in `{meth.name}()`, which runs "
+                              f"after the optimizer (line {call.lineno}) was built from `{owner}.parameters()`: "
+                              f"the optimizer keeps updating the old tensor and this one never trains; write into "
+                              f"the existing one (`{text(n.targets[0])}.data.copy_(...)`) or build the optimizer after")
+    return None
+
+
 def _new_instance(m, site, call: ast.Call, owner: str):
     """At module level, ``model = Net()`` again after ``opt = SGD(model.parameters())`` with a
     training step still to come (a step, or a call of a function of the file that steps)
@@ -315,60 +349,3 @@ def _own_nodes(scope):
         out.append(n)
         todo.extend(ast.iter_child_nodes(n))
     return out
-
-
-_MOVES = frozenset({"to", "cuda", "cpu", "float", "double", "half", "train"})
-_OWNS_PARAMS = re.compile(r"\b(Parameter|Linear|Embedding|Conv[123]d|Bilinear)\(")
-
-
-def _stray_modules(m, opt_calls: list):
-    """A module class of the file that owns parameters (``nn.Parameter``, ``nn.Linear`` in its
-    ``__init__``: learned loss weights, a re-ID classifier inside the loss) instantiated on an
-    object that is not a module (a Trainer's ``self.loss = JointLoss(...)``) and called,
-    while no optimizer call mentions it and nothing takes its ``.parameters()``: those
-    parameters keep their initial values (FairMOT's uncertainty weights)."""
-    if b".backward(" not in m.source:
-        return
-    # text tests on each class's lines first: unparsing every class costs a third of lint's time
-    trainers = [c for c in m.w.classes.values() if b".backward(" in segment(m, c) and not is_module_class(m, c)
-                and not c.name.startswith("Test") and not any(text(b).endswith("TestCase") for b in c.bases)]
-    if not trainers:
-        return  # (a module's attributes are submodules: model.parameters() holds them; a test)
-    owning = set()
-    for c in m.w.classes.values():
-        init = next((f for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-        if init is not None and _OWNS_PARAMS.search(segment(m, init).decode("utf-8", "replace")) \
-                and is_module_class(m, c):
-            owning.add(c.name)
-    if not owning:
-        return
-    src = m.source.decode("utf-8", "replace") if isinstance(m.source, bytes) else m.source
-    opt_text = " ".join(ast.unparse(c) for c in opt_calls)
-    for cls in trainers:
-        for n in _own_class_nodes(cls):
-            v = n.value if isinstance(n, ast.Assign) and len(n.targets) == 1 else None
-            while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _MOVES:
-                v = v.func.value  # JointLoss(...).to(device)
-            if not (isinstance(v, ast.Call) and call_name(v) in owning and text(n.targets[0]).startswith("self.")):
-                continue
-            tgt = text(n.targets[0])
-            attr = tgt.split(".", 1)[1]
-            if f"{tgt}(" not in src or re.search(re.escape(tgt) + r"\.(named_)?parameters\(", src) \
-                    or re.search(r"[(,=]\s*" + re.escape(tgt) + r"\s*[,)\]]", src) \
-                    or re.search(rf"\b{re.escape(attr)}\b", opt_text):
-                continue
-            yield Hit(n, f"`{tgt}` is a {call_name(v)}, a module with its own parameters, kept on "
-                         f"`{cls.name}` (not a module) and called in training, but no optimizer takes "
-                         f"`{tgt}.parameters()`: they never train; add them to the optimizer")
-
-
-def _own_class_nodes(cls: ast.ClassDef):
-    """The nodes of ``cls``'s methods, less those of classes defined inside them (whose
-    ``self`` is another object)."""
-    todo = [x for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for x in f.body]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.ClassDef):
-            continue
-        yield n
-        todo.extend(ast.iter_child_nodes(n))
