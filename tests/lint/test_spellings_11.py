@@ -266,6 +266,77 @@ CASES = {
                 opt.step()
         """,
     ],
+    "train-mode-not-restored": [
+        # train(), then a helper that switches to eval and never back, then the training loop
+        """
+        class Fit:
+            def __init__(self, model, opt):
+                self.model, self.opt = model, opt
+                self.drop = nn.Dropout(0.2)
+            def warm_start(self, loader):
+                self.model.eval()  # !
+                with torch.no_grad():
+                    self.model(next(iter(loader))[0])
+            def fit(self, loader):
+                self.model.train()
+                self.warm_start(loader)
+                for x, y in loader:
+                    self.opt.zero_grad()
+                    F.mse_loss(self.model(x), y).backward()
+                    self.opt.step()
+        """,
+        # negatives: the helper restores train mode; eval() on purpose in the training function
+        """
+        class Fit:
+            def __init__(self, model, opt):
+                self.model, self.opt = model, opt
+                self.drop = nn.Dropout(0.2)
+            def warm_start(self, loader):
+                self.model.eval()
+                with torch.no_grad():
+                    self.model(next(iter(loader))[0])
+                self.model.train()
+            def fit(self, loader):
+                self.model.train()
+                self.warm_start(loader)
+                for x, y in loader:
+                    self.opt.zero_grad()
+                    F.mse_loss(self.model(x), y).backward()
+                    self.opt.step()
+        """,
+        """
+        def fit(model, opt, loader):
+            drop = nn.Dropout(0.2)
+            model.eval()
+            for x, y in loader:
+                opt.zero_grad()
+                F.mse_loss(model(x), y).backward()
+                opt.step()
+        """,
+    ],
+    "validation-in-train-mode": [
+        # negative: the old volatile=True spelling is volatile-variable's finding, not this one
+        """
+        from torch.autograd import Variable
+        def evaluate(model, loader):
+            drop = nn.Dropout(0.2)
+            model.eval()
+            total = 0.0
+            for x, y in loader:
+                x = Variable(x, volatile=True)
+                total += F.cross_entropy(model(x), y).item()
+            return total
+        """,
+        """
+        def evaluate(model, loader):
+            drop = nn.Dropout(0.2)
+            model.eval()
+            total = 0.0
+            for x, y in loader:
+                total += F.cross_entropy(model(x), y).item()  # !
+            return total
+        """,
+    ],
 }
 
 

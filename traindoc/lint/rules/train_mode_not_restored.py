@@ -31,7 +31,9 @@ def check(m):
     `nn.Module` class or torch.nn layers built in the file) with no dropout or batch norm
     (no `Dropout`, `BatchNorm`, `dropout`, and no pretrained or library model), where eval
     mode changes nothing; a model that comes from elsewhere (passed in, imported) may have
-    either, so it is flagged. A diffusers model
+    either, so it is flagged. Also a training function that calls `model.train()`, then a
+    helper of the file that calls `model.eval()` and never restores it (a data-aware
+    initialisation), then a loop that trains without setting a mode. A diffusers model
     (`UNet2DConditionModel.from_pretrained`, GroupNorm and no dropout by default, also
     wrapped by `get_peft_model` or `accelerator.prepare`) in a file that never mentions
     dropout or batch norm counts as such. A training function defined
@@ -65,6 +67,10 @@ def check(m):
     for site in m.w.loops:
         ev = ordered_events(m, site.node, lambda c: _classify(m, c), depth=3, key="mode")
         kinds = {e for e, _, _ in ev}
+        if {"B", "S"} <= kinds and not kinds & {"R", "E"} and not site.ctx.loops:
+            hit = _flipped_before(m, site)
+            if hit is not None:
+                yield hit
         if not {"B", "S", "E"} <= kinds or "R" in kinds:
             continue
         # no .parameters() anywhere: the optimizer comes from elsewhere; the trained model is
@@ -76,6 +82,30 @@ def check(m):
                                 f"{site.node.lineno} and no `.train()` call follows in that loop: the training steps "
                                 "after it run in eval mode (dropout off, BatchNorm frozen); call model.train() after "
                                 "validating, or at the start of each epoch")
+
+
+def _flipped_before(m, site):
+    """The training function calls ``model.train()``, then a helper of the file that calls
+    ``model.eval()`` and never restores it (a data-aware initialisation, a sanity check),
+    then the training loop, which sets no mode itself: every step of the run trains in eval
+    mode. A Hit at that ``eval()``, else None. (An ``eval()`` written in the training
+    function itself, with no ``train()`` in between, can be deliberate: frozen BatchNorm.)"""
+    fn = site.ctx.func
+    if fn is None:
+        return None
+    ev = ordered_events(m, fn, lambda c: _classify(m, c), depth=3, key="mode")
+    before = [(e, n, a) for e, n, a in ev if e in ("R", "E") and a.lineno < site.node.lineno]
+    if len(before) < 2 or before[-1][0] != "E" or before[-1][1] is before[-1][2] \
+            or not any(e == "R" for e, _, _ in before[:-1]):
+        return None
+    _, node, anchor = before[-1]
+    recv = text(node.func.value)
+    if _last(recv) not in {_last(text(n.func.value)) for e, n, _ in before[:-1] if e == "R"} | {"model"}:
+        return None
+    return Hit(node, f"`{recv}.eval()` runs in `{call_name(anchor)}()`, which the training function calls on line "
+                     f"{anchor.lineno} after `.train()` and before the training loop on line {site.node.lineno}, "
+                     "and nothing sets train mode again: the whole run trains in eval mode (dropout off, "
+                     "BatchNorm frozen); call .train() at the end of the helper or at the start of each epoch")
 
 
 _MODE_WORDS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"models.", b"timm")
