@@ -78,7 +78,9 @@ SCHEMA: tuple[Series, ...] = (
     Series("scaler{i}/scale", "scale", "with several GradScalers", "Scalers", "the loss scale of the i-th scaler"),
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),
     Series("loss_fn/{fn}/target_{k}", "value", "once per loss function", "LossFns", "the target's min, max and the share of "
-           "integral values (k: min, max, integral): class indices given as floats, a target outside the loss's range"),
+           "integral values (k: min, max, integral): class indices given as floats, a target outside the loss's range; "
+           "for a (N, K) regression target also k: colscale, the RMS of its largest column over its median column's "
+           "(targets on different scales)"),
     Series("loss_fn/{fn}/input_{k}", "value", "once per logit loss", "LossFns", "the logits' min, max and share of "
            "exact zeros (k: min, max, zero) given to cross_entropy / binary_cross_entropy_with_logits: a ReLU before "
            "the loss; for a regression loss (MSE, L1, Huber) the same, and the largest |row sum - 1| of a (N, C) "

@@ -9,6 +9,9 @@ from typing import Any
 
 import torch
 
+from .columns import column_scale_ratio
+from .target_match import affine_copy, same_memory
+
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
 
@@ -162,7 +165,7 @@ class LossFns:
         fills two arguments (``model(X, X)``: y = x) or it is the only argument (a
         ``forward(idx)`` that forgot to shift computes its loss on ``idx``)."""
         t = target.detach()
-        own = [i for i, (_, x) in enumerate(self._leak_inputs) if _same_memory(x, t)]
+        own = [i for i, (_, x) in enumerate(self._leak_inputs) if same_memory(x, t)]
         if len(self._leak_inputs) < 2:
             own = []  # forward(idx) computing its loss on idx itself has no target slot: y = x
         if len(own) >= 2 and not t.is_floating_point():  # (a float one is an autoencoder's model(x, x))
@@ -191,7 +194,7 @@ class LossFns:
                 # (char-rnn's criterion per step); a label among integer id columns is missed
                 same = (x == t.reshape(-1, 1).to(x.dtype)).all(0)
                 if x.shape[0] >= 16:
-                    same = same | _affine_copy(x, t)
+                    same = same | affine_copy(x, t)
                 # argmax of a 0/1 vector: the first column that equals the target
                 flags.append(torch.stack([same.any().float() * varied, same.int().argmax().float()]))
                 cands.append((where, f"the target of {name} is column \0 of the model's {where} (itself, or "
@@ -224,7 +227,7 @@ class LossFns:
         (makemore's letters). One comparison per integer input, read with the step's transfer."""
         xs = [(w, x) for w, x in self._leak_inputs if not x.is_floating_point() and x.dtype != torch.bool
               and x.device == t.device and x.dim() >= 2 and x.shape[-1] >= 3 and x.numel() == t.numel()
-              and not _same_memory(x, t)]
+              and not same_memory(x, t)]
         if not xs:
             return
         self._next_token_done = True
@@ -317,6 +320,9 @@ class LossFns:
             stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean(), (t < 0).float().mean()])
             mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_{k}" for k in ("min", "max", "integral", "neg")],
                                [stats])
+            if name in _UNBOUNDED_INPUT and name not in _LOGIT_LOSSES and target.dim() == 2 and target.shape[0] >= 8 \
+                    and target.shape[1] >= 2:  # several regression targets: their scales (data-unnormalized)
+                mon.recorder.defer(mon.step, [f"loss_fn/{name}/target_colscale"], [column_scale_ratio(target)])
         if name in _UNBOUNDED_INPUT and isinstance(input, torch.Tensor) and input.is_floating_point() \
                 and input.numel():
             # logits and regression outputs: unconstrained reals, exactly 0 almost never; a
@@ -372,27 +378,3 @@ def _class_counts(input: Any, t: torch.Tensor) -> torch.Tensor:
         return torch.bincount(t.clamp(min=0), weights=(t >= 0).float())
     ok = (t >= 0) & (t < c)
     return torch.zeros(c, device=t.device).scatter_add_(0, t.clamp(0, max(c - 1, 0)).long(), ok.float())
-
-
-def _affine_copy(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-    """Per column of the table ``x`` [B, F]: a rescaled copy of a class target ``t`` [B]
-    (|correlation| >= 0.9999: the label written into the table, then standardised with the
-    features). Only for class targets (integers, or floats that are whole numbers): for a
-    continuous target a smooth series' previous value, an honest feature, can correlate
-    that well. A few device ops, no sync; only during the leak check's first steps."""
-    tf = t.reshape(-1).to(x.dtype)
-    discrete = (tf == tf.round()).all() if t.is_floating_point() else torch.ones((), dtype=torch.bool, device=x.device)
-    xc = x - x.mean(0)
-    tc = tf - tf.mean()
-    r = (xc * tc.reshape(-1, 1)).sum(0) / (xc.norm(dim=0) * tc.norm()).clamp_min(1e-12)
-    return (r.abs() >= 0.9999) & discrete
-
-
-def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """The same elements in the same memory (a view such as ``targets.view(-1)``)."""
-    try:
-        return (a.device == b.device and a.dtype == b.dtype and a.numel() == b.numel() and a.numel() > 0
-                and a.data_ptr() == b.data_ptr())
-    except (RuntimeError, NotImplementedError):  # tensors without storage (fake, meta)
-        return False
-

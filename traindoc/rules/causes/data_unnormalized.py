@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import rule
-from ..evidence import finding, raw_inputs
+from ..evidence import finding, focus_rank, raw_inputs
 from ..util import fmt
 
 
@@ -16,6 +16,12 @@ def data_unnormalized(run):
     bounded by 1), exact zeros in a fifth of its output values: its gates' sigmoids
     underflowed, which default weights reach only from inputs in the hundreds.
 
+    Also regression targets on different scales: a (N, K) target of an MSE/L1/Huber loss
+    whose largest column's root mean square is at least 100 times its median column's
+    (`loss_fn/*/target_colscale`, read on the first batch): squared errors weigh each column
+    by its scale squared, so at 100x one column counts 10 000 times a typical one, the
+    shared layers learn it alone and the output biases crawl towards its offset.
+
     Why it happens: raw pixel values (0-255) without /255 and mean/std normalisation,
     tabular columns in raw units (square feet, years, prices), a normalisation computed
     but never applied.
@@ -25,11 +31,12 @@ def data_unnormalized(run):
 
     How to fix: standardise every input feature (subtract the training mean, divide by
     the std; for images /255 then per-channel normalisation), computed on the training
-    split only.
+    split only; standardise each regression target column the same way (and invert it on
+    the predictions).
     """
     raw = raw_inputs(run)
     if raw is None:
-        return []
+        return _target_scales(run)
     first, a0, s0, c = raw
     zero = run.series(f"act/{first}/zero") if a0 <= 100 and not s0 > 20 else None
     what = (f"the first layer ({first}, an LSTM) outputs exact zeros in {float(zero.values[0]):.0%} of its values "
@@ -45,3 +52,30 @@ def data_unnormalized(run):
         fix="standardise the inputs (per feature/channel mean and std from the training split; images /255 first)",
         confirm="print per-feature mean/std of one batch; rerun with standardised inputs at the same learning rate",
     )]
+
+
+COLSCALE = 100.0  # RMS of the largest target column over the median column's: 10^4 in squared error
+_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+
+
+def _target_scales(run) -> list:
+    """A regression loss's (N, K) target whose columns differ in scale by COLSCALE or more."""
+    rank = focus_rank(run)
+    for name in _REGRESSION:
+        r = run.series(f"loss_fn/{name}/target_colscale", rank).values
+        if not (r.size and r[0] >= COLSCALE):
+            continue
+        desc = run.meta.get(f"loss_function/{name}")
+        cols = desc.get("target", {}).get("shape", [0, 0])[-1] if isinstance(desc, dict) and isinstance(
+            desc.get("target"), dict) else "K"
+        return [finding(
+            "data-unnormalized", 0.6 if r[0] < 1000 else 0.7,
+            f"the regression targets given to {name} are on different scales: the largest of its {cols} columns is "
+            f"{fmt(r[0])}x the typical one (root mean square), so the squared error is {fmt(r[0] ** 2)}x more about "
+            "that column: the model fits it and neglects the others",
+            evidence=[{"series": f"loss_fn/{name}/target_colscale", "target_column_scale": fmt(r[0])}],
+            fix="standardise each target column (mean and std from the training split) and invert it on the "
+                "predictions, or weight the loss per column",
+            confirm="print target.pow(2).mean(0).sqrt() on one batch; rerun with standardised target columns",
+        )]
+    return []
