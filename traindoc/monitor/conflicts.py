@@ -37,7 +37,7 @@ from typing import Any
 
 import torch
 
-from .columns import ColumnSpread
+from .columns import ColumnSpread, TargetSpread
 
 STEPS = 300  # steps during which rows are fingerprinted
 ROWS = 200_000  # rows fingerprinted at most
@@ -69,6 +69,7 @@ class LabelConflicts:
         self.eval_rows = 0
         self._prev_eval = -1
         self.columns = ColumnSpread(mon)  # an extreme value in one column (read at close, with these)
+        self.targets = TargetSpread(mon)  # and in one column of a regression target
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -93,6 +94,7 @@ class LabelConflicts:
         self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._seen(step, vals, b))
 
     def on_target(self, name: str, target: torch.Tensor) -> None:
+        self.targets.note(name, target)
         pend, self._pending = self._pending, None  # one loss per forward: a second one is another head
         if pend is None or self._over or name not in ("cross_entropy", "nll_loss") or target.dim() != 1 \
                 or target.is_floating_point() or target.dtype == torch.bool or target.shape[0] != pend[1] \
@@ -203,6 +205,7 @@ class LabelConflicts:
         """One event with the groups' statistics (none when no row was counted)."""
         self._over, self._pending = True, None
         per_step = sorted(self.fwds.values())
+        self.targets.summary()
         if not per_step or per_step[len(per_step) // 2] <= 2:
             self.columns.summary()
             # rows are samples only when the model runs once a step (twice: a siamese pair); a

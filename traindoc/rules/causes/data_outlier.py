@@ -28,6 +28,12 @@ def data_outlier(run):
     data's own std inflate that std, squash every ordinary value of the column into a few
     thousandths, and the model silently loses the feature.
 
+    Also without a spike: one column of a regression loss's target (MSE, L1, Huber) holds a
+    value thousands of typical deviations from its batch's median (robust statistics: the
+    median absolute deviation, which a few such rows per batch do not inflate; the
+    monitor's ``target-outlier`` event, 1000x and up; Gaussian targets reach ~8): box sizes
+    in pixels among fractions, a placeholder for missing.
+
     Also without a spike: a loss that stays thousands of times larger than anything the
     model's outputs can explain to the end of the run. For a mean loss of the usual kinds
     the loss is bounded by the outputs and the targets: L1 and Huber by |output| + |target|,
@@ -50,7 +56,7 @@ def data_outlier(run):
     spike = _spike(run, f)
     if spike is not None:
         return [_spike_finding(run, f, *spike)]
-    col = _column(run)
+    col = _column(run) or _target_column(run)
     if col is not None:
         return [col]
     far = _targets_out_of_reach(run, f)
@@ -139,6 +145,28 @@ def _column(run) -> Finding | None:
         fix=f"drop or cap the extreme values of column {j} (clip at a high percentile, fix the unit) before computing "
             "normalisation statistics, or scale with robust statistics (median, IQR)",
         confirm=f"print the largest values of column {j} in the raw data and its std with and without them",
+    )
+
+
+def _target_column(run) -> Finding | None:
+    ev = [e for e in run.events() if e.get("kind") == "target-outlier"]
+    if not ev:
+        return None
+    d = ev[-1].get("data") or {}
+    r, j, fn = float(d.get("ratio", 0.0)), d.get("column"), d.get("loss_function", "the loss")
+    share = f"{d.get('batches_with_it')} of the first {d.get('batches')} batches"
+    return finding(
+        "data-outlier", 0.6 if r >= 10 * COLUMN_RATIO else 0.5,
+        f"column {j} of the {fn} target holds a value {fmt(d.get('deviation'))} from its batch's median while its "
+        f"typical deviation is {fmt(d.get('spread'))} ({r:.3g}x; such values in {share}): labels in another unit "
+        "or a placeholder; a squared or absolute error on them outweighs every ordinary sample and drags the "
+        "predictions for ordinary ones",
+        location={"step": ev[-1].get("step")},
+        evidence=[{"events": "target-outlier", "column": j, "ratio": round(r, 1),
+                   "batches_with_it": d.get("batches_with_it"), "batches": d.get("batches")}],
+        fix=f"find the rows whose target column {j} is extreme (a unit or annotation-tool mismatch, a placeholder for "
+            "missing) and fix or drop them; a robust loss (Huber, smooth L1) limits their pull meanwhile",
+        confirm=f"print the largest values of target column {j} in the labels and the rows they come from",
     )
 
 
