@@ -104,7 +104,7 @@ class TargetSpread:
     """The same question for a regression loss's target (a box size in pixels among fractions,
     a 1e9 placeholder), with robust statistics: a few such rows in most batches inflate a
     batch's std, not its median absolute deviation. For the first ``STEPS`` calls of an
-    MSE/L1/Huber loss with a (B, K) or (B,) float target (B >= 16, K <= 64): per column, the
+    MSE/L1/Huber loss with a (B, K) or (B,) float target (16 <= B <= 65 536, K <= 64): per column, the
     batch median's absolute deviation (MAD) and the largest deviation; at close, the event
     ``target-outlier`` for the column whose largest deviation is ``TARGET_RATIO`` typical
     MADs or more. Cost: two medians over (B, K), a few microseconds, on 300 calls."""
@@ -119,7 +119,7 @@ class TargetSpread:
 
     def note(self, name: str, t: torch.Tensor) -> None:
         if len(self.mads) >= STEPS or name not in _REGRESSION or not t.is_floating_point() or t.dim() not in (1, 2) \
-                or t.shape[0] < 16 or (t.dim() == 2 and not 1 <= t.shape[1] <= 64) \
+                or not 16 <= t.shape[0] <= 65536 or (t.dim() == 2 and not 1 <= t.shape[1] <= 64) \
                 or self.shape not in (None, tuple(t.shape[1:])) or self.name not in ("", name):
             return
         self.shape, self.name = tuple(t.shape[1:]), name
