@@ -86,8 +86,7 @@ class LabelConflicts:
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
         if xs:
             self.columns.note(xs[0])
-        b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
-        h = self._rows(xs, b, xs[0].device) if b else None
+        h, b = self._fingerprint(xs)
         if h is None:
             return
         self._pending = (h, b)
@@ -114,13 +113,26 @@ class LabelConflicts:
         if self._missed or self._over and self.mon.step < STEPS:
             return
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
-        b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
+        b = (xs[1].shape[0] if _bag(xs) else xs[0].shape[0]) if xs and xs[0].dim() > 0 else 0
         if b < 2 or self.eval_rows >= EVAL_ROWS or self.elems + sum(x.numel() for x in xs) > ELEMS // 2:
             return  # one state at a time (an agent acting) is not an evaluation batch; the budget's
             # second half is kept for the training rows (label-conflict)
-        h = self._rows(xs, b, xs[0].device)
+        h, b = self._fingerprint(xs)
         if h is not None:
             self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._eval(step, vals, b))
+
+    def _fingerprint(self, xs: list) -> tuple[torch.Tensor | None, int]:
+        """The rows' fingerprints and their count: one row per sample, or one bag per sample
+        for an EmbeddingBag-style input (flat tokens and per-sample offsets)."""
+        if _bag(xs):
+            tokens, offsets = xs[0], xs[1]
+            if self.elems + tokens.numel() > ELEMS:
+                self._over = True
+                return None, 0
+            self.elems += tokens.numel()
+            return _bag_hash(tokens.detach(), offsets.detach()), offsets.shape[0]
+        b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
+        return (self._rows(xs, b, xs[0].device) if b else None), b
 
     def _rows(self, xs: list, b: int, device: Any) -> torch.Tensor | None:
         """The (3, B) fingerprints of the rows of ``xs``, or None when the rows are not whole
@@ -298,3 +310,26 @@ def repeats(c: LabelConflicts) -> None:
         f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
         f"{median} times)",
         {"rows": rows, "distinct": len(counts), "top": top, "median": median, "top_share": top / rows})
+
+
+def _bag(xs: list) -> bool:
+    """``model(tokens, offsets)``: a flat 1-D integer tensor of every sample's tokens and a
+    shorter 1-D integer tensor of where each sample starts (the EmbeddingBag convention of
+    torchtext's text classifiers). Shapes and dtypes only: no sync."""
+    return len(xs) == 2 and all(x.dim() == 1 and not x.is_floating_point() and x.dtype != torch.bool for x in xs) \
+        and 2 <= xs[1].shape[0] < xs[0].shape[0] and xs[0].device == xs[1].device
+
+
+def _bag_hash(tokens: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+    """(3, B) fingerprints of the bags ``tokens[offsets[i]:offsets[i + 1]]``: the sum over a
+    bag of three random hashes of each token, mod P (a multiset's fingerprint: the order
+    within a bag is lost, as it is to an EmbeddingBag). Sums of < 2**24 values < 2**24 are
+    exact in float64."""
+    t = tokens.long()
+    w = torch.tensor([[40503, 52711, 7919], [1009, 65521, 31337]], dtype=torch.int64, device=t.device)
+    v = (((t & 0xFFFF).unsqueeze(1) * w[0] + ((t >> 16) & 0xFFFF).unsqueeze(1) * w[1] + 1) % _P).double()
+    seg = torch.zeros(t.shape[0], dtype=torch.int64, device=t.device)
+    seg.index_add_(0, offsets[1:].long().clamp(0, max(t.shape[0] - 1, 0)), torch.ones_like(offsets[1:], dtype=torch.int64))
+    out = torch.zeros(offsets.shape[0], 3, dtype=torch.float64, device=t.device)
+    out.index_add_(0, seg.cumsum(0), v)
+    return out.remainder_(_P).T
