@@ -70,6 +70,7 @@ class LabelConflicts:
         self._prev_eval = -1
         self.columns = ColumnSpread(mon)  # an extreme value in one column (read at close, with these)
         self.targets = TargetSpread(mon)  # and in one column of a regression target
+        self.perms: dict[int, int] = {}  # torch.randperm(n) calls by n: an epoch's permutation (patches)
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -305,11 +306,15 @@ def repeats(c: LabelConflicts) -> None:
     if rows < 200 or not counts:
         return
     top, median = counts[-1], counts[len(counts) // 2]
+    d = len(counts)
+    # sizes permuted twice or more (an epoch loop's randperm, a shuffling DataLoader's):
+    # a data set of n rows that holds far fewer distinct inputs than n
+    perms = {n: k for n, k in c.perms.items() if k >= 2}
     c.mon.writer.event(
         max(c.train_steps, default=0), "row-repeats",
         f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
         f"{median} times)",
-        {"rows": rows, "distinct": len(counts), "top": top, "median": median, "top_share": top / rows})
+        {"rows": rows, "distinct": d, "top": top, "median": median, "top_share": top / rows, "permuted": perms})
 
 
 def _bag(xs: list) -> bool:

@@ -17,6 +17,8 @@ What is wrapped and why:
 - the loss functions of ``torch.nn.functional``: evaluation losses (no grad) and the
   label histogram.
 - ``LRScheduler.__init__``: scheduler config.
+- ``torch.randperm``: the sizes permuted (an epoch of n rows), against the distinct inputs
+  trained on (data-duplicates).
 """
 
 from __future__ import annotations
@@ -86,6 +88,22 @@ class Patches:
             self._setattr(F, name, self._wrap_loss(name, orig_fn))
         self._install_schedulers(mon)
         self._install_save(mon)
+        self._install_randperm(mon)
+
+    def _install_randperm(self, mon: Any) -> None:
+        # -- torch.randperm: the size of each epoch's permutation (hand-sliced batches and a
+        # shuffling DataLoader's sampler), for data-duplicates; a dict update per call
+        orig = torch.randperm
+        perms = mon.conflicts.perms
+        compiling = getattr(torch.compiler, "is_compiling", lambda: False)
+
+        def randperm(n, *args, _orig=orig, **kwargs):
+            if type(n) is int and (n in perms or len(perms) < 16) and not compiling():
+                perms[n] = perms.get(n, 0) + 1
+            return _orig(n, *args, **kwargs)
+
+        functools.update_wrapper(randperm, orig)
+        self._setattr(torch, "randperm", randperm)
 
     def _install_save(self, mon: Any) -> None:
         # -- torch.save / torch.jit.script: the model without traindoc's hooks ---------------

@@ -28,6 +28,12 @@ def data_duplicates(run):
     thousands of times; the loss is then mostly that one input's, the model fits it and
     barely learns the rest.
 
+    Also, as a warning, many inputs each repeated (a generator seeded from a small pool, a
+    dataset concatenated with itself): the script permutes n rows every epoch
+    (`torch.randperm(n)` twice or more: an epoch loop's, or a shuffling DataLoader's), the
+    window saw at least n rows, and they hold at most n / 2 distinct inputs. (A randperm
+    that picks a subset once, or draws with replacement, is not an epoch and says nothing.)
+
     How to confirm: count the distinct rows of the training set
     (`torch.unique(X, dim=0, return_counts=True)`): one count dwarfs the others.
 
@@ -41,8 +47,10 @@ def data_duplicates(run):
     rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
     top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
     share = top / max(1, rows)
-    if rows < 200 or distinct < MIN_DISTINCT or top < WARN_RATIO * median:
-        return []  # (a mode twenty times the median row: not a small input space's common value)
+    if rows < 200 or distinct < MIN_DISTINCT:
+        return []
+    if top < WARN_RATIO * median:  # (a mode twenty times the median row: not a small input space's common value)
+        return _uniform(run, ev[-1], d)
     if share >= ERROR_SHARE:
         c = 0.6 + 0.3 * min(1.0, (share - ERROR_SHARE) / 0.5)
     elif share >= WARN_SHARE:
@@ -59,4 +67,26 @@ def data_duplicates(run):
         fix="deduplicate the training data (or fix the loader fallback that returns the same sample); "
             "oversample with a weighted sampler, not by copying rows",
         confirm="torch.unique(X_train, dim=0, return_counts=True): one count dwarfs the others",
+    )]
+
+
+def _uniform(run, ev: dict, d: dict) -> list:
+    """A size the script permuted every epoch (``torch.randperm(n)``) that is at least twice
+    the distinct inputs trained on, with at least n rows seen (a whole epoch)."""
+    rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
+    perms = {int(n): k for n, k in (d.get("permuted") or {}).items()}
+    n = max((n for n in perms if 2 * distinct <= n <= rows), default=None)
+    if n is None:
+        return []
+    return [finding(
+        "data-duplicates", 0.4,
+        f"the training set holds its inputs many times over: the script permutes {n} rows every epoch "
+        f"(torch.randperm({n}), {perms[n]} times) but the {rows} rows trained on in the first steps, over an epoch's "
+        f"worth, hold only {distinct} distinct inputs ({n / distinct:.3g} copies each on average): the model sees "
+        "far fewer distinct examples than the set's size says",
+        location={"step": ev["step"]},
+        evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "permuted": n}],
+        fix="deduplicate the training data (or draw the generator's seeds without repeats) and train on as many "
+            "distinct inputs as the set claims to have",
+        confirm="torch.unique(X_train, dim=0).shape[0] against len(X_train)",
     )]
