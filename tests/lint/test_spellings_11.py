@@ -314,29 +314,6 @@ CASES = {
                 opt.step()
         """,
     ],
-    "validation-in-train-mode": [
-        # negative: the old volatile=True spelling is volatile-variable's finding, not this one
-        """
-        from torch.autograd import Variable
-        def evaluate(model, loader):
-            drop = nn.Dropout(0.2)
-            model.eval()
-            total = 0.0
-            for x, y in loader:
-                x = Variable(x, volatile=True)
-                total += F.cross_entropy(model(x), y).item()
-            return total
-        """,
-        """
-        def evaluate(model, loader):
-            drop = nn.Dropout(0.2)
-            model.eval()
-            total = 0.0
-            for x, y in loader:
-                total += F.cross_entropy(model(x), y).item()  # !
-            return total
-        """,
-    ],
 }
 
 

@@ -8,7 +8,7 @@ import re
 from ..bindings import Param
 from ..grad_mode import decorated_no_grad, enclosing_no_grad
 from ..registry import Hit, lint_rule
-from ..source import segment, text
+from ..source import text
 from ..training import is_backward, is_step
 from ..walk import walk
 
@@ -58,8 +58,7 @@ def check(m):
     forward or the validation call: the finding points at the forward. A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where
-    eval mode changes nothing; nor a missing no_grad in a loop that wraps its inputs in
-    `Variable(x, volatile=True)` (`volatile-variable` reports that line, same fix).
+    eval mode changes nothing.
 
     Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
@@ -100,7 +99,7 @@ def check(m):
         had_eval = any(id(f) in evals for f in chain)
         has_eval = had_eval and undo is None
         has_nograd = (enclosing_no_grad(m, site.ctx.withs) or any(id(f) in no_grads for f in chain)
-                      or _body_no_grad(m, loop) or b"volatile=True" in segment(m, loop))  # volatile-variable's
+                      or _body_no_grad(m, loop))
         if not has_eval and not any(w in m.source for w in _MODE_MATTERS):
             has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
         missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
