@@ -39,7 +39,10 @@ def params_not_updated(run):
     requires_grad=False left on after a freeze.
 
     Parameters that had ``requires_grad=False`` when training began are frozen on purpose
-    and left out, even when they sit in the optimizer.
+    and left out, even when they sit in the optimizer. Parameters whose gradient arrives
+    and is exactly zero on every sampled step are in the graph and the optimizer: the
+    gradient vanishes numerically (a float16 loss that overflows or underflows to a
+    constant), so the finding is only a warning that points at that cause.
 
     How to confirm: compare each parameter before and after a few steps
     (traindoc records update_ratio/<param> on sampled steps); list the parameters with
@@ -207,6 +210,16 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
     if frozen and len(reasons) == 1 and len(firsts) == len(frozen) and min(firsts) > 0:
         return min(c, 0.3), {"stuck_after": "moved on the first sampled update, exactly 0 since",
                              "first_update_ratio": fmt(max(firsts))}
+    # Never moved, and a gradient reached every one of them, exactly 0 on every sampled step:
+    # they are in the graph and in the optimizer; the loss's gradient vanishes numerically
+    # (a float16 loss that under/overflows to a constant: bench/real 220, 244, 245), which
+    # the cause of that vanishing names, not this one.
+    gn = sampled(run, "grad_norm/")
+    if frozen and len(reasons) == 1 and all(p in gn and len(gn[p].values) and np.all(gn[p].values == 0)
+                                            for p in frozen):
+        half = next((e.get("message", "") for e in run.events() if e.get("kind") == "autocast"
+                     and "float16" in str(e.get("message", ""))), "")
+        return min(c, 0.3), {"zero_gradient": "exactly 0 on every sampled step", "autocast": half}
     return c, None
 
 
@@ -237,5 +250,9 @@ def _message(share: float, reasons: list[dict]) -> str:
         f"but they moved on the first update (update ratio up to {r['first_update_ratio']}, healthy ~1e-3) and their "
         "gradient has been exactly 0 since: a first step that large saturates the units or a clamped loss, so look "
         "at the step size (learning rate, a summed loss)" if "stuck_after" in r else
+        "their gradient arrives and is exactly 0 on every sampled step: they are in the graph and the optimizer, "
+        "the loss's gradient vanishes on the way" + (
+            f" (autocast {r['autocast']}: a loss or gradient that overflows or underflows float16 becomes a "
+            "constant, see fp16-overflow / fp16-underflow)" if r.get("autocast") else "") if "zero_gradient" in r else
         f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
         for r in reasons)
