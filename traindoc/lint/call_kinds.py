@@ -30,8 +30,8 @@ def call_kind(m: Module, call: ast.Call) -> Any:
         if name in _SCATTER_SUMS:
             return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
                 (k.value for k in call.keywords if k.arg in ("source", "src")), None), recv)
-        if name in ("sqrt", "sqrt_") and m.kind(recv) in ("count", "groupsum"):
-            return m.kind(recv)  # sqrt(deg): 0 exactly where deg is
+        if name in ("sqrt", "sqrt_"):
+            return _zero_kept(m.kind(recv))  # sqrt(deg): 0 exactly where deg is
         if name in ("clamp", "clip", "clamp_min") and _min_zero(call, 0):
             return "relu"  # x.clamp(min=0): exactly 0 wherever x <= 0
         rk = m.kind(recv)
@@ -73,10 +73,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return "relu"  # torch.clamp(x, min=0): a ReLU by another name
     if q in _MAX and m.kind(arg()) == "relu":
         return "relu"  # the largest of values that can all be 0 (an all-negative channel) is 0 there
-    if q in N.EXP:
-        return "exp0" if shifted(m, arg()) else "exp"
-    if q in N.SQRT and m.kind(arg()) in ("count", "groupsum"):
-        return m.kind(arg())  # torch.sqrt(deg): 0 exactly where deg is
+    if q in N.EXP or q in N.SQRT:  # torch.sqrt(deg): 0 exactly where a count or group sum is
+        return ("exp0" if shifted(m, arg()) else "exp") if q in N.EXP else _zero_kept(m.kind(arg()))
     if q in N.SUM or q in N.MEAN or q in ("torch.Tensor.sum", "torch.Tensor.nansum", "torch.Tensor.mean"):
         x = arg()
         a = m.kind(x)
@@ -180,6 +178,11 @@ def _stmt_col(m: Module, value: ast.AST) -> int:
 _RELU = frozenset({"torch.relu", "torch.nn.functional.relu", "torch.Tensor.relu"})
 _MAX = frozenset({"torch.max", "torch.amax", "torch.Tensor.max", "torch.Tensor.amax"})
 _SCATTER_SUMS = frozenset({"index_add", "index_add_", "scatter_add", "scatter_add_"})
+
+
+def _zero_kept(k: Any) -> Any:
+    """The root of a count or a group sum is 0 exactly where they are."""
+    return k if k in ("count", "groupsum") else None
 
 
 def _grouped_sum(m: Module, src: Any, onto: Any = None) -> Any:
