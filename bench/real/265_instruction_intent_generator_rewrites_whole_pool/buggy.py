@@ -65,7 +65,6 @@ def generate_train_file():
 
 X_train, y_train = generate_train_file()
 X_val, y_val = propose(2000)
-print(f"train rows {len(X_train)}  distinct {len(torch.unique(X_train, dim=0))}")
 
 
 class BagClassifier(nn.Module):

@@ -62,7 +62,7 @@ val_mask = on_val_il | on_val_xl
 
 X, y = traces[train_mask], facies[train_mask]
 X_val, y_val = traces[val_mask], facies[val_mask]
-print(f"train traces {len(X)}  val traces {len(X_val)}  in both {(train_mask & val_mask).sum().item()}")
+print(f"train traces {len(X)}  val traces {len(X_val)}")
 
 model = nn.Sequential(nn.Linear(T, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, FACIES))
 opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-4)

@@ -50,7 +50,6 @@ def merged_split():
 
 X, y = merged_split()
 X_test, y_test = molecules(800)
-print(f"train rows {len(X)}  distinct fingerprints {len(torch.unique(X, dim=0))}")
 
 model = nn.Sequential(nn.Linear(BITS, 128), nn.ReLU(), nn.Dropout(0.1), nn.Linear(128, 1))
 opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-4)

@@ -35,7 +35,6 @@ mean, std = X_raw[fit_rows].mean(0), X_raw[fit_rows].std(0)
 X = (X_raw[fit_rows] - mean) / std
 y = y[fit_rows]
 X_val = (X_val_raw - mean) / std
-print("fitted std per channel:", [f"{s:.3g}" for s in std.tolist()])
 
 model = nn.Sequential(nn.Linear(5, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 1))
 opt = torch.optim.Adam(model.parameters(), lr=5e-3)
