@@ -131,7 +131,7 @@ class LabelConflicts:
                 self._over = True
                 return None, 0
             self.elems += tokens.numel()
-            return _bag_hash(tokens.detach(), offsets.detach()), offsets.shape[0]
+            return _bag_hash(tokens.detach(), offsets.detach(), self.elems), offsets.shape[0]
         b = xs[0].shape[0] if xs and xs[0].dim() > 0 else 0
         return (self._rows(xs, b, xs[0].device) if b else None), b
 
@@ -325,11 +325,13 @@ def _bag(xs: list) -> bool:
         and 2 <= xs[1].shape[0] < xs[0].shape[0] and xs[0].device == xs[1].device
 
 
-def _bag_hash(tokens: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+def _bag_hash(tokens: torch.Tensor, offsets: torch.Tensor, salt: int = 0) -> torch.Tensor:
     """(3, B) fingerprints of the bags ``tokens[offsets[i]:offsets[i + 1]]``: the sum over a
     bag of three random hashes of each token, mod P (a multiset's fingerprint: the order
     within a bag is lost, as it is to an EmbeddingBag). Sums of < 2**24 values < 2**24 are
-    exact in float64."""
+    exact in float64. When the second tensor is not offsets (lengths, say: not starting at
+    0, decreasing, or past the end), every row gets a value of its own (``salt`` + its
+    index): nothing is claimed about such rows, and no sync is needed to find out."""
     t = tokens.long()
     w = torch.tensor([[40503, 52711, 7919], [1009, 65521, 31337]], dtype=torch.int64, device=t.device)
     v = (((t & 0xFFFF).unsqueeze(1) * w[0] + ((t >> 16) & 0xFFFF).unsqueeze(1) * w[1] + 1) % _P).double()
@@ -337,4 +339,7 @@ def _bag_hash(tokens: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     seg.index_add_(0, offsets[1:].long().clamp(0, max(t.shape[0] - 1, 0)), torch.ones_like(offsets[1:], dtype=torch.int64))
     out = torch.zeros(offsets.shape[0], 3, dtype=torch.float64, device=t.device)
     out.index_add_(0, seg.cumsum(0), v)
-    return out.remainder_(_P).T
+    o = offsets.long()
+    ok = (o[:1] == 0).all() & (o[1:] >= o[:-1]).all() & (o[-1:] < t.shape[0]).all()
+    own = ((torch.arange(o.shape[0], device=t.device) + salt) % _P).double().unsqueeze(1).expand(-1, 3)
+    return torch.where(ok, out.remainder_(_P), own).T

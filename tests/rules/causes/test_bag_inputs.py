@@ -68,3 +68,10 @@ def test_a_bag_is_a_multiset(bags, rnd):
             if sorted(b) != sorted(c):
                 assert not torch.equal(h[:, i], h[:, j])  # different bags, different fingerprints
     assert _bag(list(flat(bags))) == (len(bags) < sum(map(len, bags)))
+
+
+def test_lengths_are_not_offsets():
+    # model(tokens, lengths): the second tensor does not start at 0: every row its own value
+    tokens = torch.tensor([5, 6, 7, 8, 9, 10])
+    h = _bag_hash(tokens, torch.tensor([2, 3, 1]), salt=100)
+    assert torch.equal(h[0], torch.tensor([100.0, 101.0, 102.0], dtype=torch.float64))
