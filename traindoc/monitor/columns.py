@@ -79,21 +79,32 @@ class ColumnSpread:
         stds, devs, self.stds, self.devs = self.stds, self.devs, [], []
         if len(stds) < 10:
             return
-        s = torch.stack(stds).double().cpu()  # close: one read
-        d = torch.stack(devs).double().cpu()
-        spread = s.nanmedian(0).values
-        top, at = torch.nan_to_num(d, nan=0.0, posinf=0.0).max(0)
-        ratio = torch.where(spread > 0, top / spread, torch.zeros_like(top))
-        j = int(ratio.argmax())
-        r = float(ratio[j])
-        if not r >= RATIO:
+        got = furthest(stds, devs, RATIO)
+        if got is None:
             return
-        wide = d[:, j] / float(spread[j]) >= RATIO / 10  # the batches that held such a value
+        j, r, data, at = got
         self.mon.writer.event(
-            self.steps[int(at[j])], "column-outlier",
+            self.steps[at], "column-outlier",
             f"column {j} of the model's input: a value {r:.3g} typical batch stds from its batch's mean",
-            {"column": j, "deviation": float(top[j]), "spread": float(spread[j]), "ratio": r,
-             "batches": len(stds), "batches_with_it": int(wide.sum()), "columns": self.width})
+            {**data, "columns": self.width})
+
+
+def furthest(spreads: list[torch.Tensor], devs: list[torch.Tensor], ratio_at: float) -> tuple | None:
+    """At close, from per-batch column spreads and largest deviations (one read): the column
+    whose largest deviation is furthest out in its median spread, when that is ``ratio_at``
+    or more: ``(column, ratio, event data, index of the batch that held it)``, else None."""
+    s = torch.stack(spreads).double().cpu()
+    d = torch.nan_to_num(torch.stack(devs).double().cpu(), nan=0.0, posinf=0.0)
+    spread = s.nanmedian(0).values
+    top, at = d.max(0)
+    ratio = torch.where(spread > 0, top / spread, torch.zeros_like(top))
+    j = int(ratio.argmax())
+    r = float(ratio[j])
+    if not r >= ratio_at:
+        return None
+    wide = d[:, j] / float(spread[j]) >= ratio_at / 10  # the batches that held such a value
+    return j, r, {"column": j, "deviation": float(top[j]), "spread": float(spread[j]), "ratio": r,
+                  "batches": len(spreads), "batches_with_it": int(wide.sum())}, int(at[j])
 
 
 TARGET_RATIO = 1000.0  # max |t - median| over the median absolute deviation; Gaussian targets: ~8
@@ -133,19 +144,11 @@ class TargetSpread:
         mads, devs, self.mads, self.devs = self.mads, self.devs, [], []
         if len(mads) < 10:
             return
-        s = torch.stack(mads).double().cpu()  # close: one read
-        d = torch.nan_to_num(torch.stack(devs).double().cpu(), nan=0.0, posinf=0.0)
-        spread = s.median(0).values
-        top, at = d.max(0)
-        ratio = torch.where(spread > 0, top / spread, torch.zeros_like(top))
-        j = int(ratio.argmax())
-        r = float(ratio[j])
-        if not r >= TARGET_RATIO:
+        got = furthest(mads, devs, TARGET_RATIO)
+        if got is None:
             return
-        wide = d[:, j] / float(spread[j]) >= TARGET_RATIO / 10
+        j, r, data, at = got
         self.mon.writer.event(
-            self.steps[int(at[j])], "target-outlier",
+            self.steps[at], "target-outlier",
             f"column {j} of the {self.name} target: a value {r:.3g} typical deviations from its batch's median",
-            {"loss_function": self.name, "column": j, "deviation": float(top[j]), "spread": float(spread[j]),
-             "ratio": r, "batches": len(mads), "batches_with_it": int(wide.sum()),
-             "columns": self.shape[0] if self.shape else 1})
+            {"loss_function": self.name, **data, "columns": self.shape[0] if self.shape else 1})

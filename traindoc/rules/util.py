@@ -7,6 +7,8 @@ import numpy as np
 from ..numfmt import fmt  # noqa: F401 - re-exported: the rules import it from here
 
 MAD_TO_SIGMA = 1.4826
+# the regression losses the monitor describes (loss_fn/<name>/...): a real-valued output against a target
+REGRESSION_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
 
 
 def trailing_robust_z(x: np.ndarray, window: int, min_history: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

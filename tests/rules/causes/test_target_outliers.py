@@ -44,3 +44,13 @@ def test_clean_or_heavy_tailed_targets_do_not(tmp_path):
     assert _train(tmp_path / "a", _boxes()) == []
     lognormal = torch.randn(4096, generator=torch.Generator().manual_seed(4)).exp()
     assert _train(tmp_path / "b", lognormal, kind="huber") == []
+
+
+def test_the_furthest_column_shared_by_input_and_target_checks():
+    from traindoc.monitor.columns import furthest
+
+    spreads = [torch.tensor([1.0, 0.1, 0.0])] * 12  # a constant column (spread 0) is never "furthest"
+    devs = [torch.tensor([3.0, 0.4, 5.0])] * 11 + [torch.tensor([3.0, 500.0, 5.0])]
+    j, r, data, at = furthest(spreads, devs, 1000.0)
+    assert (j, at, data["batches_with_it"], data["batches"]) == (1, 11, 1, 12) and abs(r - 5000) < 1e-6
+    assert furthest(spreads, devs, 10_000.0) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import rule
 from ..evidence import finding, focus_rank, raw_inputs
-from ..util import fmt
+from ..util import REGRESSION_LOSSES, fmt
 
 
 @rule("data-unnormalized", needs=("loss", "act/"))
@@ -55,7 +55,6 @@ def data_unnormalized(run):
 
 
 COLSCALE = 100.0  # RMS of the largest target column over the median column's: 10^4 in squared error
-_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
 
 
 def _target_scales(run) -> list:
@@ -63,7 +62,7 @@ def _target_scales(run) -> list:
     if any(e.get("kind") == "target-outlier" for e in run.events()):
         return []  # a few extreme rows (data-outlier's), not columns on different scales
     rank = focus_rank(run)
-    for name in _REGRESSION:
+    for name in REGRESSION_LOSSES:
         r = run.series(f"loss_fn/{name}/target_colscale", rank).values
         if not (r.size and r[0] >= COLSCALE):
             continue

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank
-from ..util import fmt
+from ..util import REGRESSION_LOSSES, fmt
 
 
 @rule("dead-relu", needs=("act/",))
@@ -71,12 +71,11 @@ def _dead_units(run) -> list:
     )]
 
 
-_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
 
 
 def _clipped_head(run) -> list:
     rank = focus_rank(run)
-    for name in _REGRESSION:
+    for name in REGRESSION_LOSSES:
         lo, zero, tlo, tneg = (run.series(f"loss_fn/{name}/{k}", rank).values
                                for k in ("input_min", "input_zero", "target_min", "target_neg"))
         if not (lo.size and zero.size and tlo.size and tneg.size):

@@ -6,7 +6,7 @@ import math
 
 from .. import rule
 from ..evidence import features, finding, last_module_class, focus_rank
-from ..util import fmt
+from ..util import REGRESSION_LOSSES, fmt
 
 
 @rule("loss-mismatch", needs=("loss",))
@@ -114,12 +114,11 @@ def _rectified_logits(run) -> list:
     return []
 
 
-_REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
 
 
 def _regression_on_classes(run, f) -> list:
     rank = focus_rank(run)
-    for name in _REGRESSION:
+    for name in REGRESSION_LOSSES:
         desc = run.meta.get(f"loss_function/{name}")
         integral = run.series(f"loss_fn/{name}/target_integral", rank)
         if not isinstance(desc, dict) or integral.empty:
@@ -153,7 +152,7 @@ def _regression_on_classes(run, f) -> list:
 
 def _regression_on_one_hot(run, last) -> list:
     rank = focus_rank(run)
-    for name in _REGRESSION:
+    for name in REGRESSION_LOSSES:
         desc = run.meta.get(f"loss_function/{name}")
         if not isinstance(desc, dict):
             continue
