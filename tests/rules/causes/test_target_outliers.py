@@ -52,5 +52,5 @@ def test_the_furthest_column_shared_by_input_and_target_checks():
     spreads = [torch.tensor([1.0, 0.1, 0.0])] * 12  # a constant column (spread 0) is never "furthest"
     devs = [torch.tensor([3.0, 0.4, 5.0])] * 11 + [torch.tensor([3.0, 500.0, 5.0])]
     j, r, data, at = furthest(spreads, devs, 1000.0)
-    assert (j, at, data["batches_with_it"], data["batches"]) == (1, 11, 1, 12) and abs(r - 5000) < 1e-6
+    assert (j, at, data["batches_with_it"], data["batches"]) == (1, 11, 1, 12) and abs(r - 5000) < 1e-3  # float32 inputs
     assert furthest(spreads, devs, 10_000.0) is None
