@@ -80,7 +80,8 @@ def check(m):
             continue
         if not returned and not any(_backwarded(s.node) for s in calls):
             continue
-        yield from _kept_by_helper(m, site.node, names | _terms(site.node, names, m), seen)
+        held = names | _terms(site.node, names, m)
+        yield from _kept_by_helper(m, site.node, held, seen)
         seg = segment(m, site.node)
         if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
                 and b"add(" not in seg and b"add_(" not in seg:
@@ -89,7 +90,7 @@ def check(m):
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        for node, tgt, v, how in _accumulations(loop, names | _terms(loop, names, m), m):
+        for node, tgt, v, how in _accumulations(loop, held, m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             if v not in returned and _other_binding(m, node, v, bound.get((id(site.ctx.func), v))):
@@ -157,8 +158,7 @@ def _loss_inputs(loop, names: set[str]) -> set[str]:
 def _kept_losses(m, fn, fed: set[str]):
     """``(node, total)`` where ``fn`` appends (or adds) to a total a loss call whose input is one of ``fed``."""
     for n in walk(fn) if fed else ():
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                and len(n.args) == 1:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and len(n.args) == 1:
             v, tgt = n.args[0], text(n.func.value)
         elif isinstance(n, ast.AugAssign) and type(n.op) is ast.Add:
             v, tgt = n.value, text(n.target)
@@ -391,7 +391,7 @@ def _other_binding(m, node, v: str, bound: set | None) -> bool:
     reusing the name, ``loss = loss.detach()``)."""
     if not bound:
         return False
-    base = v.split(".", 1)[0].split("[", 1)[0]
+    base = _base(v)
     for n in walk(node):
         if isinstance(n, ast.Name) and n.id == base:
             d = m.defs(n)
