@@ -30,6 +30,8 @@ def call_kind(m: Module, call: ast.Call) -> Any:
         if name in _SCATTER_SUMS:
             return _grouped_sum(m, call.args[2] if len(call.args) > 2 else next(
                 (k.value for k in call.keywords if k.arg in ("source", "src")), None), recv)
+        if name in ("stft", "abs"):  # |wav.stft(...)|: a magnitude spectrogram
+            return _spectral(m, name, recv)
         if name in ("sqrt", "sqrt_"):
             return _zero_kept(m.kind(recv))  # sqrt(deg): 0 exactly where deg is
         if name in ("clamp", "clip", "clamp_min") and _min_zero(call, 0):
@@ -111,6 +113,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if q in N.POW or q == "torch.Tensor.pow":
         exps = call.args[1:] if q in N.POW else call.args[:1]
         return "sq" if exps and isinstance(exps[0], ast.Constant) and exps[0].value == 2 else None
+    if q in ("torch.stft", "torch.abs"):
+        return _spectral(m, q[6:], arg())
     if q in _WRAPPERS:
         return m.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
     if q == "torch.nn.Sequential":
@@ -119,6 +123,14 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if last[:1].isupper():
         return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
     return None
+
+
+def _spectral(m: Module, name: str, x: Any) -> Any:
+    """``stft`` gives a complex spectrum ("stft"), its ``abs`` a magnitude spectrogram
+    ("spectrum"), exactly 0 wherever the signal is digital silence or zero padding."""
+    if name == "stft":
+        return "stft"
+    return "spectrum" if x is not None and m.kind(x) == "stft" else None
 
 
 def _sequential_kind(m: Module, call: ast.Call) -> Any:

@@ -61,14 +61,16 @@ def _order(n: ast.AST) -> tuple:
 
 
 def ordered_events(m: Module, scope: Any, classify: Any, depth: int = 2, key: str = "",
-                   own_level: bool = False) -> list[tuple]:
+                   own_level: bool = False, untyped: bool = False) -> list[tuple]:
     """``(event, node, anchor)`` for the calls of a loop (``scope`` a For/While) or a function,
     in evaluation order, where ``classify(call)`` gives a non-empty event; calls of this
     file's functions are expanded in place (``depth`` levels), their events anchored at the
     call site. ``own_level``: leave out calls inside nested loops (of the scope and of the
-    functions expanded), which repeat on their own. Memoised per (key, scope)."""
+    functions expanded), which repeat on their own. ``untyped``: also expand
+    ``obj.meth()`` on an object the file cannot type, when one class of the file has that
+    method (helper_function). Memoised per (key, scope)."""
     memo = m.memo.setdefault("flow.events." + key, {}) if key else None
-    mk = (id(scope), depth, own_level)
+    mk = (id(scope), depth, own_level, untyped)
     if memo is not None and mk in memo:
         return memo[mk]
     by_loop, by_func = calls_index(m)
@@ -83,9 +85,10 @@ def ordered_events(m: Module, scope: Any, classify: Any, depth: int = 2, key: st
         if ev:
             out.append((ev, call, call))
         elif depth > 0:
-            fn = local_function(m, call)
+            fn = helper_function(m, call) if untyped else local_function(m, call)
             if fn is not None and fn is not scope:
-                out.extend((e, n, call) for e, n, _ in ordered_events(m, fn, classify, depth - 1, key, own_level))
+                out.extend((e, n, call) for e, n, _ in ordered_events(m, fn, classify, depth - 1, key, own_level,
+                                                                      untyped))
     if memo is not None:
         memo[mk] = out
     return out

@@ -128,3 +128,36 @@ def _constants(e: Any) -> bool:
     if isinstance(e, ast.ListComp):
         return isinstance(e.elt, ast.Constant)
     return isinstance(e, ast.List) and bool(e.elts) and all(isinstance(x, ast.Constant) for x in e.elts)
+
+
+def mode_index(m):
+    """ids of functions (None: module level) that call .eval()/no_grad, and who calls whom."""
+    evals: set[int] = set()
+    no_grads: set[int] = set()
+    callers: dict[int, list] = {}
+    by_name = {}
+    for name, fns in m.w.functions.items():
+        for f in fns:
+            by_name.setdefault(name, []).append(f)
+            if decorated_no_grad(m, f):
+                no_grads.add(id(f))
+    for site in m.w.calls:
+        call, fn = site.node, site.ctx.func
+        f = call.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name == "eval" and not call.args or name == "train" and false_arg(call):
+            evals.add(id(fn))
+        elif name == "set_grad_enabled" and false_arg(call):
+            no_grads.add(id(fn))
+        elif name in by_name:
+            if enclosing_no_grad(m, site.ctx.withs):
+                for g in by_name[name]:
+                    no_grads.add(id(g))  # called under no_grad: its body runs without autograd
+            for g in by_name[name]:
+                callers.setdefault(id(g), []).append(fn)
+    return evals, no_grads, callers
+
+
+def false_arg(call: ast.Call) -> bool:
+    args = list(call.args) + [k.value for k in call.keywords if k.arg in ("mode", "enabled")]
+    return bool(args) and isinstance(args[0], ast.Constant) and args[0].value is False

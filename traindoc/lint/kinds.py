@@ -9,7 +9,8 @@
   ``"sumexp"``/``"sumexp0"``, ``"norm"``, ``"variance"``, ``"std"``, ``"sumsq"``,
   ``"probsum"`` (softmax probabilities summed or averaged over another axis),
   ``"maskedprob"`` (probabilities times a 0/1 mask), ``"maskedsum"`` (their sum),
-  ``"sq"``, ``"mask"``, ``"count"``, ``"uniform"`` (a torch.rand sample)), or a tuple
+  ``"sq"``, ``"mask"``, ``"count"``, ``"uniform"`` (a torch.rand sample), ``"groupsum"``,
+  ``"stft"`` / ``"spectrum"`` (a complex STFT / its magnitude)), or a tuple
   for objects: ``("ref", qualname)`` for a library name, ``("inst", qualname)`` for an instance of a library class,
   ``("seq", tag)`` for an ``nn.Sequential`` whose last layer returns ``tag``,
   ``("local", ClassDef)`` for an instance of a class of this file, ``("class", ClassDef)``,

@@ -159,11 +159,15 @@ def is_scaler(m: Module, e: Any) -> bool:
 
 
 def parameter_owners(m: Module) -> set[str]:
-    """Last names of what the file calls ``.parameters()`` / ``.named_parameters()`` on
-    (``model``, ``self.unet``): the models it hands to an optimizer, whatever their names."""
+    """Names of what the file calls ``.parameters()`` / ``.named_parameters()`` on
+    (``model``, ``self.unet``, both ``model`` and ``encoder`` of ``model.encoder``): the
+    models it hands to an optimizer, whatever their names."""
     got = m.memo.get("parameter-owners")
     if got is None:
-        got = m.memo["parameter-owners"] = {
-            text(s.node.func.value).rsplit(".", 1)[-1] for s in m.w.calls
-            if isinstance(s.node.func, ast.Attribute) and s.node.func.attr in ("parameters", "named_parameters")}
+        got = m.memo["parameter-owners"] = set()
+        for s in m.w.calls:
+            f = s.node.func
+            if isinstance(f, ast.Attribute) and f.attr in ("parameters", "named_parameters"):
+                # model.encoder.parameters(): the optimizer trains part of `model` too
+                got.update(n for n in text(f.value).split(".") if n and n != "self")
     return got

@@ -20,7 +20,8 @@ from ..walk import walk
 )
 def check(m):
     """What it detects: a loop that calls `backward()` on every iteration but steps the
-    optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`) or
+    optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`,
+    or after `if (i + 1) % accum != 0: continue`) or
     a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`;
     also a step method run once per batch whose counter lives on `self`),
     and clears the gradients only there too (gradient accumulation), while nothing in the
@@ -78,6 +79,7 @@ def _judge(m, loop, own: list, attrs_only: bool):
     gates = [n for n in walk(loop) if isinstance(n, ast.If) and (not attrs_only and _mod(n.test)
                                                                  or _counter(loop, n, attrs_only))
              and any(_inside(n, s) for s in steps)]
+    gates += [] if attrs_only else _skips(loop, steps)
     if not gates:
         return
     if all(any(_inside(g, b) for g in gates) for b in backs):
@@ -94,7 +96,7 @@ def _judge(m, loop, own: list, attrs_only: bool):
             continue
         yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
                      f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
-                     "too large; divide the loss by the accumulation steps")
+                     "too large; divide the loss by the accumulation steps", related=_computed(m, tgt, b))
 
 
 def _micro_loops(m, by_loop):
@@ -126,7 +128,35 @@ def _micro_loops(m, by_loop):
                 continue
             yield Hit(b, f"backward() on each of the `{short(k)}` micro-steps of the loop on line {loop.lineno}, one "
                          f"optimizer step after it (line {after[0].lineno}), and the loss is not divided by "
-                         f"`{short(k)}`: the accumulated gradient is that many times too large")
+                         f"`{short(k)}`: the accumulated gradient is that many times too large",
+                      related=_computed(m, tgt, b))
+
+
+def _skips(loop, steps) -> list:
+    """``if (i + 1) % k != 0: continue`` in the loop's body with the step after it: the
+    statements after the skip are the gated ones. Returned as If-like gates (test = the
+    skip's test, body = the statements after it) so that the checks above read both forms."""
+    out = []
+    body = loop.body
+    for i, st in enumerate(body):
+        if isinstance(st, ast.If) and _mod(st.test) and len(st.body) == 1 and isinstance(st.body[0], ast.Continue) \
+                and not st.orelse:
+            rest = body[i + 1:]
+            gate = ast.If(test=st.test, body=rest, orelse=[])
+            if any(_inside(gate, s) for s in steps):
+                out.append(ast.copy_location(gate, st))
+    return out
+
+
+def _computed(m, tgt, back) -> tuple:
+    """The line that computes the loss backward() receives (where the division belongs),
+    as evidence, when it is a name bound once on another line."""
+    if isinstance(tgt, ast.Call) and isinstance(tgt.func, ast.Attribute) and tgt.func.attr == "scale" and tgt.args:
+        tgt = tgt.args[0]  # scaler.scale(loss).backward()
+    d = m.defs(tgt) if isinstance(tgt, ast.Name) else None
+    if d and len(d) == 1 and isinstance(d[0], ast.expr) and d[0].lineno != back.lineno:
+        return ((d[0], "the loss, computed here without the division"),)
+    return ()
 
 
 def _mod(test) -> bool:

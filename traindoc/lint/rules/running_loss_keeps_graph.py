@@ -215,11 +215,11 @@ def _returned_losses(m, loop, stepping: dict[int, set[int]]) -> set[str]:
     for n in walk(loop):
         if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
                 and isinstance(n.value, ast.Call):
-            fn = local_function(m, n.value)
+            fn = helper_function(m, n.value)
             elts = n.targets[0].elts
             for i in stepping.get(id(fn), ()) if fn is not None else ():
-                if 0 <= i < len(elts) and isinstance(elts[i], ast.Name):
-                    out.add(elts[i].id)
+                # -1: the whole value backpropagated (`losses[-1].backward(); return losses`): every element
+                out.update(e.id for j, e in enumerate(elts) if isinstance(e, ast.Name) and i in (j, -1))
         if type(n) is ast.Assign and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                 and isinstance(n.value, ast.Call):
             fn = local_function(m, n.value)

@@ -27,8 +27,9 @@ def check(m):
     `scheduler.step(); optimizer.step()` in a batch loop. The scheduler is recognised by
     its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`).
     `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
-    sit in the loop itself (not in a function it calls), or in a function that, outside
-    any loop of its own, steps the scheduler before its first optimizer step (a per-batch
+    sit in the loop itself, in a function it calls that steps schedulers and no optimizer
+    (CycleGAN's `model.update_learning_rate()` at the top of each epoch), or in a function
+    that, outside any loop of its own, steps the scheduler before its first optimizer step (a per-batch
     `train_step`, a `train_epoch` that starts with `scheduler.step()`); loops in test or
     evaluation functions are not checked.
 
@@ -53,12 +54,14 @@ def check(m):
     """
     for site in m.w.loops:
         loop = site.node
-        ev = ordered_events(m, loop, lambda c: _classify(m, c), depth=2, key="sched")
+        ev = ordered_events(m, loop, lambda c: _classify(m, c), depth=2, key="sched", untyped=True)
         if not any(e == "S" for e, _, _ in ev):
             continue
         for i, (e, node, anchor) in enumerate(ev):
-            if e != "L" or node is not anchor or eval_context(m, site.ctx):
+            if e != "L" or eval_context(m, site.ctx):
                 continue
+            if node is not anchor and any(e2 == "S" for e2, _, a2 in ev if a2 is anchor):
+                continue  # a helper that steps both: _step_functions judges its own order
             # optimizer steps on the same path through the iteration: one in the other arm
             # of an if (warm-up epochs train with another optimizer) does not come first
             same = [a for e2, _, a in ev if e2 == "S" and not exclusive_branches(loop, a, anchor)]

@@ -21,6 +21,8 @@ def check(m):
     `F.nll_loss` / `nn.NLLLoss`. The softmax may be a call, a method (`x.softmax(-1)`),
     an `nn.Softmax` module, the last layer of an `nn.Sequential`, or the return value of
     the model's `forward` (a class in the same file), through names and `self.` attributes.
+    One softmax feeding several such losses (a GAN's real and fake passes) is one finding,
+    at the first of them.
 
     Why it happens: cross-entropy applies log_softmax to its input. A softmax
     before it squashes the logits into [0, 1], so the second softmax sees nearly equal
@@ -40,18 +42,27 @@ def check(m):
         return self.body(x)                              # logits out of forward
         loss = F.cross_entropy(logits, y)                # probs = logits.softmax(-1) for metrics only
     """
+    sites = []
     for site in m.w.calls:
-        call = site.node
-        lc = loss_call(m, call)
+        lc = loss_call(m, site.node)
         if lc is None or lc[0] not in ("cross_entropy", "nll"):
             continue
-        which, inp = lc
-        k = m.kind(inp)
-        if k not in ("softmax", "log_softmax"):
+        k = m.kind(lc[1])
+        if k in ("softmax", "log_softmax"):
+            sites.append((site.node, lc, k, origin(m, lc[1], k)))
+    # one softmax in the model's forward feeding several losses (a GAN's real and fake
+    # passes): one defect, one finding, at the first loss, naming the others
+    by_src: dict = {}
+    for call, (which, _), k, src in sites:
+        if src is not None and src.lineno != call.lineno:
+            by_src.setdefault((id(src), which, k), []).append(call.lineno)
+    for call, (which, inp), k, src in sites:
+        same = by_src.get((id(src), which, k), [call.lineno])
+        if call.lineno != same[0]:
             continue
-        src = origin(m, inp, k)
         what = describe(m, inp)
-        at = f" (line {src.lineno})" if src is not None and src.lineno != call.lineno else ""
+        at = f" (line {src.lineno}{'; so is the input of the losses on lines ' + ', '.join(map(str, same[1:])) if same[1:] else ''})" \
+            if src is not None and src.lineno != call.lineno else ""
         # the line to change is the softmax (in forward, often): cite it with the loss call
         rel = ((src, f"the {k} whose output the loss receives"),) if src is not None else ()
         if which == "cross_entropy" and k == "softmax":

@@ -6,6 +6,7 @@ import ast
 import re
 
 from .. import names as N
+from ..flow import helper_function, params_given
 from ..grad_mode import eval_context
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be, text
@@ -32,7 +33,10 @@ def check(m):
     training set, a time series) unless the same function's loop then trains on the
     loader (`for x, y in train_loader: ... loss.backward()`; the finding is on the
     `shuffle=False` line; loaders named for sequences, windows, text or tokens are left
-    alone, their order can be the point), and loaders built in evaluation, test, plotting or
+    alone, their order can be the point), or passes it to a same-file function whose loop
+    trains on it (`train(loader, model, ...)`). With `shuffle=False` said and that training
+    loop in sight, a dataset built with random augmentation (`transform=` a `Random*`
+    transform) counts as a training set whatever its name. Loaders built in evaluation, test, plotting or
     inspection functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
     if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
@@ -85,14 +89,16 @@ def check(m):
         # one by name (train_loader = ..., def train_dataloader): the same split also feeds
         # statistics and initialisation passes (PEFT's EVA init), whose order does not matter
         keyed = isinstance(ds, ast.Subscript) and not (_TRAIN.search(own) or fn is not None and _TRAIN.search(fn.name))
+        sh = keyword(call, "shuffle")
+        off = isinstance(sh, ast.Constant) and sh.value is False
         if ds is None or keyed or not (_TRAIN.search(last) and not last.startswith("trainer")
                                        or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)
-                                       or _loader_factory(fn) and not _generated(m, ds)):
+                                       or _loader_factory(fn) and not _generated(m, ds)
+                                       or off and _augmented(m, ds)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
-        sh = keyword(call, "shuffle")
-        if sh is not None and not (isinstance(sh, ast.Constant) and sh.value is False and _trains_on(m, call, fn)):
+        if sh is not None and not (off and _trains_on(m, call, fn)):
             continue  # shuffle said explicitly: a deliberate order (or a pass over the training set to evaluate)
         if _iterable(m, ds):
             continue
@@ -130,12 +136,40 @@ def _trains_on(m, call, fn) -> bool:
     own = _bound_to(m, call)
     if fn is None or not own or re.search(r"seq|series|time|window|stream|lm|text|token", own.lower()):
         return False
-    for lp in walk(fn):
-        if isinstance(lp, ast.For) and own in {text(x) for x in walk(lp.iter)} and any(
-                isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
-                for b in lp.body for c in walk(b)):
-            return True
+    if _loops_backward(fn, own):
+        return True
+    # train(loader, model, ...): a same-file function whose loop over that parameter trains
+    for c in walk(fn):
+        if isinstance(c, ast.Call) and any(text(a) == own for a in c.args):
+            helper = helper_function(m, c)
+            if helper is not None and any(_loops_backward(helper, p) for a, p in params_given(helper, c) if a == own):
+                return True
     return False
+
+
+def _loops_backward(fn, name: str) -> bool:
+    """``fn`` has a ``for ... in <name>`` loop (or over enumerate/tqdm of it) that calls backward()."""
+    return any(isinstance(lp, ast.For) and name in {text(x) for x in walk(lp.iter)} and any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "backward"
+        for b in lp.body for c in walk(b)) for lp in walk(fn))
+
+
+def _augmented(m, ds) -> bool:
+    """The dataset is built with random augmentation (``transform=Compose([RandomCrop(...),
+    ...])``, directly or through a name): augmentation is for training data only."""
+    e = ds
+    if isinstance(ds, ast.Name):
+        d = m.defs(ds)
+        e = d[0] if d and len(d) == 1 else None
+    if not isinstance(e, ast.Call):
+        return False
+    parts = list(e.args) + [k.value for k in e.keywords]
+    for p in list(parts):
+        if isinstance(p, ast.Name):
+            d = m.defs(p)
+            parts += [x for x in d or () if isinstance(x, ast.expr)]
+    return any(isinstance(c, ast.Call) and (text(c.func) or "").rsplit(".", 1)[-1].startswith("Random")
+               for p in parts for c in walk(p))
 
 
 def _loader_factory(fn) -> bool:

@@ -30,11 +30,13 @@ WHY = {
     "maskedsum": "a sum of masked probabilities (0 for a row whose entries are all masked)",
     "groupsum": "a per-group sum scattered onto zeros (0 for every group nothing was added to: a node "
                 "with no incoming edge)",
+    "spectrum": "a magnitude spectrogram (|stft|: exactly 0 in digital silence and zero padding)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
 FLAG = {
-    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu", "maskedprob"),
+    "log": ("prob", "norm", "variance", "std", "count", "sumsq", "probsum", "uniform", "relu", "maskedprob",
+            "spectrum"),
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count", "groupsum"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu",
@@ -72,7 +74,8 @@ def check(m):
     model or layer that ends in `nn.ReLU` (a Poisson rate, exactly 0 for every negative
     pre-activation; also through a loss class's `__call__`), or a value clamped at 0
     (`wh.clamp(min=0)`) and products and ratios of it (the IoU of two boxes, 0 when they
-    do not overlap: `-iou.log()`), with no epsilon or clamp. A value
+    do not overlap: `-iou.log()`), or (for log) a magnitude spectrogram (`stft(...).abs()`,
+    0 in digital silence), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,

@@ -6,7 +6,7 @@ import ast
 import re
 
 from ..bindings import Param
-from ..grad_mode import decorated_no_grad, enclosing_no_grad
+from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, mode_index
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
@@ -40,7 +40,8 @@ _MODEL_NAMES = frozenset(
 def check(m):
     """What it detects: a loop over validation or test data (its iterable is named like
     `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or it sits in a
-    function named like `validate`/`evaluate`) that calls the model and does no
+    function named like `validate`/`evaluate`, or in a helper that only such functions call,
+    outside their loops: `extract_feature(model, loader)` called by `evaluate`) that calls the model and does no
     `backward()` or optimizer step, when either `model.eval()` (or `.train(False)`) or
     `torch.no_grad()` / `torch.inference_mode()` is missing. The rule looks for them in
     the loop's function, around the loop, as a decorator, and in the same-file
@@ -92,7 +93,7 @@ def check(m):
             continue
         loop, fn = site.node, site.ctx.func
         if index is None:
-            index = _index(m)  # one pass over the file's calls, only for a file with a validation loop
+            index = mode_index(m)  # one pass over the file's calls, only for a file with a validation loop
         evals, no_grads, callers = index
         chain = [fn, *callers.get(id(fn), ())] if fn is not None else [None]
         undo = _train_mode_last(m, fn, loop)
@@ -144,7 +145,7 @@ def _batch_functions(m, index):
             if run is None:
                 continue
             if index is None:
-                index = _index(m)
+                index = mode_index(m)
             evals, no_grads, callers = index
             if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or _call_no_grad(m, run):
                 continue
@@ -230,7 +231,8 @@ def _validation_iterable(m, site) -> str | None:
     it = text(loop.iter) or _literal_words(loop.iter)
     fwords = _words(fname)
     if not (_words(f"{it} {_literal_words(loop.iter)}") & _LOOP_WORDS or fwords & _FUNC_WORDS
-            or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)):
+            or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)
+            or _evaluation_callers(m, site.ctx.func)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
         return None
@@ -247,6 +249,19 @@ def _passed_validation_data(m, it) -> bool:
         return False
     vals = m.arg_values(d[0])
     return bool(vals) and all(_words(text(v) or _literal_words(v)) & _LOOP_WORDS for v in vals)
+
+
+def _evaluation_callers(m, fn) -> bool:
+    """Every call of the function in the file sits in an evaluation function, outside its
+    loops: ``evaluate()`` calls ``extract_feature(model, gallery_loader)``, whose loop is the
+    evaluation's (a helper called per batch inside the caller's loop is judged there)."""
+    sites = m.call_sites(fn) if fn is not None else ()
+    owner = m.memo.get("validation-in-train-mode.owner")
+    if owner is None:
+        owner = m.memo["validation-in-train-mode.owner"] = {id(s.node): s.ctx for s in m.w.calls}
+    ctxs = [owner.get(id(c)) for c in sites]
+    return bool(ctxs) and all(c is not None and not c.loops and _words(getattr(c.func, "name", "")) & _FUNC_WORDS
+                              for c in ctxs)
 
 
 def _pytest_file(m) -> bool:
@@ -271,34 +286,6 @@ def _literal_words(e) -> str:
     return ""
 
 
-def _index(m):
-    """ids of functions (None: module level) that call .eval()/no_grad, and who calls whom."""
-    evals: set[int] = set()
-    no_grads: set[int] = set()
-    callers: dict[int, list] = {}
-    by_name = {}
-    for name, fns in m.w.functions.items():
-        for f in fns:
-            by_name.setdefault(name, []).append(f)
-            if decorated_no_grad(m, f):
-                no_grads.add(id(f))
-    for site in m.w.calls:
-        call, fn = site.node, site.ctx.func
-        f = call.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        if name == "eval" and not call.args or name == "train" and _false_arg(call):
-            evals.add(id(fn))
-        elif name == "set_grad_enabled" and _false_arg(call):
-            no_grads.add(id(fn))
-        elif name in by_name:
-            if enclosing_no_grad(m, site.ctx.withs):
-                for g in by_name[name]:
-                    no_grads.add(id(g))  # called under no_grad: its body runs without autograd
-            for g in by_name[name]:
-                callers.setdefault(id(g), []).append(fn)
-    return evals, no_grads, callers
-
-
 def _train_mode_last(m, fn, loop):
     """The last mode switch before the loop in its function is ``.train()``: ``model.eval()``
     then ``model.train()`` again before the validation loop runs (it undoes the eval)."""
@@ -311,12 +298,7 @@ def _train_mode_last(m, fn, loop):
         if f.attr == "eval" and not call.args or f.attr == "train":
             if last is None or call.lineno > last.lineno:
                 last = call
-    return last if last is not None and last.func.attr == "train" and not _false_arg(last) else None
-
-
-def _false_arg(call: ast.Call) -> bool:
-    args = list(call.args) + [k.value for k in call.keywords if k.arg in ("mode", "enabled")]
-    return bool(args) and isinstance(args[0], ast.Constant) and args[0].value is False
+    return last if last is not None and last.func.attr == "train" and not false_arg(last) else None
 
 
 def _model_call(m, loop):
