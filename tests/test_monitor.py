@@ -293,19 +293,29 @@ def test_loss_that_reaches_no_optimizer_tensor_is_counted_not_an_error(tmp_path)
     assert not [e for e in run.events() if e["kind"] == "monitor-error"]
 
 
-@pytest.mark.parametrize("clear", ["none", "set_to_none", "zeros", "model", "gan"])
+@pytest.mark.parametrize("clear", ["none", "set_to_none", "zeros", "model", "gan", "assigned"])
 def test_gradient_left_in_grad_between_steps_is_measured(tmp_path, clear):
     """What .grad holds when the first backward after a step (or a zero_grad) begins: the
     previous step's gradient when nothing clears it, 0 otherwise; a GAN's generator backward
     that leaves stale gradients in the discriminator, cleared before the discriminator's own
-    backward, is not stale."""
+    backward, is not stale; nor are master weights whose .grad the script assigns by hand
+    each step from a working copy it clears (a hand-written mixed-precision recipe)."""
     torch.manual_seed(0)
     d = nn.Linear(4, 1)
     g = nn.Linear(2, 4)
     opt_d = torch.optim.SGD(d.parameters(), lr=0.01)
     opt_g = torch.optim.SGD(g.parameters(), lr=0.01)
+    work = nn.Linear(4, 1)
     with traindoc.watch(out=tmp_path / "r", sample_every=2):
         for _ in range(8):
+            if clear == "assigned":  # the optimizer's tensors are never in the graph
+                work.load_state_dict(d.state_dict())
+                work.zero_grad()
+                work(torch.randn(8, 4)).pow(2).mean().backward()
+                for w, p in zip(work.parameters(), d.parameters()):
+                    p.grad = w.grad.clone()
+                opt_d.step()
+                continue
             if clear == "set_to_none":
                 opt_d.zero_grad()
             elif clear == "zeros":

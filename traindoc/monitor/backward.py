@@ -28,7 +28,7 @@ class BackwardClock:
         # missing-zero-grad, measured: the gradient already in .grad when the first backward
         # after a step (or after a zero_grad call) begins; sampled steps only, 4 tensors
         self.carry_pending = False
-        self.carried: tuple[list[torch.Tensor], torch.Tensor | float] | None = None
+        self.carried: tuple[list[torch.Tensor], torch.Tensor | float, list] | None = None
         self.graph_acts = GraphActivations(mon)  # functional sigmoid/tanh/relu outputs, from the graph
         # with no model and no optimizer (raw tensors updated by hand): the loss graph's leaf
         # tensors, input side first, kept weakly; walked again when one of them is gone
@@ -53,7 +53,9 @@ class BackwardClock:
             return
         params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
         grads = [p.grad for p in params if p.grad is not None and not p.grad.is_sparse]
-        self.carried = (params, total_norm(grad_norms(grads)) if grads else 0.0)
+        # the .grad tensors themselves too: autograd adds into them in place, so a step that
+        # finds other tensors there assigned its gradients by hand (`master.grad = work.grad`)
+        self.carried = (params, total_norm(grad_norms(grads)) if grads else 0.0, grads)
 
     def on_backward(self, t: torch.Tensor) -> None:
         if t.numel() != 1 or not t.is_floating_point():

@@ -14,7 +14,8 @@ deviation, and the column where their ratio is largest is written as the event
 ``column-outlier`` when that ratio reaches ``RATIO`` (the rule decides what it means).
 
 Cost: two sums, a min and a max over the batch (about 0.06 ms for a (256, 512) table on one
-CPU thread) on the first 300 training forwards, 2F floats each kept on the device; one
+CPU thread) on the first 300 training forwards, 2F floats each kept on the device; on the
+first 8, the std without the batch's extreme value too (an argmax and two masked sums); one
 transfer at close.
 """
 
@@ -27,6 +28,7 @@ import torch
 STEPS = 300
 MAX_COLS = 4096
 RATIO = 1000.0  # recorded from here; a normal column's extreme is ~5 batch stds from the mean
+REST_STEPS = 8  # batches whose std without their extreme value is measured too (four more passes)
 
 
 def _std_mean(d: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -52,10 +54,23 @@ def column_scale_ratio(t: torch.Tensor) -> torch.Tensor:
     return torch.where(med > 0, rms.max() / med.clamp_min(1e-30), torch.zeros_like(med)).reshape(1)
 
 
+def _rest_std(d: torch.Tensor, mu: torch.Tensor) -> torch.Tensor:
+    """Per-column std of the batch without its most extreme value. One corrupt reading in a
+    full batch (every step the same 8000 rows) inflates the batch's own std as much as the
+    normalisation's, so the batch std cannot show it; the std of the rest can. Masked sums,
+    not ``sum - extreme`` (which cancels to noise next to a 1e15 reading)."""
+    n = d.shape[0]
+    keep = torch.ones_like(d, dtype=torch.bool)
+    keep[(d - mu).abs().argmax(0), torch.arange(d.shape[1], device=d.device)] = False
+    m1 = torch.where(keep, d, 0.0).sum(0) / (n - 1)
+    return (torch.where(keep, (d - m1) ** 2, 0.0).sum(0) / (n - 2)).sqrt()
+
+
 class ColumnSpread:
     def __init__(self, mon: Any) -> None:
         self.mon = mon
         self.stds: list[torch.Tensor] = []
+        self.rest: list[torch.Tensor] = []  # _rest_std of the first REST_STEPS batches
         self.devs: list[torch.Tensor] = []
         self.steps: list[int] = []
         self.width: int | None = None
@@ -71,15 +86,17 @@ class ColumnSpread:
         s, mu = _std_mean(d)
         lo, hi = d.amin(0), d.amax(0)  # (aminmax over dim 0 is ~25x slower here: not vectorised)
         self.stds.append(s)
+        if len(self.rest) < REST_STEPS:
+            self.rest.append(_rest_std(d, mu))
         self.devs.append(torch.maximum(hi - mu, mu - lo))
         self.steps.append(self.mon.step)
 
     def summary(self) -> None:
         """At close: the column whose extreme lies furthest out, in typical batch stds."""
-        stds, devs, self.stds, self.devs = self.stds, self.devs, [], []
+        stds, devs, rest, self.stds, self.devs, self.rest = self.stds, self.devs, self.rest, [], [], []
         if len(stds) < 10:
             return
-        got = furthest(stds, devs, RATIO)
+        got = furthest(stds, devs, RATIO, rest)
         if got is None:
             return
         j, r, data, at = got
@@ -89,13 +106,19 @@ class ColumnSpread:
             {**data, "columns": self.width})
 
 
-def furthest(spreads: list[torch.Tensor], devs: list[torch.Tensor], ratio_at: float) -> tuple | None:
+def furthest(spreads: list[torch.Tensor], devs: list[torch.Tensor], ratio_at: float,
+             rest: list[torch.Tensor] | None = None) -> tuple | None:
     """At close, from per-batch column spreads and largest deviations (one read): the column
-    whose largest deviation is furthest out in its median spread, when that is ``ratio_at``
-    or more: ``(column, ratio, event data, index of the batch that held it)``, else None."""
+    whose largest deviation is furthest out in its median spread (or in the median spread of
+    the rest of the batch, ``rest``, where that is smaller and not 0), when that is
+    ``ratio_at`` or more: ``(column, ratio, event data, index of the batch that held it)``,
+    else None."""
     s = torch.stack(spreads).double().cpu()
     d = torch.nan_to_num(torch.stack(devs).double().cpu(), nan=0.0, posinf=0.0)
     spread = s.nanmedian(0).values
+    if rest:
+        r = torch.stack(rest).double().cpu().nanmedian(0).values
+        spread = torch.where((r > 0) & (r < spread), r, spread)
     top, at = d.max(0)
     ratio = torch.where(spread > 0, top / spread, torch.zeros_like(top))
     j = int(ratio.argmax())

@@ -12,8 +12,9 @@ compares that floor with the loss the run reached.
 What counts as a row: every tensor argument of the model's training forward must have the
 batch as its first dimension (a recurrent state of shape (layers, B, H) passed in makes
 the rows incomplete: nothing is counted), and the loss must be a mean cross_entropy /
-nll_loss with one integer class per row. Per-token targets, float targets (mixup,
-regression), per-sample losses (``reduction='none'``: weighted by a return or a mask) and
+nll_loss with one integer class per row, or a binary cross-entropy whose float targets are
+exactly 0 or 1, one per row (a batch with any other value is left out). Per-token targets,
+soft float targets (mixup, label smoothing, regression), per-sample losses (``reduction='none'``: weighted by a return or a mask) and
 targets equal to the row positions (a contrastive ``arange(B)``) are not counted.
 
 Fingerprints are exact: each input element's bits (as integers), combined with three
@@ -96,14 +97,17 @@ class LabelConflicts:
     def on_target(self, name: str, target: torch.Tensor) -> None:
         self.targets.note(name, target)
         pend, self._pending = self._pending, None  # one loss per forward: a second one is another head
-        if pend is None or self._over or name not in ("cross_entropy", "nll_loss") or target.dim() != 1 \
-                or target.is_floating_point() or target.dtype == torch.bool or target.shape[0] != pend[1] \
+        binary = name.startswith("binary_cross_entropy") and target.is_floating_point()
+        if binary and target.dim() == 2 and target.shape[1] == 1:
+            target = target[:, 0]  # (B, 1) float 0/1 targets of a one-logit head
+        if pend is None or self._over or not (name in ("cross_entropy", "nll_loss") or binary) or target.dim() != 1 \
+                or target.is_floating_point() != binary or target.dtype == torch.bool or target.shape[0] != pend[1] \
                 or target.device != pend[0].device:
             return
         h, b = pend
         self.rows += b
         self.mon.recorder.defer(self.mon.step, [], [h.float(), target.detach().float()],
-                                lambda step, vals: self._add(vals, b))
+                                lambda step, vals: self._add(vals, b, binary))
 
     def note_eval(self, args: tuple, kwargs: dict) -> None:
         """A forward of the model without gradients (an evaluation batch, a prediction):
@@ -202,10 +206,12 @@ class LabelConflicts:
                            keys))
         self.eval_rows += b
 
-    def _add(self, vals: list[float], b: int) -> None:
+    def _add(self, vals: list[float], b: int, binary: bool = False) -> None:
         h, t = vals[: 3 * b], vals[3 * b:]
         if b > 1 and all(t[i] == i for i in range(b)):
             return  # labels that are the row positions: a contrastive batch's arange(B)
+        if binary and any(v not in (0.0, 1.0) for v in t):
+            return  # soft or smoothed binary targets are not labels
         groups = self.groups
         for r in range(b):
             lab = int(t[r])

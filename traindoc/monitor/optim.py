@@ -279,8 +279,10 @@ class Optimizers:
 
     def _carried(self, names: list[str], tensors: list[torch.Tensor]) -> None:
         """The gradient the step's first backward started from, against the step's own."""
-        cparams, carried = self.mon.backward.carried
+        cparams, carried, before = self.mon.backward.carried
         now = [p.grad for p in cparams if p.grad is not None and not p.grad.is_sparse]
+        if now and before and not any(g is b for g in now for b in before):
+            carried = 0.0  # every .grad replaced since (assigned by hand): nothing carried into backward
         if now:
             names.extend(["grad_carried", "grad_carried_ref"])
             ref = total_norm(grad_norms(now))

@@ -131,3 +131,22 @@ def test_labels_drawn_anew_each_epoch_are_no_more_than_a_warning(tmp_path):
             opt.step()
     lc = [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "label-conflict"]
     assert lc and lc[0].severity == "warning" and "chance level" in lc[0].message
+
+
+@pytest.mark.parametrize("shape", ["flat", "column"])
+def test_binary_targets_of_exactly_0_and_1_are_labels_and_soft_ones_are_not(tmp_path, shape):
+    """A one-logit head under binary cross-entropy: float 0/1 targets, (B,) or (B, 1), are
+    class labels (a molecule listed twice with opposite labels is a conflict); smoothed
+    targets (0.05 / 0.95) are not labels and leave nothing to count."""
+    X, y = _table(300)
+    yb = (y % 2).float()
+    yb[600:] = 1 - yb[:300]  # the duplicated rows with the opposite label
+    model = nn.Sequential(nn.Linear(X.shape[1], 32), nn.ReLU(), nn.Linear(32, 1))
+
+    def bce(out, t):
+        return nn.functional.binary_cross_entropy_with_logits(out if shape == "column" else out[:, 0],
+                                                              t[:, None] if shape == "column" else t)
+    g = _groups(_run(tmp_path / "hard", X, yb, model=model, loss=bce))
+    assert g["conflict_groups"] == 300 and g["floor"] == pytest.approx(600 / 900 * math.log(2), rel=1e-6)
+    soft = yb * 0.9 + 0.05
+    assert _groups(_run(tmp_path / "soft", X, soft, model=model, loss=bce)) is None
