@@ -70,11 +70,15 @@ def _spikes(g: np.ndarray) -> int:
     """Steps whose gradient norm is 30x its trailing median (a gradient that decays from
     large initial values as the loss falls is not an explosion; z in log space so that the
     scale cancels) and above twice the first gradients (a converged run's tiny, noisy
-    gradients jump by orders of magnitude without anything exploding)."""
+    gradients jump by orders of magnitude without anything exploding). The first gradients
+    are the median of steps 0-9, or of steps 10-49 where that is lower: a run whose very
+    first steps exploded (a norm in the millions) must not hide its later spikes behind them."""
     lg = np.log10(np.maximum(g, 1e-30))
     z, med, _ = trailing_robust_z(lg, 50, 10)
     up = (lg - np.nan_to_num(med, nan=np.inf)) > np.log10(30)
     early = float(np.median(g[:10]))
+    if len(g) >= 50:
+        early = min(early, float(np.median(g[10:50])))
     return int(np.sum(up & (z > 6) & (g > 2 * early)))
 
 
