@@ -30,3 +30,28 @@ def _train(tmp_path):
 def test_float16_mean_with_an_inf_denominator(tmp_path):
     (c,) = _train(tmp_path)
     assert c.severity == "warning" and "exactly 0 on every sampled step" in c.message and "float16" in c.message
+
+
+def test_a_gradient_too_small_to_move_the_weights_defers_to_vanishing_gradient(tmp_path):
+    """SGD on a gradient that reaches the first layer non-zero but ~1e-12: lr * g is below
+    the float32 spacing of the weights, the update is exactly 0 (bench/real 278, a deep
+    sigmoid stack). The gradient vanished: params-not-updated is a low warning that says so
+    and ranks below vanishing-gradient."""
+    torch.manual_seed(0)
+    layers = [nn.Linear(16, 64), nn.Sigmoid()]
+    for _ in range(10):
+        layers += [nn.Linear(64, 64), nn.Sigmoid()]
+    model = nn.Sequential(*layers, nn.Linear(64, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = torch.randn(128, 16), torch.randn(128, 1)
+    with traindoc.watch(out=tmp_path / "r", replay=False, sample_every=2):
+        for _ in range(40):
+            loss = nn.functional.mse_loss(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    causes = traindoc.diagnose(tmp_path / "r").causes
+    (c,) = [c for c in causes if c.name == "params-not-updated"]
+    assert c.severity == "warning" and c.confidence <= 0.2 and "non-zero, but at most" in c.message
+    names = [k.name for k in causes]
+    assert "vanishing-gradient" in names and names.index("vanishing-gradient") < names.index("params-not-updated")

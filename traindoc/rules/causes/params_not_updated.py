@@ -220,6 +220,12 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
         half = next((e.get("message", "") for e in run.events() if e.get("kind") == "autocast"
                      and "float16" in str(e.get("message", ""))), "")
         return min(c, 0.3), {"zero_gradient": "exactly 0 on every sampled step", "autocast": half}
+    # A gradient arrives, non-zero on every sampled step, yet the update is exactly 0: lr * g
+    # is below the float32 spacing of the weights (SGD on a gradient 1e-9 of the top layer's:
+    # eleven sigmoid layers, bench/real 278). The gradient vanished; vanishing-gradient names it.
+    if frozen and len(reasons) == 1 and all(p in gn and len(gn[p].values) and np.all(gn[p].values > 0)
+                                            for p in frozen):
+        return min(c, 0.2), {"tiny_gradient": fmt(max(float(np.max(gn[p].values)) for p in frozen))}
     return c, None
 
 
@@ -254,5 +260,7 @@ def _message(share: float, reasons: list[dict]) -> str:
         "the loss's gradient vanishes on the way" + (
             f" (autocast {r['autocast']}: a loss or gradient that overflows or underflows float16 becomes a "
             "constant, see fp16-overflow / fp16-underflow)" if r.get("autocast") else "") if "zero_gradient" in r else
+        f"their gradient arrives, non-zero, but at most {r['tiny_gradient']}: the update rounds to nothing next to the "
+        "weights (a gradient that vanished on the way down, see vanishing-gradient)" if "tiny_gradient" in r else
         f"update exactly 0 for {', '.join(r['never_updated'][:3])}"
         for r in reasons)
