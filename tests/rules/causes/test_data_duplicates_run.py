@@ -61,10 +61,10 @@ def test_a_cell_called_per_time_step_has_no_sample_rows(tmp_path):
     assert "row-repeats" not in events and "split-overlap" not in events
 
 
-def _epochs(tmp_path, X, Y, epochs=6, bs=50, loader=False):
+def _epochs(tmp_path, X, Y, epochs=6, bs=50, loader=False, val=None, lr=1e-3):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(X.shape[1], 32), nn.ReLU(), nn.Linear(32, Y.shape[1]))
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
     dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, Y), batch_size=bs, shuffle=True)
     with traindoc.watch(out=tmp_path / "r", replay=False):
         for _ in range(epochs):
@@ -74,7 +74,11 @@ def _epochs(tmp_path, X, Y, epochs=6, bs=50, loader=False):
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
-    return [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "data-duplicates"]
+            if val is not None:
+                with torch.no_grad():
+                    F.mse_loss(model(val[0]), val[1])
+    causes = traindoc.diagnose(tmp_path / "r").causes
+    return [c for c in causes if c.name == "data-duplicates"] if val is None else causes
 
 
 def test_every_input_many_times_over_is_a_warning(tmp_path):
@@ -94,3 +98,17 @@ def test_distinct_epochs_and_a_subset_picked_once_are_not(tmp_path):
     keep = torch.randperm(6000)[:800]  # a subset, picked once
     assert _epochs(tmp_path / "a", X[keep], Y[keep]) == []
     assert _epochs(tmp_path / "b", X[:1000], Y[:1000], loader=True) == []
+
+
+def test_copies_the_model_memorises_rank_above_the_overfitting_they_cause(tmp_path):
+    # 120 inputs copied to 2 000 rows, noisy targets: the validation loss turns up
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(120, 12, generator=g)
+    w = torch.randn(12, 3, generator=g)
+    Y = X @ w + torch.randn(120, 3, generator=g)
+    Xv = torch.randn(500, 12, generator=g)
+    pick = torch.randint(0, 120, (2000,), generator=g)
+    causes = _epochs(tmp_path, X[pick], Y[pick], epochs=12, val=(Xv, Xv @ w), lr=3e-3)
+    names = [c.name for c in causes]
+    assert names[:2] == ["data-duplicates", "overfitting"], names
+    assert "memorises them: the validation loss bottomed out" in causes[0].message

@@ -33,6 +33,8 @@ def data_duplicates(run):
     (`torch.randperm(n)` twice or more: an epoch loop's, or a shuffling DataLoader's), the
     window saw at least n rows, and they hold at most n / 2 distinct inputs. (A randperm
     that picks a subset once, or draws with replacement, is not an epoch and says nothing.)
+    When the validation loss also turns up (overfitting), the copies are why the model
+    memorises: this cause then ranks just above overfitting.
 
     How to confirm: count the distinct rows of the training set
     (`torch.unique(X, dim=0, return_counts=True)`): one count dwarfs the others.
@@ -78,12 +80,19 @@ def _uniform(run, ev: dict, d: dict) -> list:
     n = max((n for n in perms if 2 * distinct <= n <= rows), default=None)
     if n is None:
         return []
+    # the model memorises what it sees many times: a validation loss that turns up (overfitting)
+    # is this cause's consequence, so it ranks first when both are there
+    from .overfitting import overfitting
+
+    over = overfitting(run)
+    c = min(0.9, over[0].confidence + 0.05) if over else 0.4
     return [finding(
-        "data-duplicates", 0.4,
+        "data-duplicates", c,
         f"the training set holds its inputs many times over: the script permutes {n} rows every epoch "
         f"(torch.randperm({n}), {perms[n]} times) but the {rows} rows trained on in the first steps, over an epoch's "
         f"worth, hold only {distinct} distinct inputs ({n / distinct:.3g} copies each on average): the model sees "
-        "far fewer distinct examples than the set's size says",
+        "far fewer distinct examples than the set's size says"
+        + (f", and memorises them: {over[0].message}" if over else ""),
         location={"step": ev["step"]},
         evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "permuted": n}],
         fix="deduplicate the training data (or draw the generator's seeds without repeats) and train on as many "
