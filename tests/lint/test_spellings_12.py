@@ -211,6 +211,31 @@ CASES = {
                 return embed_all(net, gallery_dl) @ embed_all(net, query_dl).t()
         """,
     ],
+    "gradients-never-cleared": [
+        # two optimizers passed in, only the encoder's cleared
+        """
+        def fit(E, D, data, opt_E, opt_D):
+            for x in data:
+                d_loss = F.softplus(D(E(x).detach())).mean()
+                d_loss.backward()
+                opt_D.step()  # !
+                opt_E.zero_grad()
+                (-D(E(x))).mean().backward()
+                opt_E.step()
+        """,
+        # near miss: D.zero_grad() clears the critic (a model, not an optimizer, is cleared)
+        """
+        def fit(E, D, data, opt_E, opt_D):
+            for x in data:
+                D.zero_grad()
+                d_loss = F.softplus(D(E(x).detach())).mean()
+                d_loss.backward()
+                opt_D.step()
+                opt_E.zero_grad()
+                (-D(E(x))).mean().backward()
+                opt_E.step()
+        """,
+    ],
     "softmax-before-cross-entropy": [
         # one softmax in forward, three losses: one finding, at the first
         """

@@ -108,7 +108,9 @@ def _uncleared_optimizer(m, ix, loop):
     """Two optimizers stepped in the loop (a GAN's D and G, an encoder and a critic), only
     one of them ever cleared: ``opt_E.zero_grad()`` but never ``opt_D.zero_grad()`` nor
     ``D.zero_grad()``. Judged only where every clear is a visible ``X.zero_grad()`` in the
-    loop itself (a helper that clears, ``p.grad = None``, could clear either)."""
+    loop itself (a helper that clears, ``p.grad = None``, could clear either). An optimizer
+    passed in, whose model the file cannot name, is uncleared when every clear is another
+    stepped optimizer's. The backward before the step is cited as evidence."""
     calls = ix.by_loop.get(id(loop), ())
     steps = [n for n in calls if ix.kind.get(id(n)) == "s"]
     clears = [n for n in calls if ix.kind.get(id(n)) == "c"]
@@ -127,11 +129,17 @@ def _uncleared_optimizer(m, ix, loop):
         return
     for t, st in targets.items():
         owner = _params_owner(m, st, t)
-        if t in cleared or owner is None or any(owner == c or owner.startswith(c + ".") for c in cleared):
+        unknown = owner is None and cleared <= set(targets)  # passed in; only other optimizers cleared
+        if t in cleared or owner is None and not unknown or owner is not None and any(
+                owner == c or owner.startswith(c + ".") for c in cleared):
             continue  # model.zero_grad() clears model.encoder's gradients too
+        whose = f"the .grad of `{t}`'s parameters" if unknown else f"`{owner}`'s .grad"
+        back = max((n for n in calls if ix.kind.get(id(n)) == "b" and n.lineno <= st.lineno),
+                   key=lambda n: n.lineno, default=None)  # the backward that feeds this step
         yield Hit(st, f"`{t}` is stepped in the loop on line {loop.lineno} but never cleared: the loop clears "
-                      f"{', '.join(sorted(f'`{c}`' for c in cleared))} only, so `{owner}`'s .grad adds up across "
-                      f"iterations; call {t}.zero_grad(set_to_none=True) after its step")
+                      f"{', '.join(sorted(f'`{c}`' for c in cleared))} only, so {whose} adds up across "
+                      f"iterations; call {t}.zero_grad(set_to_none=True) after its step",
+                  related=((back, "the backward() whose gradients add up"),) if back is not None else ())
 
 
 def _params_owner(m, step, target: str):
