@@ -33,7 +33,10 @@ def fp16_overflow(run):
     """What it detects: values beyond float16's range (65504) in a run that computes in
     float16: a model whose parameters are float16 when the loss went non-finite, sampled
     activations with a non-zero share beyond 65504, or a GradScaler whose scale keeps
-    collapsing; and, at warning, a replayed non-finite step whose first Inf came from an op
+    collapsing; a normalisation layer under float16 autocast whose output is exactly 0 on
+    5 % or more of its values while its input reaches 256 (whose square is past 65504: a
+    hand-written RMSNorm's mean square overflows, rsqrt(inf) = 0, and the features of every
+    loud sample are silently zeroed); and, at warning, a replayed non-finite step whose first Inf came from an op
     computed in float16 in the forward pass (past 65504, or an epsilon under float16's
     smallest value flushed to 0 before a division): confirm's float32 experiment settles it.
 
@@ -82,6 +85,9 @@ def fp16_overflow(run):
     fwd = fp16_forward_inf(run) if c == 0.0 else None
     if fwd is not None:
         return [_forward_finding(fwd)]
+    zeroed = norm_zeroed(run) if c == 0.0 else None
+    if zeroed is not None:
+        return [_norm_finding(*zeroed)]
     if c == 0.0:
         return []
     where = {"step": f.first_bad} if f.first_bad is not None else {}
@@ -155,4 +161,45 @@ def _forward_finding(op: dict):
             "or train in bfloat16",
         confirm="traindoc confirm RUN (its fp32 experiment reruns the script in float32: the loss stays finite if "
                 "float16 was the cause)",
+    )
+
+
+F16_SQUARE_OVER = 256.0  # 256 ** 2 = 65536 > 65504: a square (a norm's mean square) overflows float16
+
+
+def norm_zeroed(run) -> tuple[str, str, float, float] | None:
+    """(module, class, share of exact zeros, input absmax) of a normalisation layer (class
+    name with "Norm") whose output is exactly 0 on at least 5 % of its values (median over
+    sampled steps) while the module before it is rarely 0 and reaches 256, in a run under
+    float16 autocast. A norm's output is 0 only for a constant row or an infinite scale:
+    its input's square passed 65504."""
+    from .fp16_underflow import autocast_fp16
+
+    if not autocast_fp16(run):
+        return None
+    acts = sampled(run, "act/")
+    order = [(m, c) for m, c in module_order(run) if m in acts]
+    for (prev, _), (mod, cls) in zip(order, order[1:]):
+        z, pz, pa = acts[mod].get("zero"), acts[prev].get("zero"), acts[prev].get("absmax")
+        if "Norm" not in cls or z is None or pz is None or pa is None or not len(z.values):
+            continue
+        share, before, top = float(np.median(z.values)), float(np.median(pz.values)), float(np.max(pa.values))
+        if share >= 0.05 and before < share / 4 and top >= F16_SQUARE_OVER:
+            return mod, cls, share, top
+    return None
+
+
+def _norm_finding(mod: str, cls: str, share: float, top: float):
+    return finding(
+        "fp16-overflow", 0.75,
+        f"under float16 autocast the {cls} layer {mod} outputs exactly 0 for {share:.0%} of its values while its "
+        f"input reaches {top:.4g}, whose square ({top * top:.3g}) is past float16's 65504: its mean square "
+        "overflows to inf, rsqrt(inf) = 0, and the features of those samples are silently zeroed",
+        location={"module": mod},
+        evidence=[{"series": f"act/{mod}/zero", "median": round(share, 4)},
+                  {"series": "act/(input)/absmax", "max": top, "note": "256 squared passes 65504"}],
+        fix="compute the norm's statistics in float32 (x.float().pow(2).mean(-1), then cast back: what "
+            "Qwen/LLaMA RMSNorm do), use torch.nn.LayerNorm / nn.RMSNorm (they accumulate in float32 under "
+            "autocast), or train in bfloat16",
+        confirm="rerun in float32 or bfloat16: the zeros after the norm disappear and the loss falls further",
     )
