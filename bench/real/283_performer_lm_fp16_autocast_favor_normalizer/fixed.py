@@ -33,7 +33,7 @@ def sample(n):
     return seq
 
 
-train, held = sample(4800), sample(64)
+train, held = sample(3200), sample(64)
 
 
 def favor_features(x, w):
@@ -78,7 +78,7 @@ class FavorLM(nn.Module):
 model = FavorLM()
 opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
 losses = []
-for step in range(150):
+for step in range(100):
     idx = torch.randint(0, len(train), (32,))
     batch = train[idx]
     with torch.autocast("cpu", dtype=torch.float16):
@@ -88,8 +88,8 @@ for step in range(150):
     loss.backward()
     opt.step()
     losses.append(loss.item())
-    if step % 30 == 29:
-        print(f"step {step + 1} loss {sum(losses[-30:]) / 30:.4f}")
+    if step % 25 == 24:
+        print(f"step {step + 1} loss {sum(losses[-25:]) / 25:.4f}")
 
 with torch.no_grad(), torch.autocast("cpu", dtype=torch.float16):
     pred = model(held[:, :-1]).argmax(-1)
