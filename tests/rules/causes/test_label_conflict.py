@@ -150,3 +150,18 @@ def test_binary_targets_of_exactly_0_and_1_are_labels_and_soft_ones_are_not(tmp_
     assert g["conflict_groups"] == 300 and g["floor"] == pytest.approx(600 / 900 * math.log(2), rel=1e-6)
     soft = yb * 0.9 + 0.05
     assert _groups(_run(tmp_path / "soft", X, soft, model=model, loss=bce)) is None
+
+
+def test_binary_conflicts_on_a_tenth_of_the_rows_are_a_warning(tmp_path):
+    """Two classes: sampled negatives colliding with positives (implicit feedback) put a
+    floor under a small final loss without being what held the run back; below a fifth of
+    the rows they are a warning, whatever part of the final loss the floor makes."""
+    X, y = _table(60)
+    yb = (y % 2).float()
+    yb[600:] = 1 - yb[:60]
+    model = nn.Sequential(nn.Linear(X.shape[1], 32), nn.ReLU(), nn.Linear(32, 1))
+    folder = _run(tmp_path, X, yb, steps=200, model=model,
+                  loss=lambda out, t: nn.functional.binary_cross_entropy_with_logits(out[:, 0], t))
+    assert _groups(folder)["conflict_groups"] == 60
+    (c,) = [c for c in traindoc.diagnose(folder).causes if c.name == "label-conflict"]
+    assert c.severity == "warning"
