@@ -54,7 +54,9 @@ class BackwardClock:
         params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
         grads = [p.grad for p in params if p.grad is not None and not p.grad.is_sparse]
         # the .grad tensors themselves too: autograd adds into them in place, so a step that
-        # finds other tensors there assigned its gradients by hand (`master.grad = work.grad`)
+        # finds other tensors there assigned its gradients by hand (`master.grad = work.grad`).
+        # (A backward with create_graph=True replaces .grad by old + new: a missing zero_grad
+        # there reads as cleared, the norm-shape fallback of missing-zero-grad is then ruled out.)
         self.carried = (params, total_norm(grad_norms(grads)) if grads else 0.0, grads)
 
     def on_backward(self, t: torch.Tensor) -> None:

@@ -14,8 +14,9 @@ batch as its first dimension (a recurrent state of shape (layers, B, H) passed i
 the rows incomplete: nothing is counted), and the loss must be a mean cross_entropy /
 nll_loss with one integer class per row, or a binary cross-entropy whose float targets are
 exactly 0 or 1, one per row (a batch with any other value is left out). Per-token targets,
-soft float targets (mixup, label smoothing, regression), per-sample losses (``reduction='none'``: weighted by a return or a mask) and
-targets equal to the row positions (a contrastive ``arange(B)``) are not counted.
+soft float targets (mixup, label smoothing, regression), per-sample losses
+(``reduction='none'``: weighted by a return or a mask) and targets equal to the row
+positions (a contrastive ``arange(B)``) are not counted.
 
 Fingerprints are exact: each input element's bits (as integers), combined with three
 random integer weight vectors modulo a prime below 2**24, so that the three hashes are
