@@ -113,10 +113,8 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
     if q in N.POW or q == "torch.Tensor.pow":
         exps = call.args[1:] if q in N.POW else call.args[:1]
         return "sq" if exps and isinstance(exps[0], ast.Constant) and exps[0].value == 2 else None
-    if q in ("torch.stft", "torch.abs"):
-        return _spectral(m, q[6:], arg())
-    if q in _WRAPPERS:
-        return m.kind(arg())  # DataParallel(model), torch.compile(model) call model.forward
+    if q in _WRAPPERS or q in ("torch.stft", "torch.abs"):  # DataParallel(model) calls model.forward
+        return m.kind(arg()) if q in _WRAPPERS else _spectral(m, q[6:], arg())
     if q == "torch.nn.Sequential":
         return _sequential_kind(m, call)
     last = q.rsplit(".", 1)[-1]
