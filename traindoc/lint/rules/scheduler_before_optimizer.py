@@ -29,9 +29,9 @@ def check(m):
     `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
     sit in the loop itself, in a function it calls that steps schedulers and no optimizer
     (CycleGAN's `model.update_learning_rate()` at the top of each epoch), or in a function
-    that, outside any loop of its own, steps the scheduler before its first optimizer step (a per-batch
-    `train_step`, a `train_epoch` that starts with `scheduler.step()`); loops in test or
-    evaluation functions are not checked.
+    that, outside any loop of its own, steps the scheduler before its first optimizer step
+    (a per-batch `train_step`, a `train_epoch` that starts with `scheduler.step()`); loops
+    in test or evaluation functions are not checked.
 
     Why it happens: since PyTorch 1.1 `scheduler.step()` belongs after
     `optimizer.step()`. Called first, it advances the schedule before any update: the

@@ -29,15 +29,15 @@ def check(m):
     class built from one: `TextDataset(train_examples)`), or that a function named for it
     returns (`train_dataloader`, `create_train_dataloader`), and that
     passes no `shuffle` at all (the default is False) and no `sampler` / `batch_sampler`.
-    An explicit `shuffle=False` is taken as deliberate (an evaluation pass over the
-    training set, a time series) unless the same function's loop then trains on the
-    loader (`for x, y in train_loader: ... loss.backward()`; the finding is on the
-    `shuffle=False` line; loaders named for sequences, windows, text or tokens are left
-    alone, their order can be the point), or passes it to a same-file function whose loop
-    trains on it (`train(loader, model, ...)`). With `shuffle=False` said and that training
-    loop in sight, a dataset built with random augmentation (`transform=` a `Random*`
-    transform) counts as a training set whatever its name. Loaders built in evaluation, test, plotting or
-    inspection functions are not flagged. Also, whatever the names: a loader factory
+    An explicit `shuffle=False` is taken as deliberate (an evaluation pass over the training
+    set, a time series) unless the same function's loop then trains on the loader (`for x, y
+    in train_loader: ... loss.backward()`; the finding is on the `shuffle=False` line;
+    loaders named for sequences, windows, text or tokens are left alone, their order can be
+    the point), or passes it to a same-file function whose loop trains on it (`train(loader,
+    model, ...)`). With `shuffle=False` said and that training loop in sight, a dataset
+    built with random augmentation (`transform=` a `Random*` transform) counts as a training
+    set whatever its name. Loaders built in evaluation, test, plotting or inspection
+    functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
     if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
     loader over the same dataset with neither sampler nor shuffle; also when both pass the same

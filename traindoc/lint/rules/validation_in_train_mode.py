@@ -39,14 +39,14 @@ _MODEL_NAMES = frozenset(
 )
 def check(m):
     """What it detects: a loop over validation or test data (its iterable is named like
-    `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or it sits in a
-    function named like `validate`/`evaluate`, or in a helper that only such functions call,
-    outside their loops: `extract_feature(model, loader)` called by `evaluate`) that calls the model and does no
-    `backward()` or optimizer step, when either `model.eval()` (or `.train(False)`) or
-    `torch.no_grad()` / `torch.inference_mode()` is missing. The rule looks for them in
-    the loop's function, around the loop, as a decorator, and in the same-file
-    functions that call it; a `model.train()` between the `eval()` and the loop undoes
-    it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
+    `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or it sits in a function
+    named like `validate`/`evaluate`, or in a helper that only such functions call, outside
+    their loops: `extract_feature(model, loader)` called by `evaluate`) that calls the model
+    and does no `backward()` or optimizer step, when either `model.eval()` (or
+    `.train(False)`) or `torch.no_grad()` / `torch.inference_mode()` is missing. The rule
+    looks for them in the loop's function, around the loop, as a decorator, and in the
+    same-file functions that call it; a `model.train()` between the `eval()` and the loop
+    undoes it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
     `model.forward(x)`; the finding points at the first such call in the loop. Also a
     per-batch validation function with no loop of its own (`def validation_step(self, x,
     y)`, named for validation and for a step or batch) that the file calls, that runs the
@@ -54,12 +54,12 @@ def check(m):
     the finding points at its model call (methods of a class with a base, such as a
     LightningModule's, are not checked: the framework runs them under no_grad). Also one
     epoch function for both phases (`def run_epoch(model, loader, optimizer=None)`) whose
-    backward and step run only under `if is_train:`, called once with training and once
-    with validation data, with no `torch.set_grad_enabled(is_train)` or no_grad around its
+    backward and step run only under `if is_train:`, called once with training and once with
+    validation data, with no `torch.set_grad_enabled(is_train)` or no_grad around its
     forward or the validation call: the finding points at the forward. A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
-    `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where
-    eval mode changes nothing.
+    `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
+    mode changes nothing.
 
     Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
