@@ -215,17 +215,18 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
     # (a float16 loss that under/overflows to a constant: bench/real 220, 244, 245), which
     # the cause of that vanishing names, not this one.
     gn = sampled(run, "grad_norm/")
-    if frozen and len(reasons) == 1 and all(p in gn and len(gn[p].values) and np.all(gn[p].values == 0)
-                                            for p in frozen):
+    seen = [gn[p].values for p in frozen if p in gn and len(gn[p].values)]
+    if not frozen or len(reasons) != 1 or len(seen) != len(frozen):
+        return c, None
+    if all(np.all(v == 0) for v in seen):
         half = next((e.get("message", "") for e in run.events() if e.get("kind") == "autocast"
                      and "float16" in str(e.get("message", ""))), "")
         return min(c, 0.3), {"zero_gradient": "exactly 0 on every sampled step", "autocast": half}
     # A gradient arrives, non-zero on every sampled step, yet the update is exactly 0: lr * g
     # is below the float32 spacing of the weights (SGD on a gradient 1e-9 of the top layer's:
     # eleven sigmoid layers, bench/real 278). The gradient vanished; vanishing-gradient names it.
-    if frozen and len(reasons) == 1 and all(p in gn and len(gn[p].values) and np.all(gn[p].values > 0)
-                                            for p in frozen):
-        return min(c, 0.2), {"tiny_gradient": fmt(max(float(np.max(gn[p].values)) for p in frozen))}
+    if all(np.all(v > 0) for v in seen):
+        return min(c, 0.2), {"tiny_gradient": fmt(max(float(np.max(v)) for v in seen))}
     return c, None
 
 
