@@ -119,8 +119,15 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
         return _sequential_kind(m, call)
     last = q.rsplit(".", 1)[-1]
     if last[:1].isupper():
-        return ("inst", q)  # an instance of a library class (a module, a loss, an optimizer, ...)
+        return ("inst", _activated(q, call))  # an instance of a library class (a module, a loss, an optimizer, ...)
     return None
+
+
+def _activated(q: str, call: ast.Call) -> str:
+    """A library model built with an output activation (``smp.Unet(..., activation="sigmoid")``)
+    is another thing than the same model returning logits (its default, ``activation=None``)."""
+    a = next((k.value for k in call.keywords if k.arg == "activation"), None)
+    return q if a is None or isinstance(a, ast.Constant) and a.value is None else q + "+activation"
 
 
 def _spectral(m: Module, name: str, x: Any) -> Any:

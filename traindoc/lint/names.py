@@ -78,6 +78,10 @@ MODULE_OUT = {
     "torch.nn.Conv1d": "logits",
     "torch.nn.Conv2d": "logits",
     "torch.nn.Conv3d": "logits",
+    # segmentation_models_pytorch's models return logits unless built with activation=...
+    **{f"segmentation_models_pytorch.{a}": "logits" for a in (
+        "Unet", "UnetPlusPlus", "FPN", "PSPNet", "DeepLabV3", "DeepLabV3Plus", "Linknet", "MAnet", "PAN", "UPerNet",
+        "Segformer")},
 }
 
 CROSS_ENTROPY_FN = _names(F + "cross_entropy")

@@ -10,14 +10,15 @@ from ..source import describe
 @lint_rule(
     "bce-on-logits", "TD514", "error",
     "BCELoss / F.binary_cross_entropy given the raw output of a Linear or Conv layer instead of probabilities",
-    needles=[("BCELoss", "binary_cross_entropy"), ("Linear", "Conv")],
+    needles=[("BCELoss", "binary_cross_entropy"), ("Linear", "Conv", "segmentation_models_pytorch")],
     fix="use nn.BCEWithLogitsLoss / F.binary_cross_entropy_with_logits on the raw output",
     confirm="print output.min(), output.max(): values outside [0, 1] (BCELoss raises on CPU, asserts on CUDA)",
 )
 def check(m):
     """What it detects: the input of `nn.BCELoss` / `F.binary_cross_entropy` is provably
     the raw output of an `nn.Linear` or `nn.Conv*` layer: the layer itself, an
-    `nn.Sequential` whose last layer is one, or a model of the same file whose `forward`
+    `nn.Sequential` whose last layer is one, a segmentation_models_pytorch model built
+    without `activation=` (it returns logits), or a model of the same file whose `forward`
     returns one (through names and `self.` attributes, with `.view`/`.squeeze` and the
     like in between). An input the rule cannot trace to such a layer is never flagged.
 
@@ -40,4 +41,5 @@ def check(m):
             continue
         if m.kind(lc[1]) == "logits":
             yield Hit(site.node, f"binary_cross_entropy on raw logits ({describe(m, lc[1])}, the output of a "
-                                 "Linear/Conv layer): it expects probabilities in [0, 1]; use BCEWithLogitsLoss")
+                                 "Linear/Conv layer, or of a library model that returns logits): it expects probabilities in [0, 1]; use "
+                                 "BCEWithLogitsLoss")

@@ -30,7 +30,9 @@ def check(m):
     `p.grad = None`, no `p.grad.zero_()`, and no call of a helper whose name says it zeroes
     gradients. An update written by hand from `.grad` (`w -= lr * w.grad`, a `sgd(params, lr)`
     helper of the file) counts as the step. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
-    recognised as correct; accumulation that never clears is the bug.
+    recognised as correct; accumulation that never clears is the bug. Also a loop whose only
+    clear is in one branch of an `if`/`else` whose other branch steps too (`if use_amp:
+    scaler.step(opt) else: opt.step(); opt.zero_grad()`): that path never clears.
 
     Why it happens: `backward()` adds into `.grad`. Without clearing, the gradient
     at step t is the sum of all gradients so far, so the effective learning rate grows
@@ -64,6 +66,13 @@ def check(m):
                             f"step but never clears gradients: .grad adds up across iterations{acc}; "
                             "call zero_grad(set_to_none=True) after the step",
                       related=((b, "the backward() whose gradients add up"),))
+        elif back and steps and clears and _branch_only(ix, loop) is not None:
+            clear, step, test = _branch_only(ix, loop)
+            yield Hit(clear, f"gradients are cleared only on one side of `if {text(test)}:` (line {test.lineno}); "
+                             f"the other side steps (`{text(step.func)}`, line {step.lineno}) and never clears, so "
+                             "on that path .grad adds up across iterations; clear after every step (move the "
+                             "zero_grad() out of the branch)",
+                      related=((step, "the step whose path never clears"),))
         elif back and steps and clears and not site.ctx.loops:
             yield from _uncleared_optimizer(m, ix, loop)
         elif back and not steps and not clears and not _assigns_grad(loop):
@@ -75,6 +84,39 @@ def check(m):
                                "iterations, so each update uses the sum of every gradient so far; set "
                                "p.grad = None (or p.grad.zero_()) after the update",
                           related=((b, "the backward() whose gradients add up"),))
+
+
+def _branch_only(ix, loop):
+    """(a clear, a step, the if's test) when every clear the loop makes is its own call in
+    one branch of an ``if``/``else`` whose other branch steps without clearing: ``if use_amp:
+    scaler.step(opt) else: opt.step(); opt.zero_grad()`` clears only without AMP. None
+    when a clear happens through a helper, or outside that ``if``."""
+    calls = ix.by_loop.get(id(loop), ())
+    clears = [n for n in calls if ix.kind.get(id(n)) == "c"]
+    steps = [n for n in calls if ix.kind.get(id(n)) == "s"]
+    if not clears or not steps:
+        return None
+    for node in walk(loop):
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        sides = [{id(x) for st in side for x in walk(st)} for side in (node.body, node.orelse)]
+        for here, there in (sides, sides[::-1]):
+            lone = [n for n in steps if id(n) in there]
+            if lone and all(id(c) in here for c in clears) and any(id(n) in here for n in steps) \
+                    and not _helper_clears(ix, calls):
+                return clears[0], lone[0], node.test
+    return None
+
+
+def _helper_clears(ix, calls) -> bool:
+    """A helper of the file the loop calls clears (then where it does is not visible here)."""
+    for n in calls:
+        if ix.kind.get(id(n)) in ("b", "s", "c"):
+            continue
+        fn = _local_function(ix.m, n)
+        if fn is not None and ix._func_summary(fn, 1)[2]:
+            return True
+    return False
 
 
 def _manual_update(m, ix, loop):

@@ -42,7 +42,15 @@ def check(m):
         if not may_be(call, _NAMES):
             continue
         c = m.callee(call)
-        if c[0] != "fn" or any(k.arg is None for k in call.keywords):
+        if any(k.arg is None for k in call.keywords):
+            continue
+        if c[0] == "meth" and c[1] in ("softmax", "log_softmax", "softmin") and not call.args and not call.keywords:
+            # the tensor method takes dim as a required argument: `scores.softmax()` raises
+            # TypeError the first time that line runs (a path no test took)
+            yield Hit(call, f"`.{c[1]}()` without dim: the tensor method requires it (TypeError when this line "
+                            "runs); pass dim=-1")
+            continue
+        if c[0] != "fn":
             continue
         q = c[1]
         if q in N.SOFTMAX_MODULES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..flow import ordered_events
+from ..flow import local_function, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
 from ..training import train_event
@@ -96,9 +96,7 @@ def _snapshot_before_training(m):
                         and _live_state(st.value)):
                     continue
                 name = st.targets[0].id
-                loop = next((j for j in range(i + 1, len(body)) if isinstance(body[j], (ast.For, ast.While))
-                             and any(e in ("B", "S") for e, _, _ in ordered_events(
-                                 m, body[j], lambda c: train_event(m, c), key="train"))), None)
+                loop = next((j for j in range(i + 1, len(body)) if _trains_stmt(m, body[j])), None)
                 if loop is None or any(isinstance(t, ast.Name) and t.id == name for k in range(i + 1, loop + 1)
                                        for n in walk(body[k]) if isinstance(n, ast.Assign) for t in n.targets):
                     continue
@@ -106,10 +104,19 @@ def _snapshot_before_training(m):
                            None)
                 if use is not None:
                     yield Hit(st, f"`{name}` holds the tensors of model.state_dict() themselves (no copy), the live "
-                                  f"weights: the training loop on line {body[loop].lineno} changes them too, so what "
+                                  f"weights: the training on line {body[loop].lineno} changes them too, so what "
                                   f"line {use.lineno} treats as the weights before training are the weights after it; "
                                   "use copy.deepcopy(model.state_dict())",
                               related=((use, "where the snapshot is used after training"),))
+
+
+def _trains_stmt(m, st) -> bool:
+    """A loop that trains, or a call of the file's function that does (``finetune(model, loader)``)."""
+    scope = st if isinstance(st, (ast.For, ast.While)) else None
+    if scope is None and isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        scope = local_function(m, st.value)
+    return scope is not None and any(e in ("B", "S") for e, _, _ in ordered_events(
+        m, scope, lambda c: train_event(m, c), key="train"))
 
 
 def _appended_snapshots(m):

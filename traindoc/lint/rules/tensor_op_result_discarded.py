@@ -82,7 +82,11 @@ def check(m):
             loop = next((lp for lp in reversed(site.ctx.loops) if isinstance(recv, ast.Name)
                          and isinstance(lp, (ast.For, ast.AsyncFor))
                          and recv.id in {n.id for n in walk(lp.target) if isinstance(n, ast.Name)}), None)
-            how = (f"rebinding `{recv.id}` would not help either (the loop's variable): rebuild "
+            params = loop is not None and isinstance(loop.iter, ast.Call) \
+                and isinstance(loop.iter.func, ast.Attribute) and loop.iter.func.attr in _PARAM_ITERS
+            how = (f"a parameter changes with `{recv.id}.data = {recv.id}.data.{v.func.attr}(...)`, or convert its "
+                   "module (`module.to(...)`, which is in place)" if params else
+                   f"rebinding `{recv.id}` would not help either (the loop's variable): rebuild "
                    f"`{text(loop.iter) or 'what the loop reads'}` with the converted tensors" if loop is not None
                    else f"assign it (`{text(recv) or 'x'} = ...`)")
             yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
@@ -117,10 +121,18 @@ def _tensor(m, e, ctx) -> bool:
             it, target = it.args[0], target.elts[1]
         if isinstance(it, ast.Call) and it.args and text(it.func) in ("tqdm", "tqdm.tqdm"):
             it = it.args[0]
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _PARAM_ITERS \
+                and (it.func.attr in ("parameters", "buffers") and isinstance(target, ast.Name) and target.id == e.id
+                     or isinstance(target, ast.Tuple) and len(target.elts) == 2 and _unpacked(target, e.id)
+                     and isinstance(target.elts[1], ast.Name) and target.elts[1].id == e.id):
+            return True  # for name, param in model.named_parameters(): a Parameter, a tensor
         if _unpacked(target, e.id):
             low = (text(it) or "").lower()
             return any(w in low for w in _LOADER_WORDS)
     return False
+
+
+_PARAM_ITERS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
 
 
 # .dtype and .device are not on the list: diffusers' and transformers' models have both
@@ -133,8 +145,13 @@ def _read_as_tensor(name: str, fn) -> bool:
     array). Names of batch objects and models (whose ``.to()`` works in place) are left out."""
     if fn is None or any(w in name.lower() for w in _CONTAINER_WORDS):
         return False
-    return any(isinstance(n, ast.Attribute) and n.attr in _TENSOR_ATTRS and isinstance(n.value, ast.Name)
-               and n.value.id == name for n in walk(fn))
+    return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name and (
+        n.attr in _TENSOR_ATTRS or n.attr in _TENSOR_METHODS) for n in walk(fn))
+
+
+# methods only a tensor has (a NumPy array has none of them): `value.is_floating_point()`
+_TENSOR_METHODS = frozenset({"is_floating_point", "is_contiguous", "element_size", "data_ptr", "is_complex",
+                             "is_pinned"})  # (not requires_grad_: a module has it too)
 
 
 def _factory(m, x, depth: int = 4) -> bool:
