@@ -1,4 +1,4 @@
-"""Next-purchase-category predictor for a shop (a recommender-side classifier: 20 behavioural features per shopper -- recency, frequency, spend per department, session counts -- to one of 8 product categories), a ReLU MLP with categorical cross-entropy trained by SGD with Nesterov momentum and a small decay, the Keras-tutorial style setup. The learning rate is 1e-5: each update is so small that after every epoch the loss and accuracy print the same numbers to three decimals, and the model stays at the "predict the commonest category" plateau it started from.
+"""Next-purchase-category predictor for a shop (a recommender-side classifier: 20 behavioural features per shopper -- recency, frequency, spend per department, session counts -- to one of 8 product categories), a ReLU MLP with categorical cross-entropy trained by SGD with Nesterov momentum and a small decay, the Keras-tutorial style setup. The learning rate is 1e-5: each update is so small that an epoch moves the loss by a few thousandths, and after the whole run the model is still next to its random starting point -- its loss even above that of simply predicting the category frequencies.
 
 Source: https://chenzhang.org/notes/developer/loss-and-accuracy-get-stuck-in-keras/ (Loss and Accuracy Get Stuck in Keras)
 Report: "When training a prediction model using Keras, the loss and accuracy sometimes get stuck.
@@ -6,7 +6,7 @@ For example: Epoch 1/10 ... loss: 1.9112 - acc: 0.5325, Epoch 2/10 ... loss: 1.9
 Epoch 3/10 ... loss: 1.9105 - acc: 0.5378 ... Adjusting Learning Rate: Tune the network by adjusting
 learning rate of the optimizer. For example, increase learning from 0.00001 to 0.1: sgd =
 optimizers.SGD(lr=0.1, decay=1e-6, momentum=0.9, nesterov=True)". Reproduced with 30,000 synthetic
-shoppers (8 categories, the commonest about 40% of purchases, category driven non-linearly by the
+shoppers (8 categories, the commonest about 29% of purchases, category driven non-linearly by the
 spend profile), an MLP 20-64-64-8, SGD lr 1e-5 with momentum 0.9, Nesterov and a 1e-6 per-step
 decay, batches of 128, 4 epochs. The printed loss is the cross-entropy on 6,000 held-out shoppers,
 `acc` the accuracy there.
