@@ -66,7 +66,8 @@ SCHEMA: tuple[Series, ...] = (
     Series("update_ratio", "ratio", SAMPLED, "Optimizers", "median update-to-weight ratio over the parameters"),
     Series("update_ratio/{param}", "ratio", SAMPLED, "Optimizers", "per-parameter |update| / |weight|"),
     Series("param_norm", "L2 norm", SAMPLED, "Optimizers", "global parameter norm"),
-    Series("param_norm/{param}", "L2 norm", SAMPLED, "Optimizers", "per-parameter norm"),
+    Series("param_norm/{param}", "L2 norm", SAMPLED, "Optimizers", "per-parameter norm (for a raw-tensor "
+           "network updated by hand: graph.param0, ... of the loss graph's leaves)"),
     Series("act/{module}/{stat}", "per statistic", SAMPLED, "Models", "activation statistics of each leaf module: mean, "
            "std, absmax, zero, dead (ReLU), saturated (sigmoid/tanh), fp16_over (beyond the float16 range); for "
            "activations applied as functions, read from the autograd graph: {module} is sigmoid#1, relu#2, ... "
@@ -74,6 +75,9 @@ SCHEMA: tuple[Series, ...] = (
     Series("out/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value of the model's own output (its first "
            "tensor, or a Hugging Face output's `logits`), one reduction per training forward; data-outlier weighs the "
            "loss against it (a loss the outputs cannot explain says the targets hold values the model never predicts)"),
+    Series("in/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value over the model's float tensor "
+           "arguments (the first four), one reduction each per training forward: data-unnormalized reads the inputs' scale here "
+           "rather than off a first layer (a ReLU RNN's output sums its inputs over time)"),
     Series("scaler/scale", "scale", "with a GradScaler", "Scalers", "the loss scale"),
     Series("scaler{i}/scale", "scale", "with several GradScalers", "Scalers", "the loss scale of the i-th scaler"),
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),

@@ -140,3 +140,14 @@ def test_lagged_reads_bundle_replays_to_the_same_finding(monitored, tmp_path, sc
     assert got["bad_indices"] == want["bad_indices"]
     top, top0 = _diagnose(tmp_path / "run")["causes"][0], _diagnose(run0)["causes"][0]
     assert (top["name"], top["location"]) == (top0["name"], top0["location"])
+
+
+def test_a_hand_written_loss_on_targets_the_bundle_does_not_hold(monitored):
+    # the replay serves step 3's inputs at the rerun's first forward, where the loop's own
+    # y[idx] are step 0's: the step comes out finite and the replay says why
+    r, run = monitored("hand_loss")
+    assert r.returncode == 1, r.stderr[-3000:]
+    (bundle,) = sorted((run / "bundles").iterdir())
+    res = json.loads((bundle / "forensics.json").read_text())
+    assert res["reproduced"] is False and res["targets_unheld"] is True
+    assert "targets are not in the bundle" in r.stderr, r.stderr[-3000:]

@@ -31,7 +31,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
               grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None,
-              shapes=None, model_extra=None):
+              shapes=None, model_extra=None, sampled_extra=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -43,7 +43,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``ce``: the cross-entropy's own values (``loss/ce``; default: the loss, with a CE ``loss_fn``);
     ``init_gain``: the model summary's [param, class, fan-in gain] rows;
     ``shapes``: the optimizer group's parameter shapes (raw tensors named ``opt0.group0.paramK``);
-    ``model_extra``: more keys of the model summary (``frozen``, ``trainable_weights``)."""
+    ``model_extra``: more keys of the model summary (``frozen``, ``trainable_weights``);
+    ``sampled_extra``: {series: value} written on every sampled step (``in/absmax``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -91,6 +92,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                 v[f"update_ratio/{p}"] = 0.0 if p in zero_params else r
                 v[f"param_norm/{p}"] = 0.0 if p in zero_params else 5.0
             v["update_ratio"] = ur if not isinstance(ur, dict) else 1e-3
+            v.update(sampled_extra or {})
         w.scalars(s, {k: (x if math.isfinite(x) else x) for k, x in v.items()})
         w.indices(s, np.arange(s * 32, s * 32 + 32) % 5000)
         if eval_loss is not None and s % (n // len(eval_loss)) == n // len(eval_loss) - 1:

@@ -206,6 +206,10 @@ def analyze(path: str | Path, write: bool = True, out_dir: Path | None = None) -
     res["findings"] = [f.to_dict() for f in build_findings(res, b)]
     res["sandbox"] = os.environ.get("TRAINDOC_SANDBOXED", "off")
     res["batch_modified_in_place"] = any(e.get("modified_in_place") for e in b.meta.get("batches") or [])
+    # no DataLoader and no torch loss function took a target: a hand-written loss reads y[idx]
+    # of the loop's own step, which the rerun is not at (its first training forward is served)
+    res["targets_unheld"] = bool(drv.forward_mode and (b.step or 0) > 0 and not any(
+        isinstance(bt, dict) and bt.get("targets") for bt, _ in b.batches("batch")))
     if write:
         out = Path(out_dir) if out_dir is not None else b.path
         _write_json(out / "forensics.json", res)

@@ -44,9 +44,14 @@ def why_not_reproduced(res: dict[str, Any]) -> list[str]:
                 f"tensors' version counters moved before the step ended), so the bundle holds the changed "
                 f"batch, which the replay changes again. Make the change out of place (x = x - mean) or in "
                 f"the Dataset/collate_fn, then re-run to capture the step"]
+    unheld = ["- the loss's targets are not in the bundle: the model's inputs were served, but no torch loss "
+              "function received a target (a hand-written loss on y[idx], indexed in the loop), so the replay "
+              "paired them with the targets of the rerun's first batch, not this step's. A torch loss function "
+              "(F.binary_cross_entropy_with_logits, F.cross_entropy, ...) given the targets makes the step "
+              "replayable"] if res.get("targets_unheld") else []
     return [
         f"the script ran {len(runs)} time(s) in replay mode (ended: {ended}); the step came out "
-        f"finite from the bundled batch and state. Likely causes:",
+        f"finite from the bundled batch and state. Likely causes:", *unheld,
         "- the batch was changed in place after the DataLoader gave it (the bundle holds it as served)",
         "- a prefetching loader (or a loop that draws one batch ahead) drew this batch one step early, "
         "so the bundle paired the wrong batch with the step",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..findings import ERROR, WARNING, Finding
 from .bundle import groups_of
+from .fp16_flush import flushed
 
 if TYPE_CHECKING:
     from .events import OpEvent
@@ -134,21 +135,20 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     kind = _data_behind_op(c, kind, ctx.profiles)
     scales = [s for s in (b.meta or {}).get("scaler_scales") or [] if isinstance(s, (int, float))]
     if c and kind == "fp16-overflow" and c.get("phase") == "backward" and scales and max(scales) > 1:
-        # a float16 backward overflow under a live GradScaler is the scaler's search for its
-        # scale: it skips that step and halves; a scale collapsed to 1 or below no longer
-        # searches (and many skipped steps are the run-level fp16-overflow rule's)
+        # a float16 backward overflow under a live GradScaler is its search for a scale (skip, halve); one
+        # collapsed to <= 1 no longer searches (many skipped steps are the run-level fp16-overflow rule's)
         c = None
     if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
-        # a spike trigger whose replayed loss and gradients are finite: an Inf made on the way
-        # was absorbed (a -inf mask through softmax) and is not what raised the loss
+        # replayed loss and gradients finite: an Inf made on the way was absorbed (a -inf mask in a softmax)
         c = None
+    if c and kind in ("unstable-op", "fp16-overflow") and flushed(c):
+        kind = "fp16-underflow"  # a value float16 flushed broke the op, not one past 65504
     out: list[Finding] = []
-    if c and kind in ("unstable-op", "fp16-overflow"):
+    if c and kind in ("unstable-op", "fp16-overflow", "fp16-underflow"):
         op = _op_finding(c, kind, ctx)
         init = _init_overflow(c, kind, ctx)
         if init and init.confidence > op.confidence - 0.1:
-            # the op is where the starting scale shows, not its cause: it stays a lead below
-            # the init, even once the script's own line (a lint finding) corroborates it
+            # the op is where the starting scale shows, not its cause: a lead below the init (even with a lint line)
             op = Finding.from_confidence(op.name, min(op.confidence or 0.7, 0.7), op.message, location=op.location, evidence=op.evidence,
                                          fix=op.fix, confirm=op.confirm)
         out += [op] + ([init] if init else [])
@@ -196,6 +196,9 @@ def _op_finding(c: dict[str, Any], kind: str, ctx: _Context) -> Finding:
         ev.append({"code": c["code"]})
     ev += ctx.common
     msg, fix = (_fp16_message if kind == "fp16-overflow" else _unstable_message)(c, step)
+    if kind == "fp16-underflow":
+        why, fix = flushed(c)  # type: ignore[misc]
+        msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass went non-finite in float16 at step {step}: {why}"
     conf = 0.95
     big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)
     if kind == "unstable-op" and c["short"] in _LINEAR_OPS and big > 1e15:

@@ -217,6 +217,11 @@ class BackwardClock:
         if norms:
             tensors.append(torch.stack(norms))
             names.extend(f"grad_norm/{n}" for n in pnames)
+        if rec.sampled and grads and pnames and pnames[0].startswith("graph."):
+            # a raw-tensor network has no optimizer to read weights off: their norms (one
+            # per tensor on sampled steps) show a weight left at exactly 0 (bad-init)
+            tensors.append(torch.stack([p.detach().float().norm() for p in params]))
+            names.extend(f"param_norm/{n}" for n in pnames)
         if rec.preclip:
             names.append("grad_norm_preclip")
             tensors.append(rec.preclip[-1])

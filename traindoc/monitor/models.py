@@ -150,7 +150,7 @@ class Models:
         if not (rec.sampled and torch.is_grad_enabled()) or self.compiled:
             return
         if self._depth == 0 and not isinstance(module, _Loss) and any(r() is module for r in self._roots):
-            self._root_output(rec, out)
+            self._root_output(rec, out, args)
         if next(module.children(), None) is not None:
             return  # leaves only: a parent's output is its last child's
         name = self._mod_names.get(module)
@@ -167,10 +167,18 @@ class Models:
             rec.act_vals.append(v)
         rec.extra_time += self.mon.timer() - t0
 
-    def _root_output(self, rec: Any, out: Any) -> None:
+    def _root_output(self, rec: Any, out: Any, args: Any = ()) -> None:
         """The model's own output (``out/absmax``, one reduction per training forward of a
         sampled step): how large a prediction the model makes, to weigh the loss against
-        (a loss far beyond anything the outputs can reach says the targets are)."""
+        (a loss far beyond anything the outputs can reach says the targets are). And its
+        float tensor arguments' (``in/absmax``, one reduction each): whether the inputs are
+        raw is then read off the inputs, not off a first layer whose output may be a
+        recurrence's sum over time."""
+        xs = [x.detach().abs().amax() for x in (args if isinstance(args, tuple) else ())[:4]
+              if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel()]
+        if xs:
+            rec.act_names.append("in/absmax")
+            rec.act_vals.append(xs[0] if len(xs) == 1 else torch.stack([v.float() for v in xs]).amax())
         if isinstance(out, dict):
             out = out.get("logits")
         y = out[0] if isinstance(out, (tuple, list)) and out else out

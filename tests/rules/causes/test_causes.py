@@ -679,6 +679,12 @@ def test_constant_feature_from_whole_nan_columns(make_run):
         run = make_run(loss=np.r_[[np.nan] * N])
         _culprit_bundle(run, nan=nan, rows=rows)
         assert "constant-feature" not in names(run)
+    # a sequence batch [rows, time, channels] (bench/real 288: a GRU over 24 hours of 5 sensors,
+    # the constant CO2 set-point NaN at every hour): 24 of each row's 120 values
+    run = make_run(loss=np.r_[[np.nan] * N])
+    _culprit_bundle(run, nan=64 * 24, shape=(64, 24, 5), rows=64)
+    d = diagnose(run)
+    assert d.causes[0].name == "constant-feature" and "24 of 120" in d.causes[0].message
 
 
 def test_saturated_output_tanh_under_raw_targets(make_run):

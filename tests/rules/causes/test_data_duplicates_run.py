@@ -112,3 +112,27 @@ def test_copies_the_model_memorises_rank_above_the_overfitting_they_cause(tmp_pa
     names = [c.name for c in causes]
     assert names[:2] == ["data-duplicates", "overfitting"], names
     assert "memorises them: the validation loss bottomed out" in causes[0].message
+
+
+def test_many_inputs_each_copied_many_times(tmp_path):
+    # bench/real 281: an importer appends 60 copies of 80 clips to 1,500 distinct ones; each
+    # copied clip is only ~1 % of the rows (no single input dominates), but a shuffling
+    # DataLoader permutes 6,380 rows an epoch that hold 1,500 distinct inputs
+    from torch.utils.data import DataLoader, TensorDataset
+
+    g = torch.Generator().manual_seed(0)
+    X, Y = torch.randn(1500, 12, generator=g), torch.randn(1500, 3, generator=g)
+    rows = torch.tensor(list(range(1500)) + list(range(80)) * 60)
+    loader = DataLoader(TensorDataset(X[rows], Y[rows]), batch_size=64, shuffle=True, generator=g)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 3))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(2):
+            for xb, yb in loader:
+                loss = F.mse_loss(model(xb), yb)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+    (c,) = [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "data-duplicates"]
+    assert "hold only" in c.message and "the most frequent came" in c.message

@@ -5,6 +5,7 @@ cause is the float16 overflow, and params-not-updated is only a warning that say
 (parameters cut off from the graph keep the error: test_causes.py)."""
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 import traindoc
@@ -55,3 +56,30 @@ def test_a_gradient_too_small_to_move_the_weights_defers_to_vanishing_gradient(t
     assert c.severity == "warning" and c.confidence <= 0.2 and "non-zero, but at most" in c.message
     names = [k.name for k in causes]
     assert "vanishing-gradient" in names and names.index("vanishing-gradient") < names.index("params-not-updated")
+
+
+def test_raw_tensor_weights_left_at_zero(tmp_path):
+    # bench/real 294 (mistnet): weight tensors allocated as zeros and updated by hand; the
+    # hidden units are all tanh(0) = 0, so neither weight matrix ever gets a gradient and
+    # only the output bias moves. The monitor reads raw tensors' norms on sampled steps.
+
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(600, 12, generator=g), (torch.rand(600, 5, generator=g) < 0.3).float()
+
+    def train(out, zero: bool):
+        w1 = (torch.zeros(12, 16) if zero else torch.randn(12, 16, generator=g) / 12 ** 0.5).requires_grad_()
+        w2 = (torch.zeros(16, 5) if zero else torch.randn(16, 5, generator=g) / 4).requires_grad_()
+        b1, b2 = torch.zeros(16, requires_grad=True), torch.zeros(5, requires_grad=True)
+        with traindoc.watch(out=out, replay=False):
+            for _ in range(120):
+                loss = F.binary_cross_entropy_with_logits(torch.tanh(x @ w1 + b1) @ w2 + b2, y)
+                loss.backward()
+                with torch.no_grad():
+                    for p in (w1, b1, w2, b2):
+                        p -= 0.5 * p.grad
+                        p.grad.zero_()
+        return {c.name: c for c in traindoc.diagnose(out).causes}
+
+    zero = train(tmp_path / "zero", True)
+    assert "bad-init" in zero and "start at exactly 0" in zero["bad-init"].message
+    assert "bad-init" not in train(tmp_path / "random", False)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from .. import rule
 from ..evidence import finding
 from ..evidence.bundles import forensics_files
@@ -14,13 +16,14 @@ from ..evidence.bundles import forensics_files
 def constant_feature(run):
     """What it detects: a step replayed because its loss went non-finite (`traindoc run`
     bundles it) whose model input holds NaN/Inf in every row of the batch, the same number
-    in each row and fewer than the row's width (k NaN of width n, k x rows in all): whole
-    feature columns are non-finite. A column that is NaN in every row was constant and
-    standardised by its zero standard deviation ((x - mean) / 0 = 0/0), or is missing in
-    every record; scattered missing values (data-nonfinite) are not spread evenly over
-    every row of a batch, unless a mean or std computed over their column spread them to
-    every row (bench/real 216): the run cannot tell that from a constant column, so the
-    message names both and the confirm step tells them apart on the raw table.
+    in each row and fewer than the row's width (k NaN of width n, k x rows in all; a row of
+    a sequence batch is its time steps times channels): whole feature columns are
+    non-finite. A column that is NaN in every row was constant and standardised by its
+    zero standard deviation ((x - mean) / 0 = 0/0), or is missing in every record;
+    scattered missing values (data-nonfinite) are not spread evenly over every row of a
+    batch, unless a mean or std computed over their column spread them to every row
+    (bench/real 216): the run cannot tell that from a constant column, so the message
+    names both and the confirm step tells them apart on the raw table.
 
     Why it happens: a hand-written scaler `(x - mean) / std` over a column that never
     varies (a sensor of a controlled process, an all-zero one-hot level, a flag that is
@@ -65,9 +68,10 @@ def _whole_columns(path: Path) -> tuple[int, int, int, str, int] | None:
             return None
         for t in c.get("inputs", []):
             shape, bad = t.get("shape") or [], int(t.get("nonfinite") or 0)
-            if len(shape) != 2 or bad <= 0:
+            if len(shape) < 2 or bad <= 0:
                 continue
-            rows, width = int(shape[0]), int(shape[1])
+            # (a sequence batch [rows, time, channels]: a constant channel is NaN at every time step)
+            rows, width = int(shape[0]), int(np.prod(shape[1:]))
             # every row failed alone and the count is a whole number of columns
             if rows >= 8 and bad % rows == 0 and 0 < bad // rows < width and len(c.get("rows") or ()) == rows:
                 return bad // rows, width, rows, str(c.get("op", "?")), int(data.get("step") or 0)

@@ -58,7 +58,9 @@ def data_duplicates(run):
     elif share >= WARN_SHARE:
         c = 0.4
     else:
-        return []
+        # each repeated input a small share, but many of them: the epoch-size check below
+        # (80 clips imported 120 times each: 1 % each, four fifths of the rows together)
+        return _uniform(run, ev[-1], d)
     return [finding(
         "data-duplicates", c,
         f"one training input is {share:.0%} of the {rows} rows trained on in the first steps ({top} times, "
@@ -76,6 +78,7 @@ def _uniform(run, ev: dict, d: dict) -> list:
     """A size the script permuted every epoch (``torch.randperm(n)``) that is at least twice
     the distinct inputs trained on, with at least n rows seen (a whole epoch)."""
     rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
+    top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
     perms = {int(n): k for n, k in (d.get("permuted") or {}).items()}
     n = max((n for n in perms if 2 * distinct <= n <= rows), default=None)
     if n is None:
@@ -90,8 +93,9 @@ def _uniform(run, ev: dict, d: dict) -> list:
         "data-duplicates", c,
         f"the training set holds its inputs many times over: the script permutes {n} rows every epoch "
         f"(torch.randperm({n}), {perms[n]} times) but the {rows} rows trained on in the first steps, over an epoch's "
-        f"worth, hold only {distinct} distinct inputs ({n / distinct:.3g} copies each on average): the model sees "
-        "far fewer distinct examples than the set's size says"
+        f"worth, hold only {distinct} distinct inputs ({n / distinct:.3g} copies each on average"
+        + (f"; the most frequent came {top} times, the median {median}" if top >= WARN_RATIO * median else "")
+        + "): the model sees far fewer distinct examples than the set's size says"
         + (f", and memorises them: {over[0].message}" if over else ""),
         location={"step": ev["step"]},
         evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "permuted": n}],

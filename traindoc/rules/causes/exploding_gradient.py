@@ -40,23 +40,27 @@ def exploding_gradient(run):
     """
     f = features(run)
     g = f.grad
-    if len(g) < 10 or not math.isfinite(f.grad_med) or f.grad_med <= 0:
+    if not len(g) or not math.isfinite(f.grad_med) or f.grad_med <= 0:
         return []
     clipped = run.has("grad_norm_preclip", focus_rank(run))
-    spikes = _spikes(g)
     order = module_order(run)
     recurrent = any(c.startswith(_RECURRENT) for _, c in order)
+    first = _first_update(run, f) if recurrent and not clipped else None
+    if len(g) < 10 and first is None:
+        return []
+    spikes = _spikes(g) if len(g) >= 10 else 0
     deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
-    s = _strength(run, f, spikes)
+    s = _strength(run, f, spikes) if len(g) >= 10 else 0.0
+    rnn_jump = recurrent and not clipped and (_jump(f) or first is not None)
+    if rnn_jump:
+        s = max(s, 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1.0)))
     if s == 0.0:
         return []
     c = min(0.9, 0.45 * s * (1.3 if recurrent or deep else 1.0)) * (0.5 if clipped else 1.0)
     return [finding(
-        "exploding-gradient", min(_explained_elsewhere(run, f, c), 0.9),
-        f"the gradient norm jumps by orders of magnitude: max {fmt(f.grad_max)} against a median of {fmt(f.grad_med)}"
-        + (f", {fmt(float(g[0]))} at the first step" if g[0] > 100 * f.grad_med else "")
-        + f" ({spikes} step(s) above 30x the trailing median)" + (" in a recurrent net" if recurrent else "")
-        + ("" if clipped else ", and no gradient clipping was recorded"),
+        "exploding-gradient", min(_explained_elsewhere(run, f, c, rnn_jump), 0.9),
+        _message(run, f, spikes, first if spikes == 0 else None, rnn_jump and spikes == 0)
+        + (" in a recurrent net" if recurrent else "") + ("" if clipped else ", and no gradient clipping was recorded"),
         location=_peak(run) if f.first_bad is None else {"step": f.first_bad},
         evidence=[{"series": "grad_norm", "median": fmt(f.grad_med), "max": fmt(f.grad_max), "spikes_over_30x": spikes},
                   {"series": "grad_norm_preclip", "recorded": clipped}],
@@ -82,6 +86,41 @@ def _spikes(g: np.ndarray) -> int:
     return int(np.sum(up & (z > 6) & (g > 2 * early)))
 
 
+def _message(run, f, spikes: int, first: float | None, jump: bool) -> str:
+    g = f.grad
+    if first is not None:
+        return (f"the first gradient was enormous (norm {fmt(float(g[0]))}): the first update, at a usual learning "
+                f"rate ({fmt(f.lr)}), moved the weights by {first:.0%} of their size and the loss went non-finite at "
+                f"step {f.first_bad}")
+    return (f"the gradient norm jumps by orders of magnitude: max {fmt(f.grad_max)} against a median of "
+            f"{fmt(f.grad_med)}" + (f", {fmt(float(g[0]))} at the first step" if g[0] > 100 * f.grad_med else "")
+            + (f" (step {_peak(run).get('step')} at {f.grad_max / float(g[0]):.0f}x the first step's norm)" if jump
+               else f" ({spikes} step(s) above 30x the trailing median)"))
+
+
+def _jump(f) -> bool:
+    """One step's gradient norm 100x the first step's and the run's median, the loss
+    finite: backpropagation through time multiplied a gradient up in one step (Pascanu et
+    al. 2013); a recurrent net trained without clipping meets it once is enough to wreck
+    the weights (a single spike, so the recurring-spikes test does not see it)."""
+    g = f.grad
+    return f.first_bad is None and f.grad_max >= 100 * max(float(g[0]), 1e-30) and f.grad_max >= 100 * f.grad_med
+
+
+def _first_update(run, f) -> float | None:
+    """The first update's size relative to the weights (``update_ratio`` at step 0) when it
+    is 0.9 or more at a learning rate in its optimizer's usual range and the loss went
+    non-finite within five steps: the gradient itself was enormous (a ReLU recurrence
+    started at the identity sums 120 steps of error signal), and one step wrecked the
+    weights before any spike could recur."""
+    from .lr_too_high import high_for
+
+    u = run.series("update_ratio", focus_rank(run))
+    if u.empty or int(u.steps[0]) != 0 or not u.values[0] >= 0.9 or high_for(f, run):
+        return None
+    return float(u.values[0]) if f.first_bad is not None and f.first_bad <= 5 else None
+
+
 def _strength(run, f, spikes: int) -> float:
     """The evidence, 1.0 at the threshold, 0.0 when none: recurring spikes, a norm that grew
     100x before the loss went non-finite, or a first gradient that exploded at init."""
@@ -104,9 +143,12 @@ def _strength(run, f, spikes: int) -> float:
     return s
 
 
-def _explained_elsewhere(run, f, c: float) -> float:
+def _explained_elsewhere(run, f, c: float, rnn_jump: bool = False) -> float:
     """The confidence ``c`` lowered for each cause whose own evidence explains large
-    gradients first: the inputs, a summed loss, the learning rate, one extreme batch."""
+    gradients first: the inputs, a summed loss, the learning rate, one extreme batch. A
+    rate above the optimizer's usual range does not explain an unclipped recurrent net's
+    jump (``rnn_jump``): such nets are trained at those rates (SGD at 1-5 for a char-RNN)
+    with clipping, which is the missing piece; a rate that grew during the run still does."""
     from .loss_reduction import sum_evidence
     from .lr_too_high import high_for, input_scale
     from .saturated_activation import output_saturated
@@ -115,7 +157,7 @@ def _explained_elsewhere(run, f, c: float) -> float:
         c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)
-    if high_for(f, run) or lr_growth(run, upto=f.first_bad) >= 5:
+    if (high_for(f, run) and not rnn_jump) or lr_growth(run, upto=f.first_bad) >= 5:
         c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
     if calm_jump(f, run) is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)

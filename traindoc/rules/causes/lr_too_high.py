@@ -12,7 +12,14 @@ from .loss_reduction import sum_evidence
 
 
 def input_scale(run, before=None) -> float:
-    """max |x| of the first parametrised layer's output at the first sampled step."""
+    """max |x| of the first parametrised layer's output at the first sampled step; the
+    inputs' own when they were recorded on a sane scale (that layer's output may be a
+    recurrence's sum over time, or its init's)."""
+    from ..evidence.inputs import SANE_INPUT, input_absmax
+
+    seen = input_absmax(run)
+    if seen <= SANE_INPUT:
+        return seen
     mods = param_modules(run)
     am = act_stat(run, "absmax", before=before)
     for m, _ in mods:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .model import param_modules
 from .run_features import cached, features
-from .series import act_stat
+from .series import act_stat, focus_rank
 
 
 def raw_inputs(run) -> tuple[str, float, float, float] | None:
@@ -20,8 +22,25 @@ def raw_inputs(run) -> tuple[str, float, float, float] | None:
     return cached(run, "raw", _raw_inputs)
 
 
+# Standardised features stay within a few units of 0 and pixels scaled to [0, 1] within 1;
+# raw units (pixel values, years, prices, int16 audio) reach hundreds or more
+SANE_INPUT = 20.0
+
+
+def input_absmax(run) -> float:
+    """The largest |value| of the model's float tensor arguments at the first sampled step
+    (``in/absmax``; NaN when not recorded: an older run, or integer inputs only)."""
+    s = run.series("in/absmax", focus_rank(run))
+    ok = s.values[np.isfinite(s.values)] if not s.empty else s.values
+    return float(ok[0]) if len(ok) else float("nan")
+
+
 def _raw_inputs(run) -> tuple[str, float, float, float] | None:
     f = features(run)
+    if input_absmax(run) <= SANE_INPUT:
+        # the inputs were read and are on a sane scale: a large first-layer output is that
+        # layer's doing (a ReLU RNN summing its inputs over 120 steps, its init), not theirs
+        return None
     mods = param_modules(run)
     am = act_stat(run, "absmax", before=f.first_bad)
     sd = act_stat(run, "std", before=f.first_bad)
