@@ -48,3 +48,14 @@ def test_an_epsilon_float16_rounds_to_zero_on_the_ops_line():
     for cc in (dict(c, code=code.replace("1e-12", "6.1e-5")),
                dict(c, inputs=[_t((48, 64), 0, 39.8, "float32"), _t((48, 1), 0, 58, "float32")])):
         assert flushed(cc) is None and _findings(cc, "unstable-op")[0].name == "unstable-op"
+
+
+def test_a_literal_that_guards_nothing_here_is_not_the_cause():
+    # in a comment, a factor of another term, or a guard whose operand never reached 0
+    big = _div(_t((48, 64), -6e4, 6e4), _t((48, 1), 0.1, 3.0), _t((48, 64), -65504, 65504, inf=3),
+               code="f.py:9 in f: y = x / (s + 1e-12)", fp32_finite=True)
+    assert flushed(big) is None
+    zero = _div(_t((48, 64), 0, 39.8), _t((48, 1), 0, 58), _t((48, 64), 0, 0.78, nan=64))
+    for line in ("lp = a / b  # TODO add 1e-12", "z = (a / b).mean() + 1e-10 * reg"):
+        assert flushed(dict(zero, code=f"f.py:9 in f: {line}")) is None
+    assert flushed(dict(zero, code="f.py:9 in f: q = a / b.clamp(min=1e-12)")) is not None

@@ -36,6 +36,13 @@ CASES = {
         """,
     ],
     "softmax-without-dim": [
+        # near miss: a file of another array library (tinygrad's softmax has a default axis)
+        """
+        from tinygrad import Tensor
+
+        def attend(q, k):
+            return (q @ k.transpose(1, 2)).softmax()
+        """,
         """
         def attend(q, k, v):
             w = torch.bmm(q, k.transpose(1, 2))
@@ -91,6 +98,50 @@ CASES = {
                     opt.step()
                     opt.zero_grad()
         """,
+        # near miss: an LBFGS branch whose closure clears
+        """
+        def run(net, opt, feed, lbfgs):
+            for xb, yb in feed:
+                if lbfgs:
+                    def closure():
+                        opt.zero_grad()
+                        out = F.mse_loss(net(xb), yb)
+                        out.backward()
+                        return out
+                    opt.step(closure)
+                else:
+                    F.mse_loss(net(xb), yb).backward()
+                    opt.step()
+                    opt.zero_grad()
+        """,
+        # near miss: the other branch clears by hand
+        """
+        def run(net, opt, scaler, feed, mixed):
+            for xb, yb in feed:
+                loss = F.mse_loss(net(xb), yb)
+                if mixed:
+                    scaler.scale(loss).backward()
+                    scaler.step(opt)
+                    for p in net.parameters():
+                        p.grad = None
+                else:
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+        """,
+        # near miss: an alternating GAN, each branch its own optimizer
+        """
+        def run(gen, disc, opt_g, opt_d, feed):
+            for i, real in enumerate(feed):
+                if i % 2 == 0:
+                    gen.zero_grad()
+                    disc.zero_grad()
+                    disc(real).mean().backward()
+                    opt_d.step()
+                else:
+                    disc(gen(real)).mean().backward()
+                    opt_g.step()
+        """,
     ],
     "state-dict-not-copied": [
         # the snapshot taken before a call of the file's training function, restored after it
@@ -106,6 +157,22 @@ CASES = {
             start = net.state_dict()  # !
             tune(net, feed)
             net.load_state_dict(start)
+        """,
+        # near miss: the training call gets a copy of the model, not the model
+        """
+        import copy
+
+        def tune(net, feed):
+            o = torch.optim.Adam(net.parameters())
+            for xb, yb in feed:
+                o.zero_grad()
+                F.mse_loss(net(xb), yb).backward()
+                o.step()
+
+        def probe(net, feed):
+            ref = net.state_dict()
+            tune(copy.deepcopy(net), feed)
+            net.load_state_dict(ref)
         """,
         # near miss: a deep copy
         """
@@ -125,6 +192,15 @@ CASES = {
         """,
     ],
     "bce-on-logits": [
+        # near miss: the model built from a config dict (its activation cannot be seen)
+        """
+        import segmentation_models_pytorch as smp
+        seg = smp.Unet(**cfg)
+        crit = nn.BCELoss()
+
+        def step(img, mask):
+            return crit(seg(img), mask)
+        """,
         """
         import segmentation_models_pytorch as smp
         seg = smp.FPN(encoder_name="resnet18", classes=1)

@@ -25,17 +25,19 @@ FP16_ZERO_BELOW = 2.0 ** -25  # float16 rounds any magnitude below this to 0
 # numerator bound: |x| / 6.1e-5 < 65504 for |x| < 4, so such a quotient overflows only
 # through a subnormal divisor
 SMALL_NUMERATOR = 65504 * FP16_MIN_NORMAL
-# a float literal in exponent form (1e-12, 1.0E-10, .5e-9): how guards are written
-_LITERAL = re.compile(r"(?<![\w.])((?:\d+\.?\d*|\.\d+)[eE]-\d+)(?![\w.])")
+# a guard written as a float literal in exponent form, added or passed (`+ 1e-12`,
+# `clamp(min=1e-12)`, `max(n, 1e-12)`), not a factor (`1e-10 * reg`)
+_GUARD = re.compile(r"(?:\+|,|=|\()\s*((?:\d+\.?\d*|\.\d+)[eE]-\d+)(?![\w.])(?!\s*[*/])")
 _GUARDED = {"div", "log", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "pow"}
 
 
 def _literal_flushed(code: str | None) -> float | None:
-    """The first literal on the op's code line that float16 rounds to 0 (but is not 0)."""
+    """The first guard literal on the op's code line (comments cut off) that float16 rounds
+    to 0 (but is not 0)."""
     if not code:
         return None
-    line = code.split(": ", 1)[-1]
-    for m in _LITERAL.finditer(line):
+    line = code.split(": ", 1)[-1].split("#", 1)[0]
+    for m in _GUARD.finditer(line):
         v = float(m.group(1))
         if 0 < v < FP16_ZERO_BELOW:
             return v
@@ -50,8 +52,10 @@ def flushed(c: dict[str, Any]) -> tuple[str, str] | None:
         return None
     short = c.get("short")
     eps = _literal_flushed(c.get("code"))
-    zero = any(i.get("min") is not None and i.get("max") is not None and i["min"] <= 0 <= i["max"]
-               for i in ins[:2])
+    # the operand the guard protects reached exactly 0: the divisor of a division, the
+    # argument of a log or root (a guarded quantity is >= 0, so its minimum is the 0)
+    guarded = ins[1] if short == "div" and len(ins) > 1 else ins[0]
+    zero = guarded.get("min") == 0 and (guarded.get("max") or 0) >= 0
     if eps is not None and short in _GUARDED and zero:
         return (f"the epsilon {eps:g} on its line is 0 in float16 (magnitudes below 3e-8 round to 0), so the guard "
                 "vanished and an exact 0 reached the op",

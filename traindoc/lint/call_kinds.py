@@ -126,6 +126,10 @@ def fn_kind(m: Module, q: str, call: ast.Call, arg: Any) -> Any:
 def _activated(q: str, call: ast.Call) -> str:
     """A library model built with an output activation (``smp.Unet(..., activation="sigmoid")``)
     is another thing than the same model returning logits (its default, ``activation=None``)."""
+    if not q.startswith("segmentation_models_pytorch."):
+        return q
+    if any(k.arg is None for k in call.keywords) or len(call.args) > 3:
+        return q + "+unknown"  # smp.Unet(**cfg), or activation passed by position: cannot tell
     a = next((k.value for k in call.keywords if k.arg == "activation"), None)
     return q if a is None or isinstance(a, ast.Constant) and a.value is None else q + "+activation"
 

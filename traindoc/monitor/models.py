@@ -174,17 +174,23 @@ class Models:
         float tensor arguments' (``in/absmax``, one reduction each): whether the inputs are
         raw is then read off the inputs, not off a first layer whose output may be a
         recurrence's sum over time."""
-        xs = [x.detach().abs().amax() for x in (args if isinstance(args, tuple) else ())[:4]
-              if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel()]
-        if xs:
-            rec.act_names.append("in/absmax")
-            rec.act_vals.append(xs[0] if len(xs) == 1 else torch.stack([v.float() for v in xs]).amax())
         if isinstance(out, dict):
             out = out.get("logits")
         y = out[0] if isinstance(out, (tuple, list)) and out else out
-        if isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel():
-            rec.act_names.append("out/absmax")
-            rec.act_vals.append(y.detach().abs().amax())
+        if not (isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel() and y.layout == torch.strided):
+            return
+        rec.act_names.append("out/absmax")
+        rec.act_vals.append(y.detach().abs().amax())
+        # the inputs: dense float tensors on the output's device (the step's values are stacked
+        # on one device at the read); none when raw bytes come in (uint8 images cast inside the
+        # model: a small float side input would speak for them)
+        ins = [x for x in (args if isinstance(args, tuple) else ())[:4] if isinstance(x, torch.Tensor)]
+        xs = [] if any(x.dtype == torch.uint8 for x in ins) else [
+            x.detach().abs().amax() for x in ins if x.is_floating_point() and x.layout == torch.strided
+            and x.numel() and x.device == y.device]
+        if xs:
+            rec.act_names.append("in/absmax")
+            rec.act_vals.append(xs[0] if len(xs) == 1 else torch.stack([v.float() for v in xs]).amax())
 
     def add_forward_hooks(self) -> None:
         if self._hook_handles or self.compiled:

@@ -685,6 +685,10 @@ def test_constant_feature_from_whole_nan_columns(make_run):
     _culprit_bundle(run, nan=64 * 24, shape=(64, 24, 5), rows=64)
     d = diagnose(run)
     assert d.causes[0].name == "constant-feature" and "24 of 120" in d.causes[0].message
+    # the first 3 hours of every window NaN in every channel (a rolling feature's warm-up): 15 a row
+    run = make_run(loss=np.r_[[np.nan] * N])
+    _culprit_bundle(run, nan=64 * 15, shape=(64, 24, 5), rows=64)
+    assert "constant-feature" not in names(run)
 
 
 def test_saturated_output_tanh_under_raw_targets(make_run):

@@ -29,13 +29,17 @@ def _eg(d):
 
 
 def test_one_jump_in_an_unclipped_recurrent_net(make_run):
-    loss = 3.0 + 0.3 * np.random.default_rng(1).standard_normal(N)
+    noise = 0.3 * np.random.default_rng(1).standard_normal(N)
+    loss = np.where(np.arange(N) <= 9, 2.5, 8.0) + noise  # the update on the spike wrecked the weights
     d = diagnose(make_run(loss=loss, grad=_spike(), modules=RNN, params=PARAMS, opt="SGD", lr=3.0))
     eg = _eg(d)
     assert eg is not None and "first step's norm" in eg.message and eg.confidence >= 0.7
     # the same single spike in a plain MLP: one jump is not a recurring explosion there
     assert _eg(diagnose(make_run(loss=loss, grad=_spike(), modules=MLP, params=["0.weight", "2.weight"],
                                  opt="SGD", lr=3.0))) is None
+    # a spike the run shrugs off (the loss keeps falling): nothing
+    falling = 2.5 * np.exp(-np.arange(N) / 100) + 0.05 * noise
+    assert _eg(diagnose(make_run(loss=falling, grad=_spike(), modules=RNN, params=PARAMS, opt="SGD", lr=0.5))) is None
 
 
 def test_a_first_update_the_size_of_the_weights_at_a_usual_rate(make_run):
@@ -53,6 +57,10 @@ def test_a_first_update_the_size_of_the_weights_at_a_usual_rate(make_run):
     d = diagnose(make_run(loss=loss, grad=grad, modules=RNN, params=PARAMS, opt="SGD", lr=5.0, update=update,
                           grad_bad_from=2))
     assert _eg(d) is None or "first gradient was enormous" not in _eg(d).message
+    # Adam's first update is lr * sign(g) whatever the gradient: its size says nothing of it
+    d = diagnose(make_run(loss=loss, grad=grad, modules=RNN, params=PARAMS, opt="Adam", lr=1e-3, update=update,
+                          grad_bad_from=2))
+    assert _eg(d) is None
     # an ordinary first update (1e-3 of the weights): nothing said
     d = diagnose(make_run(loss=loss, grad=grad, modules=RNN, params=PARAMS, opt="SGD", lr=0.02, grad_bad_from=2))
     assert _eg(d) is None

@@ -68,7 +68,7 @@ def check(m):
                       related=((b, "the backward() whose gradients add up"),))
         elif back and steps and clears and _branch_only(ix, loop) is not None:
             clear, step, test = _branch_only(ix, loop)
-            yield Hit(clear, f"gradients are cleared only on one side of `if {text(test)}:` (line {test.lineno}); "
+            yield Hit(clear, f"gradients are cleared only on one side of `if {ast.unparse(test)[:40]}:` (line {test.lineno}); "
                              f"the other side steps (`{text(step.func)}`, line {step.lineno}) and never clears, so "
                              "on that path .grad adds up across iterations; clear after every step (move the "
                              "zero_grad() out of the branch)",
@@ -88,30 +88,31 @@ def check(m):
 
 def _branch_only(ix, loop):
     """(a clear, a step, the if's test) when every clear the loop makes is its own call in
-    one branch of an ``if``/``else`` whose other branch steps without clearing: ``if use_amp:
-    scaler.step(opt) else: opt.step(); opt.zero_grad()`` clears only without AMP. None
-    when a clear happens through a helper, or outside that ``if``."""
+    one branch of an ``if``/``else`` whose other branch steps the same optimizer without
+    clearing: ``if use_amp: scaler.step(opt) else: opt.step(); opt.zero_grad()`` clears only
+    without AMP. None when a clear happens elsewhere (a closure, a helper, ``p.grad = None``)
+    or the branches step different optimizers (an alternating GAN)."""
     calls = ix.by_loop.get(id(loop), ())
     clears = [n for n in calls if ix.kind.get(id(n)) == "c"]
     steps = [n for n in calls if ix.kind.get(id(n)) == "s"]
-    if not clears or not steps:
+    if not clears or not steps or ix.nested.get(id(loop)) or _helper_clears(ix, calls) or _assigns_grad(loop):
         return None
     for node in walk(loop):
         if not isinstance(node, ast.If) or not node.orelse:
             continue
         sides = [{id(x) for st in side for x in walk(st)} for side in (node.body, node.orelse)]
         for here, there in (sides, sides[::-1]):
-            lone = [n for n in steps if id(n) in there]
-            if lone and all(id(c) in here for c in clears) and any(id(n) in here for n in steps) \
-                    and not _helper_clears(ix, calls):
+            mine = {step_target(n) for n in steps if id(n) in here}
+            lone = [n for n in steps if id(n) in there and step_target(n) in mine]
+            if lone and all(id(c) in here for c in clears):
                 return clears[0], lone[0], node.test
     return None
 
 
 def _helper_clears(ix, calls) -> bool:
-    """A helper of the file the loop calls clears (then where it does is not visible here)."""
+    """A helper of the file the loop calls (a step helper too) clears: where is not visible here."""
     for n in calls:
-        if ix.kind.get(id(n)) in ("b", "s", "c"):
+        if ix.kind.get(id(n)) in ("b", "c"):
             continue
         fn = _local_function(ix.m, n)
         if fn is not None and ix._func_summary(fn, 1)[2]:

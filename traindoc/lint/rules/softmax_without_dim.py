@@ -44,7 +44,8 @@ def check(m):
         c = m.callee(call)
         if any(k.arg is None for k in call.keywords):
             continue
-        if c[0] == "meth" and c[1] in ("softmax", "log_softmax", "softmin") and not call.args and not call.keywords:
+        if c[0] == "meth" and c[1] in ("softmax", "log_softmax") and not call.args and not call.keywords \
+                and _torch_only(m):
             # the tensor method takes dim as a required argument: `scores.softmax()` raises
             # TypeError the first time that line runs (a path no test took)
             yield Hit(call, f"`.{c[1]}()` without dim: the tensor method requires it (TypeError when this line "
@@ -61,3 +62,11 @@ def check(m):
             if len(call.args) == 1 and keyword(call, "dim") is None and keyword(call, "_stacklevel") is None:
                 yield Hit(call, f"`{q.rsplit('.', 1)[-1]}(x)` without dim: PyTorch picks dim 0 for 1-D and 3-D input "
                                 "(the batch of a (batch, seq, classes) tensor); pass dim=-1")
+
+
+def _torch_only(m) -> bool:
+    """The file's tensors are torch's: it imports torch and no other array library whose
+    tensors have a softmax method with a default axis (tinygrad, MLX, JAX)."""
+    src = m.source
+    return (b"import torch" in src or b"from torch" in src) and not any(
+        w in src for w in (b"tinygrad", b"mlx", b"import jax", b"from jax"))

@@ -96,7 +96,7 @@ def _snapshot_before_training(m):
                         and _live_state(st.value)):
                     continue
                 name = st.targets[0].id
-                loop = next((j for j in range(i + 1, len(body)) if _trains_stmt(m, body[j])), None)
+                loop = next((j for j in range(i + 1, len(body)) if _trains_stmt(m, body[j], st.value)), None)
                 if loop is None or any(isinstance(t, ast.Name) and t.id == name for k in range(i + 1, loop + 1)
                                        for n in walk(body[k]) if isinstance(n, ast.Assign) for t in n.targets):
                     continue
@@ -110,10 +110,13 @@ def _snapshot_before_training(m):
                               related=((use, "where the snapshot is used after training"),))
 
 
-def _trains_stmt(m, st) -> bool:
-    """A loop that trains, or a call of the file's function that does (``finetune(model, loader)``)."""
+def _trains_stmt(m, st, snap: ast.Call) -> bool:
+    """A loop that trains, or a call of the file's function that does and is given the
+    snapshot's model itself (``finetune(model, loader)``, not ``finetune(copy.deepcopy(model))``)."""
     scope = st if isinstance(st, (ast.For, ast.While)) else None
-    if scope is None and isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+    owner = text(snap.func.value) if isinstance(snap.func, ast.Attribute) else ""
+    if scope is None and isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and owner and any(
+            text(a) == owner for a in list(st.value.args) + [k.value for k in st.value.keywords]):
         scope = local_function(m, st.value)
     return scope is not None and any(e in ("B", "S") for e, _, _ in ordered_events(
         m, scope, lambda c: train_event(m, c), key="train"))

@@ -17,8 +17,8 @@ def constant_feature(run):
     """What it detects: a step replayed because its loss went non-finite (`traindoc run`
     bundles it) whose model input holds NaN/Inf in every row of the batch, the same number
     in each row and fewer than the row's width (k NaN of width n, k x rows in all; a row of
-    a sequence batch is its time steps times channels): whole feature columns are
-    non-finite. A column that is NaN in every row was constant and standardised by its
+    a sequence batch [rows, time, channels] is its time steps times channels, and k a
+    multiple of the time steps): whole feature columns are non-finite. A column that is NaN in every row was constant and standardised by its
     zero standard deviation ((x - mean) / 0 = 0/0), or is missing in every record;
     scattered missing values (data-nonfinite) are not spread evenly over every row of a
     batch, unless a mean or std computed over their column spread them to every row
@@ -70,10 +70,13 @@ def _whole_columns(path: Path) -> tuple[int, int, int, str, int] | None:
             shape, bad = t.get("shape") or [], int(t.get("nonfinite") or 0)
             if len(shape) < 2 or bad <= 0:
                 continue
-            # (a sequence batch [rows, time, channels]: a constant channel is NaN at every time step)
             rows, width = int(shape[0]), int(np.prod(shape[1:]))
+            # a sequence batch [rows, time, channels]: a constant channel is NaN at every time
+            # step, a whole multiple of the time axis per row (NaN in the first steps of each
+            # window, a rolling feature's warm-up, is not)
+            whole = len(shape) == 2 or (bad // max(rows, 1)) % int(shape[1]) == 0
             # every row failed alone and the count is a whole number of columns
-            if rows >= 8 and bad % rows == 0 and 0 < bad // rows < width and len(c.get("rows") or ()) == rows:
+            if rows >= 8 and bad % rows == 0 and 0 < bad // rows < width and whole and len(c.get("rows") or ()) == rows:
                 return bad // rows, width, rows, str(c.get("op", "?")), int(data.get("step") or 0)
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -51,7 +51,7 @@ def exploding_gradient(run):
     spikes = _spikes(g) if len(g) >= 10 else 0
     deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
     s = _strength(run, f, spikes) if len(g) >= 10 else 0.0
-    rnn_jump = recurrent and not clipped and (_jump(f) or first is not None)
+    rnn_jump = recurrent and not clipped and (_jump(run, f) or first is not None)
     if rnn_jump:
         s = max(s, 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1.0)))
     if s == 0.0:
@@ -94,27 +94,38 @@ def _message(run, f, spikes: int, first: float | None, jump: bool) -> str:
                 f"step {f.first_bad}")
     return (f"the gradient norm jumps by orders of magnitude: max {fmt(f.grad_max)} against a median of "
             f"{fmt(f.grad_med)}" + (f", {fmt(float(g[0]))} at the first step" if g[0] > 100 * f.grad_med else "")
-            + (f" (step {_peak(run).get('step')} at {f.grad_max / float(g[0]):.0f}x the first step's norm)" if jump
+            + (f" (step {_peak(run).get('step')} at {f.grad_max / max(float(g[0]), 1e-30):.3g}x the first step's norm)"
+               if jump
                else f" ({spikes} step(s) above 30x the trailing median)"))
 
 
-def _jump(f) -> bool:
+def _jump(run, f) -> bool:
     """One step's gradient norm 100x the first step's and the run's median, the loss
-    finite: backpropagation through time multiplied a gradient up in one step (Pascanu et
-    al. 2013); a recurrent net trained without clipping meets it once is enough to wreck
-    the weights (a single spike, so the recurring-spikes test does not see it)."""
+    finite, and the loss worse after it (the median of the ten steps after the peak 1.3x
+    that of the ten before): backpropagation through time multiplied a gradient up in one
+    step (Pascanu et al. 2013) and the update on it wrecked the weights, once (so the
+    recurring-spikes test does not see it). A spike the run shrugs off is not this."""
     g = f.grad
-    return f.first_bad is None and f.grad_max >= 100 * max(float(g[0]), 1e-30) and f.grad_max >= 100 * f.grad_med
+    if f.first_bad is not None or not (f.grad_max >= 100 * max(float(g[0]), 1e-30) and f.grad_max >= 100 * f.grad_med):
+        return False
+    loss = run.series("loss", focus_rank(run)).values
+    k = int(np.argmax(g))
+    before, after = loss[max(0, k - 10):k], loss[k + 1:k + 11]
+    return len(before) >= 3 and len(after) >= 3 and float(np.median(after)) >= 1.3 * float(np.median(before))
 
 
 def _first_update(run, f) -> float | None:
     """The first update's size relative to the weights (``update_ratio`` at step 0) when it
-    is 0.9 or more at a learning rate in its optimizer's usual range and the loss went
+    is 0.9 or more at a learning rate in its optimizer's usual range (a plain-gradient
+    optimizer: SGD's step is lr * g, Adam's is not) and the loss went
     non-finite within five steps: the gradient itself was enormous (a ReLU recurrence
     started at the identity sums 120 steps of error signal), and one step wrecked the
     weights before any spike could recur."""
     from .lr_too_high import high_for
+    from .lr_too_low import _ADAPTIVE
 
+    if f.opt_class.startswith(_ADAPTIVE):
+        return None  # Adam's first update is about lr * sign(g) whatever the gradient's size
     u = run.series("update_ratio", focus_rank(run))
     if u.empty or int(u.steps[0]) != 0 or not u.values[0] >= 0.9 or high_for(f, run):
         return None
