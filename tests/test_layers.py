@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[1] / "traindoc"
 PRESENT = ("traindoc.__init__", "traindoc.report", "traindoc.cli", "traindoc.__main__", "traindoc.integrations", "traindoc.demo",
            "traindoc.data.render", "traindoc.data.html", "traindoc.data.api", "traindoc.lint.output")
 DECIDE = ("traindoc.rules", "traindoc.diagnose", "traindoc.explain", "traindoc.forensics.findings",
-          "traindoc.forensics.analyze", "traindoc.forensics.locate", "traindoc.confirm", "traindoc.data.checks", "traindoc.data.engine",
+          "traindoc.forensics.analyze", "traindoc.forensics.locate", "traindoc.forensics.fp16_flush", "traindoc.confirm", "traindoc.data.checks", "traindoc.data.engine",
           "traindoc.lint.rules")
 MEASURE_IN_DECIDE = ("traindoc.confirm.hooks",)  # the experiments' global hooks: measurement
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+FP16_MAX = 65504.0  # (as in .stats, which imports torch: rules read this module without it)
 FP16_MIN_NORMAL = 2.0 ** -14  # 6.1e-5: below it float16 is subnormal
 FP16_ZERO_BELOW = 2.0 ** -25  # float16 rounds any magnitude below this to 0
 # numerator bound: |x| / 6.1e-5 < 65504 for |x| < 4, so such a quotient overflows only
 # through a subnormal divisor
-SMALL_NUMERATOR = 65504 * FP16_MIN_NORMAL
+SMALL_NUMERATOR = FP16_MAX * FP16_MIN_NORMAL
 # a guard written as a float literal in exponent form, added or passed (`+ 1e-12`,
 # `clamp(min=1e-12)`, `max(n, 1e-12)`), not a factor (`1e-10 * reg`)
 _GUARD = re.compile(r"(?:\+|,|=|\()\s*((?:\d+\.?\d*|\.\d+)[eE]-\d+)(?![\w.])(?!\s*[*/])")

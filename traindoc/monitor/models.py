@@ -180,13 +180,13 @@ class Models:
         if not (isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel() and y.layout == torch.strided):
             return
         rec.act_names.append("out/absmax")
-        rec.act_vals.append(y.detach().abs().amax())
+        rec.act_vals.append(_absmax(y))
         # the inputs: dense float tensors on the output's device (the step's values are stacked
         # on one device at the read); none when raw bytes come in (uint8 images cast inside the
         # model: a small float side input would speak for them)
         ins = [x for x in (args if isinstance(args, tuple) else ())[:4] if isinstance(x, torch.Tensor)]
         xs = [] if any(x.dtype == torch.uint8 for x in ins) else [
-            x.detach().abs().amax() for x in ins if x.is_floating_point() and x.layout == torch.strided
+            _absmax(x) for x in ins if x.is_floating_point() and x.layout == torch.strided
             and x.numel() and x.device == y.device]
         if xs:
             rec.act_names.append("in/absmax")
@@ -235,6 +235,12 @@ class Models:
             self._autocast.add(key)
             self.mon.writer.event(self.mon.step, "autocast", ", ".join(f"{d} {t}" for d, t in state) or "off",
                                   {d: t for d, t in state})
+
+
+def _absmax(t: torch.Tensor) -> torch.Tensor:
+    """max |x| as one reduction, without the full-size temporary ``t.abs()`` makes (an image
+    batch's worth of memory on a sampled step); NaN and inf propagate as with abs().amax()."""
+    return torch.linalg.vector_norm(t.detach(), float("inf"))
 
 
 class _RootHook:

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import act_stat, features, finding, module_order, sampled
+from ...forensics.fp16_flush import FP16_ZERO_BELOW  # float16 rounds magnitudes below it to 0
 from ..evidence.bundles import forensics_files
 
 
@@ -102,10 +103,6 @@ def fp16_overflow(run):
             "use torch.amp.GradScaler with float16",
         confirm="rerun the failing step in float32/bfloat16: it stays finite if float16 range was the cause",
     )]
-
-
-# float16 rounds any value below half its smallest subnormal (2**-24 = 5.96e-8) to 0
-FP16_ZERO_BELOW = 2.0 ** -25
 
 
 def eps_flushed(run) -> tuple[str, float] | None:
