@@ -54,3 +54,13 @@ def test_the_furthest_column_shared_by_input_and_target_checks():
     j, r, data, at = furthest(spreads, devs, 1000.0)
     assert (j, at, data["batches_with_it"], data["batches"]) == (1, 11, 1, 12) and abs(r - 5000) < 1e-3  # float32 inputs
     assert furthest(spreads, devs, 10_000.0) is None
+
+
+def test_under_a_robust_loss_they_are_only_a_weak_lead(tmp_path):
+    # the same pixel boxes under smooth L1: each row's gradient is bounded, so they do not
+    # outweigh the others (pytorch/examples' regression, honest heavy tails, reads the same)
+    y = _boxes()[:, 2]
+    bad = torch.rand(len(y), generator=torch.Generator().manual_seed(3)) < 0.04
+    y[bad] *= 416
+    (c,) = _train(tmp_path, y, kind="huber")
+    assert c.confidence == 0.3 and "already bounds each row's gradient" in c.message
