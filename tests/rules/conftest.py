@@ -31,7 +31,7 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
               grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None,
-              shapes=None, model_extra=None, sampled_extra=None):
+              shapes=None, model_extra=None, sampled_extra=None, meta=None):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -44,7 +44,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``init_gain``: the model summary's [param, class, fan-in gain] rows;
     ``shapes``: the optimizer group's parameter shapes (raw tensors named ``opt0.group0.paramK``);
     ``model_extra``: more keys of the model summary (``frozen``, ``trainable_weights``);
-    ``sampled_extra``: {series: value} written on every sampled step (``in/absmax``)."""
+    ``sampled_extra``: {series: value} written on every sampled step (``in/absmax``);
+    ``meta``: more metadata entries ({key: value}, e.g. ``loss_graph``)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -58,6 +59,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr},
                            "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}
                                       | ({"shapes": shapes} if shapes is not None else {})]})
+    for key, value in (meta or {}).items():
+        w.meta(key, value)
     if loss_fn is not None:
         w.meta(f"loss_function/{loss_fn[0]}", {"step": 0, "input": {"shape": list(loss_fn[1]), "dtype": "float32"},
                                              "target": {"shape": list(loss_fn[1][:1]), "dtype": "int64"}})

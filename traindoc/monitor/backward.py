@@ -12,6 +12,7 @@ import torch
 
 from .graph_acts import GraphActivations, graph_leaves, graph_params
 from .quantities import grad_norms, total_norm
+from .reduction import graph_reduction
 
 
 class BackwardClock:
@@ -34,6 +35,7 @@ class BackwardClock:
         # tensors, input side first, kept weakly; walked again when one of them is gone
         self._leaves: list[weakref.ref] = []
         self._leaf_shapes_noted = False
+        self._reduction_read = False  # the loss graph's reduction, read at the first backward
 
     def grad_of(self, p: torch.Tensor) -> torch.Tensor:
         """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
@@ -84,6 +86,11 @@ class BackwardClock:
         if self.active and mon.optim.primary is None and not mon.live_roots():
             self._note_leaves(t)
         self.graph_acts.on_backward(t)
+        if not self._reduction_read and t.grad_fn is not None:
+            self._reduction_read = True
+            found = graph_reduction(t, scaled=mon.scalers.is_scaled(t))
+            if found is not None:
+                mon.writer.meta("loss_graph", {"step": mon.step, **found})
         u = mon.scalers.unscaled(t)
         rec.losses.append(u if u.dim() == 0 else u.reshape(()))
         self.since_step = True

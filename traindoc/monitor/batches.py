@@ -66,8 +66,14 @@ class Batches:
             info["length"] = len(ds)  # type: ignore[arg-type]
         except Exception:  # noqa: BLE001 - iterable datasets have no length
             info["length"] = None
+        bs = getattr(it, "_index_sampler", None)
+        sampler = getattr(bs, "sampler", bs)  # (a BatchSampler wraps the sampler that picks rows)
+        if sampler is not None:
+            # rows drawn with replacement or by weight repeat by design (data-duplicates)
+            info["sampler"] = type(sampler).__name__
+            info["replacement"] = getattr(sampler, "replacement", None)
         self.mon.writer.meta(f"loader/{len(self._loaders_seen) - 1}", info)
-        info["batch_size"] = getattr(getattr(it, "_index_sampler", None), "batch_size", None)
+        info["batch_size"] = getattr(bs, "batch_size", None)
         self._loader_info.set(key, info)
 
     def on_batch(self, it: Any, batch: Any, idx: Any, dt: float) -> None:

@@ -73,6 +73,7 @@ class LabelConflicts:
         self.columns = ColumnSpread(mon)  # an extreme value in one column (read at close, with these)
         self.targets = TargetSpread(mon)  # and in one column of a regression target
         self.perms: dict[int, int] = {}  # torch.randperm(n) calls by n: an epoch's permutation (patches)
+        self.batch_repeats = 0  # training rows whose input an earlier row of the same batch had
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -185,11 +186,14 @@ class LabelConflicts:
 
     def _seen(self, step: int, vals: list[float], b: int) -> None:
         counts = self.counts
+        batch = set()
         for r in range(b):
             k = (vals[r], vals[b + r], vals[2 * b + r])
             self.trained[k] = step
             counts[k] = counts.get(k, 0) + 1
+            batch.add(k)
         self.train_steps.add(step)
+        self.batch_repeats += b - len(batch)
 
     def _eval(self, step: int, vals: list[float], b: int) -> None:
         """One forward without gradients, read in step order (with the transfers): ``trained``
@@ -321,7 +325,8 @@ def repeats(c: LabelConflicts) -> None:
         max(c.train_steps, default=0), "row-repeats",
         f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
         f"{median} times)",
-        {"rows": rows, "distinct": d, "top": top, "median": median, "top_share": top / rows, "permuted": perms})
+        {"rows": rows, "distinct": d, "top": top, "median": median, "top_share": top / rows, "permuted": perms,
+         "batch_repeats": c.batch_repeats})
 
 
 def _bag(xs: list) -> bool:

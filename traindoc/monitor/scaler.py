@@ -35,6 +35,11 @@ class Scalers:
             return entry[1]
         return t.detach()
 
+    def is_scaled(self, t: torch.Tensor) -> bool:
+        """Did ``t`` come out of ``GradScaler.scale``?"""
+        entry = self._scaled.get(id(t))
+        return entry is not None and entry[0]() is t
+
     def add_scales(self, names: list[str], tensors: list[torch.Tensor]) -> None:
         """Each scaler's current scale, joined to the step's gather."""
         for i, ref in enumerate(self._refs):

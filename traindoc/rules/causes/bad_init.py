@@ -6,7 +6,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..evidence import act_stat, finding, focus_rank, param_modules
+from ..evidence import act_stat, finding, focus_rank, module_order, param_modules
 from ..symptoms.loss_plateau import STILL_HIGH
 from ..util import fmt, train_loss
 
@@ -38,6 +38,10 @@ def bad_init(run):
     |x| >= 50 in the first forward, before any update (exp of an FFM's +-100 logits drawn
     from U(0, 1)): ranked above the op, which is only where the scale shows.
 
+    Also: two weight tensors in a row that both start at exactly 0 (half of the model's
+    weights or more): the units between them stay identical copies of each other (a
+    zero-initialised hidden layer behind a zero output layer learns like one unit).
+
     Also: weight tensors whose initial fan-in gain, rms(W) * sqrt(fan_in), is 6 or more
     (``N(0, 1)`` or ``U(-1, 1)`` on a layer with dozens of inputs or more; the common
     schemes stay at or below 1.41, up to ~2 for a 0.02 std on very wide inputs), when it
@@ -55,7 +59,7 @@ def bad_init(run):
     zero = zero_stuck(run)
     if zero:
         return [_zero_init(zero)]
-    found = _scale_with_depth(run) + _large_gain(run)
+    found = _scale_with_depth(run) + _large_gain(run) + _symmetric(run)
     return [max(found, key=lambda f: f.confidence)] if found else []
 
 
@@ -71,6 +75,54 @@ def _zero_init(zero: list[str]) -> Finding:
             "only biases may start at 0",
         confirm="print each weight's norm before training: a weight matrix at exactly 0 cannot break its symmetry",
     )
+
+
+def zero_init(run) -> list[str]:
+    """The trainable weight tensors (2-D and up) that were exactly 0 at the first optimizer
+    step (their fan-in gain read then is 0), in the model's order."""
+    return [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+            for p, _, g in m.get("init_gain", []) if g == 0]
+
+
+def zero_init_dominates(run) -> bool:
+    """Half or more of the model's weight tensors, two at least, started at exactly 0:
+    update/weight ratios then measure steps against weights that grow from nothing (1.8 at
+    the start, 0.008 at the end of bench/real 302 at a usual SGD rate), not the step size."""
+    gains = [g for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+             for _, _, g in m.get("init_gain", [])]
+    zeros = sum(g == 0 for g in gains)
+    return zeros >= 2 and 2 * zeros >= len(gains)
+
+
+def _symmetric(run) -> list[Finding]:
+    """Two consecutive weight tensors both at exactly 0 at the start, half of the model's
+    weights or more: the units between them compute the same function and get the same
+    gradient, so they stay copies of each other for the whole run (a hidden layer of one
+    unit). One zero layer next to random ones breaks the symmetry by itself (LoRA's B,
+    a zero-initialised output layer), and a few zero tensors among many (ControlNet's zero
+    convolutions, side by side rather than in sequence) are left alone."""
+    zeros = zero_init(run)
+    if len(zeros) < 2 or not zero_init_dominates(run):
+        return []
+    order = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+             for p, _, _ in m.get("init_gain", [])]
+    pair = next(((a, b) for a, b in zip(order, order[1:]) if a in zeros and b in zeros), None)
+    if pair is None:
+        return []
+    # without dropout nothing can make two identical units differ: a fact, not a risk (dropout's
+    # random masks do break the tie, slowly)
+    sure = {"symmetric": True} if not any("Dropout" in c for _, c in module_order(run)) else {}
+    return [finding(
+        "bad-init", 0.85,
+        f"{len(zeros)} of {len(order)} weight tensors start at exactly 0, {pair[0]} and {pair[1]} in a row: "
+        "the units between two all-zero layers compute the same thing and receive the same gradient, so they stay "
+        "identical copies for the whole run (the layer learns like a single unit)",
+        location={"param": pair[0]},
+        evidence=[{"meta": "init_gain", "param": p, "gain": 0.0, **sure} for p in zeros[:4]],
+        fix="initialise weights randomly (the layers' defaults, nn.init.kaiming_normal_ / xavier_uniform_); only "
+            "biases (and at most one layer of a pair) may start at 0",
+        confirm="print the hidden layer's weight rows after training: with an all-zero init they are all equal",
+    )]
 
 
 def _scale_with_depth(run) -> list[Finding]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank
+from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank, param_modules
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -60,17 +60,37 @@ def _dead_units(run) -> list:
     if early_update(run) > 0.3:
         c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
     c, upstream = below_raw_inputs(run, c)
+    blocked = _blocked_first_layer(run) if val >= 0.99 else None
+    evidence = [{"series": f"act/{worst}/dead", "median": round(val, 3)},
+                {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}]
+    if blocked:
+        # a fact about the run, not a risk: no gradient reached the first layer on any step
+        evidence.append({"series": f"grad_norm/{blocked}", "blocked": "exactly 0 on every step"})
+        upstream += f"; the first layer ({blocked}) got a gradient of exactly 0 on every step: nothing below the dead layer learns"
     return [finding(
         "dead-relu", c,
         f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps){upstream}",
         location={"module": worst},
-        evidence=[{"series": f"act/{worst}/dead", "median": round(val, 3)},
-                  {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}],
+        evidence=evidence,
         fix="lower the learning rate / add warmup, init biases at zero with Kaiming weights, or use LeakyReLU/GELU",
         confirm=f"evaluate the share of dead units of {worst} on a large batch; rerun with LeakyReLU: the loss falls",
     )]
 
 
+def _blocked_first_layer(run) -> str | None:
+    """The first parameter module's weight when its gradient norm is exactly 0 on every
+    recorded step (at least 5): a layer whose units are all dead passes no gradient down,
+    so a dead layer in the middle freezes everything before it (bench/real 301: hidden
+    biases at -2, the model ends predicting the base rate)."""
+    mods = param_modules(run)
+    if not mods:
+        return None
+    rank = focus_rank(run)
+    first = mods[0][0]
+    grads = {k: s for k, s in run.matching("grad_norm/", rank).items() if k.rsplit(".", 1)[0] == first}
+    if not grads or any(len(s.values) < 5 or np.any(s.values != 0) for s in grads.values()):
+        return None
+    return sorted(grads)[-1]
 
 
 def _clipped_head(run) -> list:

@@ -8,6 +8,7 @@ from .. import rule
 from ..evidence import (act_stat, calm_jump, carried_grads, early_update, features, finding, focus_rank, lr_growth,
                         onset, param_modules)
 from ..util import fmt, gross_divergence
+from .bad_init import zero_init_dominates
 from .loss_reduction import sum_evidence
 
 
@@ -80,7 +81,7 @@ def lr_too_high(run):
     s, grow, only_schedule = _schedule_evidence(run, f, s, evid)
     if s == 0.0:
         return []
-    if np.isfinite(ur):
+    if np.isfinite(ur) and not zero_init_dominates(run):
         evid.append({"series": "update_ratio", "median": fmt(ur), "healthy": "~1e-3"})
     if np.isfinite(f.lr):
         evid.append({"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class})
@@ -157,6 +158,8 @@ def _branches(run, f) -> tuple[float, list]:
     o = onset(f)
     ur = f.update_ratio
     eu = early_update(run)
+    if zero_init_dominates(run):
+        ur = eu = float("nan")  # steps measured against weights that grow from 0 say nothing of the rate
     if f.first_bad is not None and (o.get("loss_growth", 1) >= 3 or o.get("grad_growth", 1) >= 10):
         return 1.3 + 0.1 * np.log10(max(o.get("loss_growth", 1), 1)), [
             {"series": "loss", "step": f.first_bad, "value": "non-finite",

@@ -18,6 +18,12 @@ def overfitting(run):
     Why it happens: capacity far above what the data supports, too many epochs, no
     regularisation (weight decay, dropout, augmentation), no early stopping.
 
+    Also: a classifier whose training loss fell to a tenth of the chance level (the entropy
+    of its label distribution) or below while its validation loss never went below nine
+    tenths of it (at least 5 evaluations): it fits its training rows and nothing that
+    carries to new ones, whatever the validation curve's shape (weight decay can pull a
+    memorising model's validation loss back down without it ever generalising).
+
     How to confirm: the gap between the training and the validation loss grows; a model
     trained on more data or with weight decay does not show the rise.
 
@@ -32,14 +38,14 @@ def overfitting(run):
         return []
     i = int(np.argmin(v))
     if i > len(v) - 1 - max(2, len(v) // 3):
-        return []
+        return _memorised(f, v)
     rise = (v[-1] - v[i]) / max(abs(v[i]), 1e-12)
     tail = v[i:]
     monotone = float(np.mean(np.diff(tail) > 0)) if len(tail) > 2 else 0.0
     train_at_min = f.loss[np.searchsorted(f.loss_steps, steps[i]) - 1] if steps[i] > f.loss_steps[0] else f.loss_first
     train_falls = f.loss_last < train_at_min
     if rise < 0.1 or not train_falls:
-        return []
+        return _memorised(f, v)
     c = min(0.9, 0.5 + 0.3 * min(rise, 1.0) + 0.2 * monotone)
     return [finding(
         "overfitting", c,
@@ -51,4 +57,29 @@ def overfitting(run):
         fix=f"stop early (best validation loss at step {int(steps[i])}), add weight decay/dropout/augmentation, "
             "or use more data / a smaller model",
         confirm="plot training against validation loss: the gap widens after the minimum",
+    )]
+
+
+def _memorised(f, v: np.ndarray) -> list:
+    """Training loss at a tenth of the chance level or below, every validation loss at nine
+    tenths of it or above (the label histogram's entropy: classification only)."""
+    from .label_misaligned import chance_level
+
+    ch = chance_level(f) if f.labels else None
+    if ch is None or not np.isfinite(f.loss_last):
+        return []
+    h, what = ch
+    if f.loss_last > 0.1 * h or float(np.min(v)) < 0.9 * h:
+        return []
+    return [finding(
+        "overfitting", 0.6,
+        f"the training loss fell to {fmt(f.loss_last)} while the validation loss never went below the chance level "
+        f"({fmt(h)}, {what}): min {fmt(float(np.min(v)))}, last {fmt(float(v[-1]))}; the model memorises its "
+        "training rows and learns nothing that carries to new ones (or the validation labels do not belong to "
+        "their inputs)",
+        evidence=[{"series": "loss/eval", "min": fmt(float(np.min(v))), "last": fmt(float(v[-1])), "chance": fmt(h)},
+                  {"series": "loss", "last": fmt(f.loss_last)}],
+        fix="shrink the model (global pooling instead of a wide flattened head), add data, augmentation, dropout or "
+            "weight decay; check that the validation inputs are preprocessed like the training ones",
+        confirm="print the accuracy on the training and the validation rows: ~100 % against chance",
     )]

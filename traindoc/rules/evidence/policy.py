@@ -45,8 +45,10 @@ def without_symptom(causes: list[Finding], symptoms: list[Finding]) -> list[Find
         return causes  # the rules saw the run in trouble (vanishing gradients under a tiny init)
     out = []
     for f in causes:
-        # what the loss was given, or a loss the outputs cannot explain all run: facts, not risks
-        structural = any("loss_function" in e or "out_of_reach" in e for e in f.evidence)
+        # what the loss was given, a loss the outputs cannot explain all run, a dead layer no gradient
+        # crosses, units an all-zero init keeps identical: facts, not risks
+        structural = any("loss_function" in e or "out_of_reach" in e or "blocked" in e or "symmetric" in e
+                         for e in f.evidence)
         if f.name in CONDITIONS and not structural and f.confidence is not None and f.confidence > UNSEEN_CAP:
             f = Finding.from_confidence(
                 f.name, UNSEEN_CAP,

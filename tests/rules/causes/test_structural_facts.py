@@ -1,0 +1,85 @@
+"""Facts about the model or the loss that need no symptom threshold (bench/real 301, 302,
+304, 309): a dead layer no gradient crosses, units an all-zero init keeps identical, a loss
+summed over thousands of elements under SGD, a classifier that memorised its training rows
+while its validation loss never beat chance."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from traindoc.diagnose import diagnose
+
+N = 300
+T = np.arange(N)
+
+
+def _named(d, name):
+    return next((c for c in d.causes if c.name == name), None)
+
+
+def test_a_dead_layer_that_blocks_every_gradient_is_an_error(make_run):
+    # hidden biases at -2: layer 3 never activates, the first layer's gradient is exactly 0
+    flat = 0.62 - 0.08 * (1 - np.exp(-T / 30))  # the base rate: falls 13 %, then nothing
+    act = {"1": {"dead": 0.3, "std": 0.4, "absmax": 2.0}, "3": {"dead": 1.0, "std": 0.0, "absmax": 0.0}}
+    zero = {p: (lambda s: 0.0) for p in ("0.weight", "0.bias", "2.weight", "2.bias")}
+    d = diagnose(make_run(loss=flat, act=act, per_param=zero))
+    assert d.causes[0].name == "dead-relu" and d.causes[0].severity == "error"
+    assert "exactly 0 on every step" in d.causes[0].message
+    # the same dead share while the first layer still gets a gradient: a risk, not that fact
+    d = diagnose(make_run(loss=flat, act=act))
+    dr = _named(d, "dead-relu")
+    assert dr is None or "exactly 0 on every step" not in dr.message
+
+
+def test_two_zero_initialised_layers_in_a_row(make_run):
+    # every weight at 0 (a notebook habit): the update ratios against weights that grow from
+    # 0 are large, and say nothing of the learning rate
+    loss = 1.6 + 0.7 * np.exp(-T / 80)
+    gains = [["0.weight", "Linear", 0.0], ["2.weight", "Linear", 0.0], ["4.weight", "Linear", 0.0]]
+    d = diagnose(make_run(loss=loss, opt="SGD", lr=0.5, init_gain=gains, update=lambda s: 1.5 if s < 3 else 0.4))
+    assert d.causes[0].name == "bad-init" and d.causes[0].severity == "error"
+    assert "identical copies" in d.causes[0].message
+    assert _named(d, "lr-too-high") is None
+    # one zero layer among random ones breaks the symmetry by itself (LoRA's B, a zero head)
+    gains = [["0.weight", "Linear", 0.58], ["2.weight", "Linear", 0.58], ["4.weight", "Linear", 0.0]]
+    bi = _named(diagnose(make_run(loss=loss, opt="SGD", lr=0.5, init_gain=gains)), "bad-init")
+    assert bi is None or "identical copies" not in bi.message
+    # dropout breaks the tie too (slowly): then a risk at most
+    mods = [["", "Sequential", 0], ["0", "Linear", 4160], ["1", "ReLU", 0], ["d", "Dropout", 0], ["2", "Linear", 4160],
+            ["3", "ReLU", 0], ["4", "Linear", 650]]
+    gains = [["0.weight", "Linear", 0.0], ["2.weight", "Linear", 0.0], ["4.weight", "Linear", 0.0]]
+    bi = _named(diagnose(make_run(loss=loss, opt="SGD", lr=0.5, init_gain=gains, modules=mods)), "bad-init")
+    assert bi is not None and bi.severity == "warning"
+
+
+def test_a_loss_summed_over_many_elements_under_sgd(make_run):
+    blown = np.r_[[1768.0, 3.7e11, 4.7e12], [np.nan] * (N - 3)]
+    graph = {"loss_graph": {"step": 0, "reduction": "sum", "terms": 16384, "op": "sum", "factor": 1.0}}
+    d = diagnose(make_run(loss=blown, opt="SGD", lr=0.02, meta=graph, grad_bad_from=3))
+    lr = _named(d, "loss-reduction")
+    assert lr is not None and lr.severity == "error" and "16,384 elements" in lr.message
+    # Adam's step does not grow with the gradient's scale; a mean is a mean; a healthy SGD run
+    # with a summed loss the rate was tuned for is a choice
+    assert _named(diagnose(make_run(loss=blown, opt="Adam", lr=1e-3, meta=graph, grad_bad_from=3)),
+                  "loss-reduction") is None
+    mean = {"loss_graph": {"step": 0, "reduction": "mean", "terms": 16384, "op": "mean", "factor": 1.0}}
+    assert _named(diagnose(make_run(loss=blown, opt="SGD", lr=0.02, meta=mean, grad_bad_from=3)),
+                  "loss-reduction") is None
+    assert _named(diagnose(make_run(opt="SGD", lr=0.02, meta=graph)), "loss-reduction") is None
+    # divided by the batch (a per-sample sum over 8 pixels): 8x the mean, below the bar
+    small = {"loss_graph": {"step": 0, "reduction": "sum", "terms": 128, "op": "sum", "factor": 1 / 16}}
+    assert _named(diagnose(make_run(loss=blown, opt="SGD", lr=0.02, meta=small, grad_bad_from=3)),
+                  "loss-reduction") is None
+
+
+def test_memorised_while_validation_stays_at_chance(make_run):
+    train = 0.7 * np.exp(-T / 15) + 0.002
+    val = [0.70, 0.82, 0.84, 0.83, 0.80, 0.78, 0.75, 0.73]  # rose, then weight decay pulls it back
+    d = diagnose(make_run(loss=train, eval_loss=val, labels={0: 50, 1: 50}))
+    assert d.causes[0].name == "overfitting" and "chance level" in d.causes[0].message
+    # a validation loss that went well below chance: it generalised (no rise, nothing)
+    good = [0.5, 0.4, 0.35, 0.33, 0.32, 0.31, 0.31, 0.30]
+    assert _named(diagnose(make_run(loss=train, eval_loss=good, labels={0: 50, 1: 50})), "overfitting") is None
+    # a training loss that stays well above zero: not memorising
+    assert _named(diagnose(make_run(loss=0.5 + 0.2 * np.exp(-T / 15), eval_loss=val, labels={0: 50, 1: 50})),
+                  "overfitting") is None

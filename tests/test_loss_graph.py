@@ -1,0 +1,46 @@
+"""The loss's reduction read off its autograd graph (traindoc.monitor.reduction)."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from traindoc.monitor.reduction import graph_reduction
+
+
+def _x():
+    torch.manual_seed(0)
+    return torch.randn(16, 1, 8, 8, requires_grad=True), torch.randn(16, 1, 8, 8)
+
+
+def test_sums_and_means():
+    x, y = _x()
+    g = graph_reduction(torch.sqrt((x - y) ** 2 + 1e-12).sum())
+    assert g == {"reduction": "sum", "terms": 1024, "op": "sum", "factor": 1.0}
+    g = graph_reduction(nn.MSELoss(reduction="sum")(x, y))
+    assert g["reduction"] == "sum" and g["terms"] == 1024 and g["op"] == "MseLoss"
+    assert graph_reduction(F.mse_loss(x, y))["reduction"] == "mean"
+    assert graph_reduction(((x - y) ** 2).sum(dim=(1, 2, 3)).mean()) == {
+        "reduction": "mean", "terms": 16, "op": "mean", "factor": 1.0}
+    logits, t = x.reshape(16, 64), torch.randint(0, 64, (16,))
+    g = graph_reduction(F.cross_entropy(logits, t, reduction="sum"))
+    assert g["reduction"] == "sum" and g["terms"] == 16  # one term per target, not per logit
+    g = graph_reduction(F.binary_cross_entropy_with_logits(x, y.sigmoid(), reduction="sum"))
+    assert g["reduction"] == "sum" and g["terms"] == 1024
+
+
+def test_constant_factors_and_additions():
+    x, y = _x()
+    s = ((x - y) ** 2).sum()
+    assert graph_reduction(0.5 * s)["factor"] == 0.5
+    assert graph_reduction(s / 16)["factor"] == 1 / 16
+    g = graph_reduction(F.mse_loss(x, y) + 1e-3 * x.abs().sum())  # a summed penalty next to a mean
+    assert g["reduction"] == "sum" and g["factor"] == 1e-3
+    # a GradScaler's loss * scale is the scaler's factor, not the loss's
+    assert graph_reduction(s * torch.tensor(65536.0), scaled=True)["factor"] == 1.0
+
+
+def test_nothing_to_read():
+    x, _ = _x()
+    assert graph_reduction(x.exp().max()) is None  # no reduction at the root
+    assert graph_reduction((x * torch.randn_like(x)).sum() * x.sum()) is None  # a product of two graphs
+    assert graph_reduction(torch.tensor(1.0)) is None  # no graph at all
