@@ -44,3 +44,25 @@ def test_nothing_to_read():
     assert graph_reduction(x.exp().max()) is None  # no reduction at the root
     assert graph_reduction((x * torch.randn_like(x)).sum() * x.sum()) is None  # a product of two graphs
     assert graph_reduction(torch.tensor(1.0)) is None  # no graph at all
+
+
+def test_the_first_backward_and_a_summed_validation_loss_are_recorded(tmp_path):
+    import traindoc
+
+    torch.manual_seed(0)
+    x, y = torch.randn(64, 6), torch.randint(0, 3, (64,))
+    model = nn.Linear(6, 3)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(4):
+            loss = F.cross_entropy(model(x), y, reduction="sum")
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                val = F.cross_entropy(model(x), y, reduction="sum")
+    run = traindoc.open_run(tmp_path / "r")
+    g = run.meta["loss_graph"]
+    assert g["reduction"] == "sum" and g["terms"] == 64 and g["step"] == 0
+    ev = run.series("loss/eval").values
+    assert abs(float(ev[-1]) - float(val) / 64) < 1e-4  # per term, as a mean-reduced call would give

@@ -37,7 +37,8 @@ SCHEMA: tuple[Series, ...] = (
     Series("loss/skipped", "loss", "when the script skipped a non-finite loss", "LossFns",
            "a loss function's non-finite output that was never backpropagated (`if torch.isnan(loss): continue`)"),
     Series("loss/eval", "loss", "after evaluation", "LossFns", "mean of the losses computed under `no_grad`/`eval()` "
-           "since the previous step, for the first evaluation dataset"),
+           "since the previous step, for the first evaluation dataset (a `reduction=\"sum\"` call divided by its "
+           "number of terms)"),
     Series("loss/eval{k}", "loss", "after evaluation", "LossFns", "the same for the k-th further evaluation dataset "
            "(train/validation/test splits apart, kept across epochs)"),
     Series("lr/{i}/{group}", "learning rate", EVERY, "Optimizers", "learning rate of every param group of every optimizer"),

@@ -161,3 +161,31 @@ def mode_index(m):
 def false_arg(call: ast.Call) -> bool:
     args = list(call.args) + [k.value for k in call.keywords if k.arg in ("mode", "enabled")]
     return bool(args) and isinstance(args[0], ast.Constant) and args[0].value is False
+
+
+def inference_in_train_mode(m):
+    """(call, method, train call) for ``self.critic(...)`` run under ``torch.no_grad()`` in a
+    method of a class whose other method puts that same attribute in train mode
+    (``self.critic.train()`` in ``training_step``) while no line of the file ever puts it in
+    eval mode: inference (a PPO rollout's value estimates, an agent acting) that runs with
+    dropout on. The method must not train itself."""
+    trains: dict[str, ast.Call] = {}
+    evaled: set[str] = set()
+    for site in m.w.calls:
+        f = site.node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.attr in ("train", "eval"):
+            who = ast.unparse(f.value)
+            if f.attr == "eval" or false_arg(site.node):
+                evaled.add(who)
+            elif who.startswith("self.") and not site.node.args:
+                trains.setdefault(who, site.node)
+    if not trains:
+        return
+    for site in m.w.calls:
+        f, fn = site.node.func, site.ctx.func
+        if not (isinstance(f, ast.Attribute) and fn is not None and site.ctx.cls is not None):
+            continue
+        who = ast.unparse(f)
+        if who in trains and who not in evaled and enclosing_no_grad(m, site.ctx.withs) \
+                and not any(c is trains[who] for c in walk(fn)):
+            yield site.node, fn, trains[who]

@@ -80,13 +80,19 @@ class LossFns:
     def end_leak_check(self) -> None:
         self._leak_inputs = []  # the leak check is over: drop the references
 
-    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weighted: bool = False) -> None:
+    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weighted: bool = False,
+                   summed: bool = False) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
             return
         if not torch.is_grad_enabled():
             ev = self._eval.setdefault(self.mon.batches.eval_loader, [])
             if len(ev) < 100_000:  # bounded: a very long evaluation keeps its first 100 000 losses
-                ev.append(out.detach().float().reshape(()))
+                v = out.detach().float().reshape(())
+                if summed:  # reduction="sum" (a validation loop that divides by the set's size later): per term
+                    n = (target if name in ("cross_entropy", "nll_loss") else input).numel() \
+                        if isinstance(target, torch.Tensor) and isinstance(input, torch.Tensor) else 1
+                    v = v / max(1, n)
+                ev.append(v)
             return
         self.n_calls += 1
         d = out.detach()

@@ -325,7 +325,8 @@ class Patches:
             # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument)
             weighted = isinstance(kwargs.get("weight"), torch.Tensor) or isinstance(kwargs.get("pos_weight"), torch.Tensor) \
                 or (bool(args) and name in ("cross_entropy", "nll_loss") and isinstance(args[0], torch.Tensor))
-            mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted)
+            mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted,
+                      kwargs.get("reduction") == "sum")
             return out
 
         return loss_fn

@@ -23,7 +23,8 @@ def check(m):
     optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`,
     or after `if (i + 1) % accum != 0: continue`) or
     a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`;
-    also a step method run once per batch whose counter lives on `self`),
+    also a step method run once per batch whose counter lives on `self`, or whose modulo
+    reads its batch-index parameter: `if (batch_nb + 1) % self.accumulate == 0:`),
     and clears the gradients only there too (gradient accumulation), while nothing in the
     loop divides the loss: no `loss / accum`, `loss /= accum`, no division by the same
     quantity as the modulo (in the loop or in a same-file function it calls). `accelerator.backward` (which divides
@@ -77,6 +78,7 @@ def _judge(m, loop, own: list, attrs_only: bool):
     if b"%" not in seg and b"+=" not in seg:
         return
     gates = [n for n in walk(loop) if isinstance(n, ast.If) and (not attrs_only and _mod(n.test)
+                                                                 or attrs_only and _param_mod(loop, n.test)
                                                                  or _counter(loop, n, attrs_only))
              and any(_inside(n, s) for s in steps)]
     gates += [] if attrs_only else _skips(loop, steps)
@@ -178,6 +180,16 @@ def _counter(loop, gate: ast.If, attrs_only: bool = False) -> list:
     reset = any(isinstance(x, ast.Assign) and any(text(y) == n for y in x.targets)
                 and isinstance(x.value, ast.Constant) and x.value.value == 0 for b in gate.body for x in walk(b))
     return [t.comparators[0]] if bumped and reset else []
+
+
+def _param_mod(fn, test) -> bool:
+    """``if (batch_idx + 1) % self.accum == 0:`` in a step method run once per batch, the
+    batch counter one of its parameters (the caller's loop index)."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    args = {a.arg for a in fn.args.args + fn.args.kwonlyargs} - {"self"}
+    return any(isinstance(n, ast.BinOp) and type(n.op) is ast.Mod
+               and any(isinstance(x, ast.Name) and x.id in args for x in walk(n.left)) for n in walk(test))
 
 
 def _mod_rhs(test) -> list:

@@ -114,6 +114,25 @@ def _mentions(e: ast.AST, name: str) -> bool:
     return False
 
 
+def _soft_cross_entropy(scope: ast.AST, name: str):
+    """``torch.sum(targets * name, dim=1)`` / ``(targets * name).sum(1)``: log-probabilities
+    weighted by soft targets and summed over dim 1, a cross-entropy per sample (log_softmax
+    only: attention weights times values are summed over either axis)."""
+    for node in walk(scope):
+        f = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(f, ast.Attribute) and f.attr == "sum"):
+            continue
+        if text(f.value) == "torch":
+            expr = node.args[0] if node.args else None
+            dim = keyword(node, "dim") or (node.args[1] if len(node.args) > 1 else None)
+        else:
+            expr, dim = f.value, keyword(node, "dim") or (node.args[0] if node.args else None)
+        if _const(dim, 1) and isinstance(expr, ast.BinOp) and type(expr.op) is ast.Mult and any(
+                isinstance(a, ast.Name) and a.id == name and not isinstance(b, ast.Constant)
+                for a, b in ((expr.left, expr.right), (expr.right, expr.left))):
+            yield node
+
+
 def _per_sample_reads(m, scope: ast.AST, name: str):
     """Uses of ``name`` in ``scope`` that read one value per (sample, class), proof of a 2-D
     tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``, a
@@ -150,7 +169,8 @@ def check(m):
     (any import spelling) whose result is picked per sample and class in the same function:
     `p.gather(1, target)`, `torch.gather(p, 1, target)`, `p[torch.arange(n), y]`, a reduction
     over dim 1 (`p.max(dim=1)`, `F.normalize(p * r, p=1, dim=1)`) (reads that prove a 2-D
-    tensor); and a model's output normalised over dim 0 where the model
+    tensor), or, for log_softmax, soft targets times it summed over dim 1 (`torch.sum(targets *
+    logp, dim=1)`: a cross-entropy per sample); and a model's output normalised over dim 0 where the model
     provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
     `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it (also through a
     layer built on `self`, `self.act = nn.Softmax(dim=0)`, flagged at that layer) whose class
@@ -214,6 +234,8 @@ def check(m):
                                 "sample's values are normalised across the batch, not over its classes; use dim=1")
             continue
         use = next((u for u in _per_sample_reads(m, fn, target) if u.lineno >= call.lineno), None)
+        if use is None and which == "log_softmax":
+            use = next((u for u in _soft_cross_entropy(fn, target) if u.lineno >= call.lineno), None)
         if use is not None:
             yield Hit(call, f"{which} over dim 0 (the batch), then `{target}` is read per sample and class (line "
                             f"{use.lineno}): each sample's values are normalised across the batch, not over its "

@@ -19,7 +19,9 @@ _NAMES = frozenset({"Softmax", "LogSoftmax", "Softmin", "softmax", "log_softmax"
 def check(m):
     """What it detects: `nn.Softmax()`, `nn.LogSoftmax()`, `nn.Softmin()` built without
     `dim`, and `F.softmax(x)`, `F.log_softmax(x)`, `F.softmin(x)` called with the input
-    only (any import spelling). Calls that pass `**kwargs` are not flagged.
+    only (any import spelling). Calls that pass `**kwargs` are not flagged. Also
+    `torch.softmax(x)` / `torch.log_softmax(x)` and the methods `x.softmax()` /
+    `x.log_softmax()` with no dim: those require it (TypeError the first time the line runs).
 
     Why it happens: with `dim=None` PyTorch guesses (and warns that the implicit
     choice is deprecated): dim 0 for 0-, 1- and 3-D inputs, dim 1 otherwise. For a
@@ -54,6 +56,11 @@ def check(m):
         if c[0] != "fn":
             continue
         q = c[1]
+        if q in ("torch.softmax", "torch.log_softmax") and len(call.args) == 1 and not call.keywords:
+            # unlike F.softmax, the torch.* functions take dim as a required argument
+            yield Hit(call, f"`{q}(x)` without dim: torch's function requires it (TypeError when this line runs); "
+                            "pass dim=-1")
+            continue
         if q in N.SOFTMAX_MODULES:
             if not call.args and keyword(call, "dim") is None:
                 yield Hit(call, f"`{q.rsplit('.', 1)[-1]}()` without dim: PyTorch picks dim 0 for 3-D input "

@@ -46,7 +46,8 @@ def check(m):
     `model`, whose objects may move in place), or computes with as one (an operand of
     arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
     such as `torch.cross(up, z)`, the first argument of a model's call, or an element
-    appended to a list that `torch.cat` joins). A module (`model.to(device)` is in place) and a single batch object
+    appended to a list that `torch.cat` joins), or an expression the enclosing `if` tests with
+    `isinstance(expr, torch.Tensor)` (`x[name].to(device)` in a dict loop). A module (`model.to(device)` is in place) and a single batch object
     (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
     `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
     as `logits`, `probs`, `loss`, `*_logits` are read as tensors. Also a statement next to
@@ -78,7 +79,7 @@ def check(m):
         # a tensor's detach() takes no argument (ignite's Metric.detach(engine) is another method)
         only = v.func.attr in _TORCH_ONLY and not (v.func.attr == "detach" and (v.args or v.keywords))
         if only and text(recv) and not _STREAMS.search(text(recv)) or _tensor(m, recv, site.ctx) \
-                or _sibling_assigned(m, site, v):
+                or _sibling_assigned(m, site, v) or _checked_tensor(m, recv, site):
             loop = next((lp for lp in reversed(site.ctx.loops) if isinstance(recv, ast.Name)
                          and isinstance(lp, (ast.For, ast.AsyncFor))
                          and recv.id in {n.id for n in walk(lp.target) if isinstance(n, ast.Name)}), None)
@@ -88,8 +89,9 @@ def check(m):
                    "module (`module.to(...)`, which is in place)" if params else
                    f"rebinding `{recv.id}` would not help either (the loop's variable): rebuild "
                    f"`{text(loop.iter) or 'what the loop reads'}` with the converted tensors" if loop is not None
-                   else f"assign it (`{text(recv) or 'x'} = ...`)")
-            yield Hit(v, f"`{text(recv) or 'tensor'}.{v.func.attr}(...)` as a statement: tensor methods return a new "
+                   else f"assign it (`{ast.unparse(recv) if isinstance(recv, ast.Subscript) else text(recv) or 'x'} = ...`)")
+            shown = ast.unparse(recv) if isinstance(recv, ast.Subscript) else text(recv) or "tensor"
+            yield Hit(v, f"`{shown}.{v.func.attr}(...)` as a statement: tensor methods return a new "
                          f"tensor, so the result is discarded; {how}")
 
 
@@ -133,6 +135,23 @@ def _tensor(m, e, ctx) -> bool:
 
 
 _PARAM_ITERS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
+_TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor", "torch.FloatTensor", "torch.LongTensor"})
+
+
+def _checked_tensor(m, recv, site) -> bool:
+    """The statement sits in the body of an ``if isinstance(<recv>, torch.Tensor):`` test of
+    the same expression (``if isinstance(x[name], torch.Tensor): x[name].to(dev)``, a dict of
+    inputs moved one entry at a time): the code itself says the receiver is a tensor."""
+    want = ast.unparse(recv)
+    line = site.node.lineno
+    for n in walk(site.ctx.func or m.tree):
+        if not (isinstance(n, ast.If) and n.body and n.body[0].lineno <= line <= (n.body[-1].end_lineno or 0)):
+            continue
+        for c in walk(n.test):
+            if isinstance(c, ast.Call) and text(c.func) == "isinstance" and len(c.args) == 2 \
+                    and ast.unparse(c.args[0]) == want and text(c.args[1]) in _TENSOR_TYPES:
+                return True
+    return False
 
 
 # .dtype and .device are not on the list: diffusers' and transformers' models have both

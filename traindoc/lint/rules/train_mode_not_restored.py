@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..bindings import Param
-from ..flow import calls_index, is_module_class, ordered_events
+from ..flow import calls_index, helper_function, is_module_class, ordered_events
 from ..registry import Hit, lint_rule
 from ..source import call_name, text
 from ..training import parameter_owners, train_event
@@ -26,9 +26,10 @@ def check(m):
     `.train()` call runs anywhere in that loop or the functions it calls. The model must be
     one whose `.parameters()` the file hands to something (the optimizer), or, in a file
     that never calls `.parameters()` (the optimizer is built elsewhere), one the loop
-    itself calls (`model(x)`, `model.loss(...)`), so putting a frozen teacher or an EMA
+    itself calls (`model(x)`, `model.loss(...)`) or a same-file helper it calls does
+    (`self.forward_pair(...)` running `self.model(...)`), so putting a frozen teacher or an EMA
     copy in eval mode is not flagged. Nor is a file whose model is in sight (an
-    `nn.Module` class or torch.nn layers built in the file) with no dropout or batch norm
+    `nn.Module` class other than a loss, or torch.nn layers built in the file) with no dropout or batch norm
     (no `Dropout`, `BatchNorm`, `dropout`, and no pretrained or library model), where eval
     mode changes nothing; a model that comes from elsewhere (passed in, imported) may have
     either, so it is flagged. Also a training function that calls `model.train()`, then a
@@ -117,14 +118,21 @@ def _mode_matters(m) -> bool:
     from a caller, whose layers this file cannot show)."""
     if any(w in m.source for w in _MODE_WORDS):
         return True
-    if any(w in m.source for w in _BUILT):
-        return False  # a model built here, with no dropout or batch norm: eval mode changes nothing
+    if not any(w in m.source for w in _BUILT) and b"Module" not in m.source and b"nn." not in m.source:
+        return True  # nothing that builds a model: it comes from a caller
     got = m.memo.get("train-mode.model-in-sight")
-    if got is None:  # other spellings (from torch.nn import Linear, a Module subclass by alias)
+    if got is None:  # (a Module subclass by alias, from torch.nn import Linear)
+        # a model built here, with no dropout or batch norm: eval mode changes nothing. A loss
+        # written as a Module (`class PairwiseLoss(nn.Module)`) is not the model: that one
+        # comes from a caller (a reward model handed to a trainer class)
         got = m.memo["train-mode.model-in-sight"] = any(
-            isinstance(n, ast.ClassDef) and is_module_class(m, n) for n in m.tree.body
+            isinstance(n, ast.ClassDef) and is_module_class(m, n) and not n.name.endswith(_NOT_MODELS)
+            for n in m.tree.body
         ) or any(_layer(m.qualname(s.node.func) or "") for s in m.w.calls)
     return not got
+
+
+_NOT_MODELS = ("Loss", "Criterion", "Metric")
 
 
 # the usual spellings of a model built in the file: a cheap test before the walk above
@@ -140,8 +148,16 @@ def _called_in(m, loop) -> set[str]:
     """Last names of what a loop calls as a model: ``model(x)``, ``self.model(x)``,
     ``model.loss(x, y)`` (the receiver of a method call that is not a tensor or loss op)."""
     out = set()
-    for s in calls_index(m)[0].get(id(loop), []):
-        f = s.node.func
+    calls = [s.node for s in calls_index(m)[0].get(id(loop), [])]
+    # and what the same file's helpers called there call (`self.forward_pair(a, b)` running
+    # `self.model(...)`): one level down
+    for c in list(calls):
+        fn = helper_function(m, c)
+        if fn is not None:
+            calls += [n for n in walk(fn) if isinstance(n, ast.Call) and not (  # (not the mode calls judged)
+                isinstance(n.func, ast.Attribute) and n.func.attr in ("eval", "train", "requires_grad_"))]
+    for c in calls:
+        f = c.func
         if isinstance(f, ast.Attribute) and isinstance(f.value, (ast.Name, ast.Attribute)):
             out.add(_last(text(f.value)))
         if isinstance(f, (ast.Name, ast.Attribute)):

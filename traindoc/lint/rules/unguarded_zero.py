@@ -31,6 +31,8 @@ WHY = {
     "groupsum": "a per-group sum scattered onto zeros (0 for every group nothing was added to: a node "
                 "with no incoming edge)",
     "spectrum": "a magnitude spectrogram (|stft|: exactly 0 in digital silence and zero padding)",
+    "range": "a range max - min (exactly 0 when every value is equal: a constant feature, a blank image, "
+             "degenerate eigenvalues)",
 }
 # Which kinds each op is flagged for. log(softmax) is TD501's; sqrt is fine at a count
 # (no gradient flows into a count) but its derivative is infinite at 0 for the others.
@@ -40,7 +42,7 @@ FLAG = {
     "sqrt": ("variance", "sumsq", "sq"),
     "rsqrt": ("variance", "sumsq", "sq", "norm", "std", "count", "groupsum"),
     "div": ("norm", "variance", "std", "count", "sumsq", "prob", "softmax", "sigmoid", "probsum", "relu",
-            "maskedsum", "groupsum"),
+            "maskedsum", "groupsum", "range"),
     # x ** -k is a division by x ** k; x ** 0.5 has sqrt's infinite derivative at 0
     "pow-": ("norm", "variance", "std", "count", "sumsq", "sq", "prob", "groupsum"),
     "pow<1": ("variance", "sumsq", "sq"),
@@ -75,7 +77,8 @@ def check(m):
     pre-activation; also through a loss class's `__call__`), or a value clamped at 0
     (`wh.clamp(min=0)`) and products and ratios of it (the IoU of two boxes, 0 when they
     do not overlap: `-iou.log()`), or (for log) a magnitude spectrogram (`stft(...).abs()`,
-    0 in digital silence), with no epsilon or clamp. A value
+    0 in digital silence), or (for a division) a range `x.max() - x.min()` (min-max
+    normalisation: 0 for a constant input), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
@@ -166,7 +169,7 @@ def _hit(m, op: str, arg, node, ctx):
         return None
     if op == "div" and isinstance(node, ast.BinOp) and _item(node.left):
         return None  # x.item() / n: a logged metric, no gradient flows through it
-    k = m.kind(arg)
+    k = "range" if op == "div" and _range(m, arg) else m.kind(arg)
     if not isinstance(k, str) or k not in FLAG[op]:
         return None
     if _tested(m, arg, func):
@@ -181,6 +184,29 @@ def _hit(m, op: str, arg, node, ctx):
     what = {"pow-": "a negative power", "pow<1": "a fractional power"}.get(op, op)
     return Hit(node, f"{what} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
                      f"clamp the {role} or add an epsilon")
+
+
+def _range(m, arg) -> bool:
+    """``x.max() - x.min()`` (``torch.max(x) - torch.min(x)``, ``amax``/``amin``, or names
+    bound once to those): min-max normalisation's denominator."""
+    if not (isinstance(arg, ast.BinOp) and type(arg.op) is ast.Sub):
+        return False
+    return _extreme(m, arg.left, "max") and _extreme(m, arg.right, "min")
+
+
+def _extreme(m, e, which: str, depth: int = 2) -> bool:
+    if isinstance(e, ast.Subscript):  # torch.max(x, dim=0)[0]
+        e = e.value
+    if isinstance(e, ast.Attribute) and e.attr == "values":  # x.max(dim=0).values
+        e = e.value
+    if isinstance(e, ast.Call):
+        f = e.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        return name in (which, "a" + which, "nan" + which)
+    if isinstance(e, ast.Name) and depth > 0:
+        d = single_def(m, e)
+        return d is not None and _extreme(m, d, which, depth - 1)
+    return False
 
 
 _GRAD_ONLY = ("sqrt", "pow<1")  # finite at 0: only the gradient is infinite

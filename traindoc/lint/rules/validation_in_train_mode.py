@@ -6,7 +6,7 @@ import ast
 import re
 
 from ..bindings import Param
-from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, mode_index
+from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, inference_in_train_mode, mode_index
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
@@ -32,7 +32,7 @@ _MODEL_NAMES = frozenset(
 @lint_rule(
     "validation-in-train-mode", "TD508", "warning",
     "a validation loop that runs the model without model.eval() or without torch.no_grad()",
-    needles=[("val", "eval", "test", "dev")],
+    needles=[("val", "eval", "test", "dev", "no_grad", "inference_mode")],
     fix="call model.eval() before the loop (model.train() after it) and run it under torch.no_grad() "
         "(or torch.inference_mode())",
     confirm="evaluate the same batch twice: in train mode the outputs differ (dropout) and BatchNorm's running stats move",
@@ -56,7 +56,10 @@ def check(m):
     epoch function for both phases (`def run_epoch(model, loader, optimizer=None)`) whose
     backward and step run only under `if is_train:`, called once with training and once with
     validation data, with no `torch.set_grad_enabled(is_train)` or no_grad around its
-    forward or the validation call: the finding points at the forward. A missing
+    forward or the validation call: the finding points at the forward. Also inference in a
+    method of a class (`with torch.no_grad(): value = self.critic(...)`, a PPO rollout) on an
+    attribute that another method puts in train mode (`self.critic.train()`) and that no line
+    of the file ever puts in eval mode. A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
     mode changes nothing.
@@ -123,6 +126,13 @@ def check(m):
                   f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
     yield from _batch_functions(m, index)
     yield from _shared_epochs(m)
+    if any(w in m.source for w in _MODE_MATTERS):
+        for call, fn, train in inference_in_train_mode(m):
+            if not _trains(m, fn):
+                yield Hit(call, f"`{ast.unparse(call.func)}` runs under no_grad in `{fn.name}()` (inference) while "
+                                f"it is in train mode: `{ast.unparse(train.func)}()` on line {train.lineno} and no "
+                                "`.eval()` anywhere in the file, so dropout stays on and BatchNorm updates its "
+                                "running stats; call .eval() before it (and .train() before training)")
 
 
 def _batch_functions(m, index):

@@ -20,7 +20,7 @@ def overfitting(run):
 
     Also: a classifier whose training loss fell to a tenth of the chance level (the entropy
     of its label distribution) or below while its validation loss never went below nine
-    tenths of it (at least 5 evaluations): it fits its training rows and nothing that
+    tenths of it nor below nine tenths of its first value (at least 5 evaluations): it fits its training rows and nothing that
     carries to new ones, whatever the validation curve's shape (weight decay can pull a
     memorising model's validation loss back down without it ever generalising).
 
@@ -69,8 +69,8 @@ def _memorised(f, v: np.ndarray) -> list:
     if ch is None or not np.isfinite(f.loss_last):
         return []
     h, what = ch
-    if f.loss_last > 0.1 * h or float(np.min(v)) < 0.9 * h:
-        return []
+    if f.loss_last > 0.1 * h or float(np.min(v)) < 0.9 * h or float(np.min(v)) < 0.9 * float(v[0]):
+        return []  # (and never better than its first value: a summed validation loss falls from far above)
     return [finding(
         "overfitting", 0.6,
         f"the training loss fell to {fmt(f.loss_last)} while the validation loss never went below the chance level "
