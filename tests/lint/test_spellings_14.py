@@ -73,6 +73,22 @@ CASES = {
                     self.opt.step()
                     self.opt.zero_grad()
         """,
+        # near miss: the step method is handed a loss its caller divided
+        """
+        class Runner:
+            def __init__(self, net, opt, accum):
+                self.net, self.opt, self.accum = net, opt, accum
+
+            def _apply(self, out, idx):
+                out.backward()
+                if (idx + 1) % self.accum == 0:
+                    self.opt.step()
+                    self.opt.zero_grad()
+
+            def epoch(self, dl):
+                for idx, (xb, yb) in enumerate(dl):
+                    self._apply(F.cross_entropy(self.net(xb), yb) / self.accum, idx)
+        """,
         # near miss: the loss divided by the same count
         """
         class Runner:

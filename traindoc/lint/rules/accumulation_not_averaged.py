@@ -96,6 +96,8 @@ def _judge(m, loop, own: list, attrs_only: bool):
         tgt = backward_target(b)
         if tgt is None or _divided(m, loop, tgt, divisors) or _helper_divides(m, own, divisors):
             continue
+        if attrs_only and _caller_divides(m, loop, tgt, divisors):
+            continue
         yield Hit(b, f"backward() every iteration but the optimizer steps only every k iterations (line "
                      f"{gates[0].lineno}) and the loss is not divided by k: the accumulated gradient is k times "
                      "too large; divide the loss by the accumulation steps", related=_computed(m, tgt, b))
@@ -198,6 +200,24 @@ def _mod_rhs(test) -> list:
 
 def _inside(stmt: ast.If, node) -> bool:
     return any(x is node for b in stmt.body for x in walk(b))
+
+
+def _caller_divides(m, fn, tgt, divisors: set) -> bool:
+    """A step method handed its loss (``self._backward_step(loss, i)``, backward on the
+    parameter or on ``scaler.scale(param)``) by a caller that divides by the accumulation
+    count (``loss = criterion(out, y) / self.accum``)."""
+    if isinstance(tgt, ast.Call) and isinstance(tgt.func, ast.Attribute) and tgt.func.attr == "scale" and tgt.args:
+        tgt = tgt.args[0]
+    params = {a.arg for a in getattr(getattr(fn, "args", None), "args", [])}
+    if not (isinstance(tgt, ast.Name) and tgt.id in params):
+        return False
+    where = {id(s.node): s.ctx.func for s in m.w.calls}
+    for c in m.call_sites(fn):
+        scope = where.get(id(c))
+        if scope is not None and any(isinstance(n, ast.BinOp) and type(n.op) is ast.Div
+                                     and (text(n.right) or ast.dump(n.right)) in divisors for n in walk(scope)):
+            return True
+    return False
 
 
 def _helper_divides(m, calls, divisors: set) -> bool:

@@ -79,6 +79,16 @@ def data_duplicates(run):
     )]
 
 
+def _with_overfitting(run) -> tuple[float, list]:
+    """(confidence, the overfitting finding or []): the model memorises what it sees many
+    times, so a validation loss that turns up is this cause's consequence, and the copies
+    rank just above it when both are there; a warning (0.4) alone."""
+    from .overfitting import overfitting
+
+    over = overfitting(run)
+    return (min(0.9, over[0].confidence + 0.05) if over else 0.4), over
+
+
 def _uniform(run, ev: dict, d: dict) -> list:
     """A size the script permuted every epoch (``torch.randperm(n)``) that is at least twice
     the distinct inputs trained on, with at least n rows seen (a whole epoch)."""
@@ -88,12 +98,7 @@ def _uniform(run, ev: dict, d: dict) -> list:
     n = max((n for n in perms if 2 * distinct <= n <= rows), default=None)
     if n is None:
         return []
-    # the model memorises what it sees many times: a validation loss that turns up (overfitting)
-    # is this cause's consequence, so it ranks first when both are there
-    from .overfitting import overfitting
-
-    over = overfitting(run)
-    c = min(0.9, over[0].confidence + 0.05) if over else 0.4
+    c, over = _with_overfitting(run)
     return [finding(
         "data-duplicates", c,
         f"the training set holds its inputs many times over: the script permutes {n} rows every epoch "
@@ -130,10 +135,7 @@ def _in_batch(run, ev: dict, d: dict) -> list:
         if key.startswith("loader/") and isinstance(m, dict) and (
                 m.get("replacement") or "Weighted" in str(m.get("sampler") or "")):
             return []
-    from .overfitting import overfitting
-
-    over = overfitting(run)
-    c = min(0.9, over[0].confidence + 0.05) if over else 0.4
+    c, over = _with_overfitting(run)
     return [finding(
         "data-duplicates", c,
         f"{reps / rows:.0%} of the rows trained on in the first steps repeat an input already in the same batch "

@@ -66,8 +66,8 @@ def _memorised(f, v: np.ndarray) -> list:
     from .label_misaligned import chance_level
 
     ch = chance_level(f) if f.labels else None
-    if ch is None or not np.isfinite(f.loss_last):
-        return []
+    if ch is None or not np.isfinite(f.loss_last) or not f.loss_min >= 0:
+        return []  # (a loss that goes negative is no cross-entropy: its level says nothing of memorising)
     h, what = ch
     if f.loss_last > 0.1 * h or float(np.min(v)) < 0.9 * h or float(np.min(v)) < 0.9 * float(v[0]):
         return []  # (and never better than its first value: a summed validation loss falls from far above)
