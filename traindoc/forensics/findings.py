@@ -202,11 +202,9 @@ def _op_finding(c: dict[str, Any], kind: str, ctx: _Context) -> Finding:
     conf = 0.95
     big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)
     if kind == "unstable-op" and big > 1e15 and (c["short"] in _LINEAR_OPS or big < 1e37):
-        # a float32 matmul overflows only on inputs of ~1e19, a square on ~1e19 too: the
-        # activations (or weights) had already run away upstream (init, learning rate, a summed
-        # loss, exploding gradients); the op itself is not the unstable one, so the series'
-        # causes should outrank it (every such culprit in bench/real, 17 programs). Not a
-        # sentinel near float32's max (finfo.min masks added twice overflow by construction)
+        # a matmul or a square overflows float32 only on inputs of ~1e19: the values ran away upstream
+        # (init, lr, a summed loss, exploding gradients), so the series' causes outrank the op (17
+        # bench/real programs); not a sentinel near float32's max (finfo.min masks added twice)
         conf = 0.45
         msg += f" (its inputs had reached |x| {big:.3g}: the values ran away upstream of this op)"
     if samples:
