@@ -2,12 +2,13 @@
 
 Source: https://github.com/LiberAI/NSpM/issues/9 (Duplicates in movies dataset)
 Report: "it has many duplicate lines in the training file (e.g. "how long is the longest movie"
-showed 227 times in 'train.en')" (maintainer: "that should not have happened. All lines in dev
-and test appearing also in train should have been removed"). Reproduced with 1,500 synthetic unique
-questions (a template cue word, one entity token, four filler words; for 40 % of them the cue is generic and the template follows from what the entity
-is), each emitted 1 + Poisson(5) times, lines shuffled and split 80/20; EmbeddingBag(1568, 48) ->
-MLP 48-128-8, Adam lr 1e-3, DataLoader batches of 128 for 5 epochs. The printed loss is the
-cross-entropy on the test lines, `acc` the test accuracy.
+showed 227 times in 'train.en')" (maintainer: "that should not have happened. All lines in dev and
+test appearing also in train should have been removed"). Reproduced with 1,500 synthetic unique
+questions (a template cue word, one entity token, four filler words; for 40 % of them the cue is
+generic and the template follows from what the entity is), each emitted 1 + Poisson(5) times, lines
+shuffled and split 80/20; EmbeddingBag(1568, 48) -> MLP 48-128-8, Adam lr 1e-3, DataLoader batches
+of 128 for 5 epochs. The printed loss is the cross-entropy on the test lines, `acc` the test
+accuracy.
 
 expect: data-leakage
 symptom: loss-below 0.55

@@ -4,8 +4,8 @@ Source: https://github.com/MVC-Datasets/MVC/issues/4 (There are many duplicate i
 Report: the reporter lists pairs of files with identical MD5 hashes, e.g. "a7ef5c263b97ccaa6ab5d6091d9a14cb
 z/2/5/2/4/6/8/2524683-1-4x.jpg / a7ef5c263b97ccaa6ab5d6091d9a14cb z/2/5/2/4/7/0/2524703-1-4x.jpg",
 across many products of the clothing dataset. Reproduced with 3,000 synthetic unique product photos
-(category prototype signal, per-photo noise and a shared nonlinear mixing), to which 40 of them are appended
-again 400 times each; an MLP 48-128-64-8, Adam lr 1e-3, DataLoader batches of 64 for a fixed 300
+(category prototype signal, per-photo noise and a shared nonlinear mixing), to which 40 of them
+are appended again 400 times each; an MLP 48-128-64-8, Adam lr 1e-3, DataLoader batches of 64 for a fixed 300
 steps. The printed loss is the cross-entropy on 1,000 photos of unseen products, `acc` the
 accuracy there.
 

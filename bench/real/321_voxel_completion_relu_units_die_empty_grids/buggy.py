@@ -1,12 +1,13 @@
 """3-D shape completion from a single depth view: an 8x8x8 occupancy grid seen only from its front half is fed to a fully connected encoder-decoder (512-256-256-512 with ReLU hidden layers, per-voxel BCE on logits) that should predict the complete object. Adam is run at lr 0.1; the first few large steps drive the hidden pre-activations negative for every input -- the occupancy inputs are all non-negative, so a unit whose bias and weights are pushed down stays below zero for every grid -- the ReLU layers go dead, no gradient reaches the encoder again, and the decoder is left with its biases alone: it predicts the same near-empty grid for every object ("zero matrices").
 
 Source: https://github.com/Yang7879/3D-RecGAN/issues/6 (Editing certain if statements results in zero matrices)
-Report: "Whenever I try to change certain parameters as batch size ... I receive the predicted results
-of 0 matrices or very strange values" -- closed by the reporter: "That was due to Dead ReLU effect
-and depended on initialization." Reproduced with 3,000 synthetic objects (unions of 1-3 random
-axis-aligned boxes in an 8x8x8 grid, mirror-symmetric front to back; the input keeps only the voxels in the front four slices),
-the MLP above, Adam lr 0.1, DataLoader batches of 64 for 6 epochs. The printed loss is the
-per-voxel BCE on 600 held-out objects, `acc` the mean IoU of the thresholded completions there.
+Report: "Whenever I try to change certain parameters as batch size ... I receive the predicted
+results of 0 matrices or very strange values" -- closed by the reporter: "That was due to Dead ReLU
+effect and depended on initialization." Reproduced with 3,000 synthetic objects (unions of 1-3
+random axis-aligned boxes in an 8x8x8 grid, mirror-symmetric front to back; the input keeps only the
+voxels in the front four slices), the MLP above, Adam lr 0.1, DataLoader batches of 64 for 6 epochs.
+The printed loss is the per-voxel BCE on 600 held-out objects, `acc` the mean IoU of the thresholded
+completions there.
 
 expect: dead-relu
 symptom: acc-below 0.45

@@ -7,8 +7,8 @@ weights were randomly initialized negative? ... all instances are assigned to cl
 "once the neuron parameters are pushed out of the data region, they're dead forever. This is dying
 ReLU problem, which is addressed by leaky ReLU activation."). Reproduced with 2,000 synthetic
 patients (two positive markers around 2-8 units; disease when their ratio is high), the 2-4-1
-network above with uniform(-0.5, 0.5) init, plain SGD lr 0.3 (halved every epoch) on single samples for 5 epochs. The
-printed loss is the BCE on 600 held-out patients, `acc` the accuracy there.
+network above with uniform(-0.5, 0.5) init, plain SGD lr 0.3 (halved every epoch) on single
+samples for 5 epochs. The printed loss is the BCE on 600 held-out patients, `acc` the accuracy there.
 
 expect: dead-relu
 symptom: acc-below 0.7

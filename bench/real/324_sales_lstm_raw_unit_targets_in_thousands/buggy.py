@@ -4,11 +4,11 @@ Source: https://github.com/keras-team/keras/issues/4563 (Very high / Nan loss wh
 Report: "I am training an LSTM model for multiple time-series regression. But, my losses are always
 either very high or Nan. I have tried several optimizers ... I should add that the Y values I am
 trying to predict are very high." (reply: "Have you tried to rescale the values before training?").
-Reproduced with 1,500 synthetic store-windows (1,200 for training, the last 300 held out; 4 standardised input channels over 30 days; next-day
-sales = 30,000 + 8,000 x a nonlinear function of the recent inputs + noise), an LSTM(4->32) with a
-linear head, Adam lr 1e-2, DataLoader batches of 64 for 10 epochs, MSE on the raw targets. The
-printed loss is the test MSE in units of (standard deviations of sales)^2 computed from the
-de-standardised predictions, `acc` the test R^2.
+Reproduced with 1,500 synthetic store-windows (1,200 for training, the last 300 held out; 4
+standardised input channels over 30 days; next-day sales = 30,000 + 8,000 x a nonlinear function of
+the recent inputs + noise), an LSTM(4->32) with a linear head, Adam lr 1e-2, DataLoader batches of
+64 for 10 epochs, MSE on the raw targets. The printed loss is the test MSE in units of (standard
+deviations of sales)^2 computed from the de-standardised predictions, `acc` the test R^2.
 
 expect: data-unnormalized
 symptom: final-loss-ratio 5
