@@ -50,6 +50,19 @@ CASES = {
             hi = torch.amax(w)
             return (w - lo) / (hi - lo)  # !
         """,
+        # near misses: Python's and NumPy's extremes, an image scaled for a plot
+        """
+        import numpy as np
+        import matplotlib.pyplot as plt
+
+        def rescale(xs, img):
+            a = [(v - min(xs)) / (max(xs) - min(xs)) for v in xs]
+            b = (img - np.min(img)) / (np.max(img) - np.min(img))
+            return a, b
+
+        def show(t):
+            plt.imshow((t - t.min()) / (t.max() - t.min()))
+        """,
         # near misses: an epsilon in the range, a clamp on it, a range that is not max - min
         """
         def rescale(w):

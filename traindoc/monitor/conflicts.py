@@ -74,6 +74,7 @@ class LabelConflicts:
         self.targets = TargetSpread(mon)  # and in one column of a regression target
         self.perms: dict[int, int] = {}  # torch.randperm(n) calls by n: an epoch's permutation (patches)
         self.batch_repeats = 0  # training rows whose input an earlier row of the same batch had
+        self.width = 0  # input elements of a training row (the widest seen)
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -152,6 +153,7 @@ class LabelConflicts:
             self._over = True  # the budget is spent: the groups so far are the sample
             return None
         self.elems += n
+        self.width = max(self.width, n // b)  # elements a row (token ids repeat by nature; feature rows do not)
         h = None
         for i, x in enumerate(xs):
             part = self._hash(x.detach().reshape(b, -1), i)
@@ -326,7 +328,7 @@ def repeats(c: LabelConflicts) -> None:
         f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
         f"{median} times)",
         {"rows": rows, "distinct": d, "top": top, "median": median, "top_share": top / rows, "permuted": perms,
-         "batch_repeats": c.batch_repeats})
+         "batch_repeats": c.batch_repeats, "width": c.width})
 
 
 def _bag(xs: list) -> bool:

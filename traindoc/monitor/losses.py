@@ -81,17 +81,22 @@ class LossFns:
         self._leak_inputs = []  # the leak check is over: drop the references
 
     def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weighted: bool = False,
-                   summed: bool = False) -> None:
+                   summed: int | None = None) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
             return
         if not torch.is_grad_enabled():
             ev = self._eval.setdefault(self.mon.batches.eval_loader, [])
             if len(ev) < 100_000:  # bounded: a very long evaluation keeps its first 100 000 losses
                 v = out.detach().float().reshape(())
-                if summed:  # reduction="sum" (a validation loop that divides by the set's size later): per term
-                    n = (target if name in ("cross_entropy", "nll_loss") else input).numel() \
-                        if isinstance(target, torch.Tensor) and isinstance(input, torch.Tensor) else 1
-                    v = v / max(1, n)
+                if summed is not None and isinstance(target, torch.Tensor) and isinstance(input, torch.Tensor):
+                    # reduction="sum" (a validation loop that divides by the set's size later): per term,
+                    # as a mean-reduced call would give: class targets not ignored, rows of soft labels
+                    if name in ("cross_entropy", "nll_loss"):
+                        n = max(1, target.numel() // max(1, target.shape[1])) if target.is_floating_point() \
+                            and target.dim() > 1 else (target != summed).sum().clamp_min(1)  # (a tensor: no sync)
+                    else:
+                        n = max(1, input.numel())
+                    v = v / n
                 ev.append(v)
             return
         self.n_calls += 1

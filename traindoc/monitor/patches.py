@@ -325,8 +325,9 @@ class Patches:
             # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument)
             weighted = isinstance(kwargs.get("weight"), torch.Tensor) or isinstance(kwargs.get("pos_weight"), torch.Tensor) \
                 or (bool(args) and name in ("cross_entropy", "nll_loss") and isinstance(args[0], torch.Tensor))
-            mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted,
-                      kwargs.get("reduction") == "sum")
+            # reduction="sum": the ignore_index whose targets the sum leaves out (-100 by default)
+            summed = kwargs.get("ignore_index", -100) if kwargs.get("reduction") == "sum" else None
+            mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted, summed)
             return out
 
         return loss_fn

@@ -4,8 +4,8 @@ optimizer whose step grows with it (SGD), ``terms`` times that of the mean: the 
 rule's structural evidence where the loss value alone cannot show it (a per-pixel loss summed
 over 16 x 32 x 32 frames starts at 1 768, a plausible value for many losses).
 
-Read once per run, on the first backward: a walk of at most :data:`NODES` graph nodes from the
-root and, where the sum is scaled by a constant, one host read of that constant."""
+Read once per run, on the first backward: a walk from the root at most :data:`NODES` nodes
+deep and, where the sum is scaled by a constant, one host read of that constant."""
 
 from __future__ import annotations
 
@@ -38,8 +38,10 @@ def _walk(node: Any, factor: float, budget: int, skip_mul: bool = False) -> dict
     if node is None or budget <= 0:
         return None
     name = node.name()
-    if name == "SumBackward0":
+    if name in ("SumBackward0", "SumBackward1"):  # (SumBackward1: over dims, all of them at a scalar loss)
         return {"reduction": "sum", "terms": math.prod(node._saved_self_sym_sizes), "op": "sum", "factor": factor}
+    if name == "NegBackward0":  # -logp.sum()
+        return _walk(node.next_functions[0][0], -factor, budget - 1)
     if name.startswith("MeanBackward"):
         return {"reduction": "mean", "terms": int(node._saved_self_sym_numel), "op": "mean", "factor": factor}
     if hasattr(node, "_saved_reduction"):  # MseLoss, NllLoss, BinaryCrossEntropyWithLogits, ...
@@ -54,7 +56,7 @@ def _walk(node: Any, factor: float, budget: int, skip_mul: bool = False) -> dict
                 "op": name.split("Backward")[0], "factor": factor}
     nxt = [n for n, _ in node.next_functions]
     if name in ("MulBackward0", "DivBackward0") and len(nxt) == 2 and nxt[1] is None:
-        if skip_mul:
+        if skip_mul and name == "MulBackward0":  # the GradScaler's loss * scale
             return _walk(nxt[0], factor, budget - 1)
         c = node._saved_other
         c = float(c) if isinstance(c, torch.Tensor) and c.numel() == 1 else None
@@ -62,9 +64,11 @@ def _walk(node: Any, factor: float, budget: int, skip_mul: bool = False) -> dict
             return None
         return _walk(nxt[0], factor * c if name == "MulBackward0" else factor / c, budget - 1)
     if name in ("AddBackward0", "SubBackward0"):
-        parts = [p for p in (_walk(n, factor, budget - 2) for n in nxt) if p is not None]
-        sums = [p for p in parts if p["reduction"] == "sum"]
-        if sums:
-            return max(sums, key=lambda p: p["terms"] * abs(p["factor"]))
-        return parts[0] if parts else None
+        # a mean next to a sum is the data term with a penalty summed over weights (CE + 1e-3 *
+        # W.pow(2).sum()): the mean sizes the step; sums alone (a VAE's reconstruction + KL): the largest
+        parts = [p for p in (_walk(n, factor, budget - 2) for n in nxt if n is not None) if p is not None]
+        means = [p for p in parts if p["reduction"] == "mean"]
+        if means or not parts:
+            return means[0] if means else None
+        return max(parts, key=lambda p: p["terms"] * abs(p["factor"]))
     return None

@@ -14,7 +14,8 @@ class Scalers:
 
     def __init__(self) -> None:
         self._refs: list[weakref.ref] = []
-        self._scaled: dict[int, tuple[weakref.ref, torch.Tensor]] = {}  # id(scaled loss) -> (ref, unscaled)
+        # id(scaled loss) -> (ref, unscaled, multiplied by a scale)
+        self._scaled: dict[int, tuple[weakref.ref, torch.Tensor, bool]] = {}
 
     def live(self) -> list[Any]:
         """The GradScalers seen so far that still exist."""
@@ -26,7 +27,8 @@ class Scalers:
         if isinstance(outputs, torch.Tensor) and isinstance(out, torch.Tensor):
             if len(self._scaled) > 64:
                 self._scaled = {k: v for k, v in self._scaled.items() if v[0]() is not None}
-            self._scaled[id(out)] = (weakref.ref(out), outputs.detach())
+            # (a disabled scaler, GradScaler(enabled=False), returns the loss itself: not multiplied)
+            self._scaled[id(out)] = (weakref.ref(out), outputs.detach(), out is not outputs)
 
     def unscaled(self, t: torch.Tensor) -> torch.Tensor:
         """The loss ``t`` is: the unscaled value when ``t`` came out of ``GradScaler.scale``."""
@@ -36,9 +38,10 @@ class Scalers:
         return t.detach()
 
     def is_scaled(self, t: torch.Tensor) -> bool:
-        """Did ``t`` come out of ``GradScaler.scale``?"""
+        """Did ``t`` come out of ``GradScaler.scale`` multiplied by its scale? (A disabled
+        scaler, ``GradScaler(enabled=False)``, hands back the loss itself.)"""
         entry = self._scaled.get(id(t))
-        return entry is not None and entry[0]() is t
+        return entry is not None and entry[0]() is t and entry[2]
 
     def add_scales(self, names: list[str], tensors: list[torch.Tensor]) -> None:
         """Each scaler's current scale, joined to the step's gather."""

@@ -80,3 +80,23 @@ def test_weighted_oversampling_and_distinct_rows_are_not(tmp_path):
             loss.backward()
             opt.step()
     assert _dupes(tmp_path / "b") == []
+
+
+def test_token_ids_repeat_by_nature(tmp_path):
+    # skip-gram style: one centre-word id a row, common words many times in a batch
+    g = torch.Generator().manual_seed(0)
+    zipf = 1.0 / torch.arange(1, 501).float()
+    ids = torch.multinomial(zipf, 6000, replacement=True, generator=g)
+    ctx = torch.multinomial(zipf, 6000, replacement=True, generator=g)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Embedding(500, 16), nn.Linear(16, 500))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        perm = torch.randperm(len(ids))
+        for i in range(0, 4000, 128):
+            idx = perm[i:i + 128]
+            loss = F.cross_entropy(model(ids[idx]), ctx[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert _dupes(tmp_path) == []

@@ -44,6 +44,11 @@ def test_two_zero_initialised_layers_in_a_row(make_run):
     gains = [["0.weight", "Linear", 0.58], ["2.weight", "Linear", 0.58], ["4.weight", "Linear", 0.0]]
     bi = _named(diagnose(make_run(loss=loss, opt="SGD", lr=0.5, init_gain=gains)), "bad-init")
     assert bi is None or "identical copies" not in bi.message
+    # Fixup-style zeroed residual branches, LoRA's B: half the weights at 0, the rest random
+    gains = [["a.weight", "Linear", 0.58], ["b.weight", "Linear", 0.0], ["c.weight", "Linear", 0.58],
+             ["d.weight", "Linear", 0.0]]
+    bi = _named(diagnose(make_run(loss=loss, opt="SGD", lr=0.5, init_gain=gains)), "bad-init")
+    assert bi is None or "identical copies" not in bi.message
     # dropout breaks the tie too (slowly): then a risk at most
     mods = [["", "Sequential", 0], ["0", "Linear", 4160], ["1", "ReLU", 0], ["d", "Dropout", 0], ["2", "Linear", 4160],
             ["3", "ReLU", 0], ["4", "Linear", 650]]
@@ -60,8 +65,12 @@ def test_a_loss_summed_over_many_elements_under_sgd(make_run):
     assert lr is not None and lr.severity == "error" and "16,384 elements" in lr.message
     # Adam's step does not grow with the gradient's scale; a mean is a mean; a healthy SGD run
     # with a summed loss the rate was tuned for is a choice
-    assert _named(diagnose(make_run(loss=blown, opt="Adam", lr=1e-3, meta=graph, grad_bad_from=3)),
-                  "loss-reduction") is None
+    for opt in ("Adam", "AdamW8bit", "FusedAdam"):
+        assert _named(diagnose(make_run(loss=blown, opt=opt, lr=1e-3, meta=graph, grad_bad_from=3)),
+                      "loss-reduction") is None, opt
+    # a slow but finite SGD run (its loss fell by a third): a summed loss tuned for, not a failure
+    slow = 1768.0 * (1 - 0.35 * T / N)
+    assert _named(diagnose(make_run(loss=slow, opt="SGD", lr=0.02, meta=graph)), "loss-reduction") is None
     mean = {"loss_graph": {"step": 0, "reduction": "mean", "terms": 16384, "op": "mean", "factor": 1.0}}
     assert _named(diagnose(make_run(loss=blown, opt="SGD", lr=0.02, meta=mean, grad_bad_from=3)),
                   "loss-reduction") is None
@@ -76,7 +85,7 @@ def test_memorised_while_validation_stays_at_chance(make_run):
     train = 0.7 * np.exp(-T / 15) + 0.002
     val = [0.70, 0.82, 0.84, 0.83, 0.80, 0.78, 0.75, 0.73]  # rose, then weight decay pulls it back
     d = diagnose(make_run(loss=train, eval_loss=val, labels={0: 50, 1: 50}))
-    assert d.causes[0].name == "overfitting" and "chance level" in d.causes[0].message
+    assert d.causes[0].name == "overfitting" and "the chance level or above" in d.causes[0].message
     # a validation loss that went well below chance: it generalised (no rise, nothing)
     good = [0.5, 0.4, 0.35, 0.33, 0.32, 0.31, 0.31, 0.30]
     assert _named(diagnose(make_run(loss=train, eval_loss=good, labels={0: 50, 1: 50})), "overfitting") is None

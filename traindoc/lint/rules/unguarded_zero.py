@@ -8,7 +8,7 @@ from ..flow import single_def
 from ..grad_mode import eval_context
 from ..ops import divisor, op_of
 from ..registry import Hit, lint_rule
-from ..source import describe
+from ..source import describe, text
 from ..walk import walk
 
 # kind -> why it can be zero (only kinds that are *provably* such a value: no guesses
@@ -77,8 +77,9 @@ def check(m):
     pre-activation; also through a loss class's `__call__`), or a value clamped at 0
     (`wh.clamp(min=0)`) and products and ratios of it (the IoU of two boxes, 0 when they
     do not overlap: `-iou.log()`), or (for log) a magnitude spectrogram (`stft(...).abs()`,
-    0 in digital silence), or (for a division) a range `x.max() - x.min()` (min-max
-    normalisation: 0 for a constant input), with no epsilon or clamp. A value
+    0 in digital silence), or (for a division) a range `x.max() - x.min()` of a tensor (min-max
+    normalisation: 0 for a constant input; not Python's or NumPy's max, not in code that
+    runs without gradients or draws or saves an image), with no epsilon or clamp. A value
     the rule cannot prove to be one of these is never flagged, so ordinary divisions stay
     quiet. log of a softmax/sigmoid output is reported by `log-of-softmax` instead. A power
     in a function that repairs infinities afterwards (`d[d == float("inf")] = 0`,
@@ -180,6 +181,8 @@ def _hit(m, op: str, arg, node, ctx):
         return None  # finite forward value; the infinite gradient never flows (evaluation code)
     if k in ("std", "variance") and _whole_parameter(m, arg):
         return None
+    if k == "range" and (_no_grad_only(m, ctx) or _shows_image(m, func)):
+        return None  # min-max scaling for a plot, a saved image or an evaluation: no gradient, no training
     role = "denominator" if op == "div" else "base" if op.startswith("pow") else "argument"
     what = {"pow-": "a negative power", "pow<1": "a fractional power"}.get(op, op)
     return Hit(node, f"{what} of {describe(m, arg)}, {WHY[k]}, with no epsilon: {EFFECT[op]}; "
@@ -201,12 +204,26 @@ def _extreme(m, e, which: str, depth: int = 2) -> bool:
         e = e.value
     if isinstance(e, ast.Call):
         f = e.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        return name in (which, "a" + which, "nan" + which)
+        if not isinstance(f, ast.Attribute) or text(f.value) in ("np", "numpy", "math"):
+            return False  # Python's max(xs) (ZeroDivisionError, not NaN), NumPy's (no gradient)
+        return f.attr in (which, "a" + which, "nan" + which)
     if isinstance(e, ast.Name) and depth > 0:
         d = single_def(m, e)
         return d is not None and _extreme(m, d, which, depth - 1)
     return False
+
+
+_IMAGE_WORDS = (b"imshow", b"plt.", b"save_image", b"imwrite", b"fromarray", b"add_image", b"make_grid")
+
+
+def _shows_image(m, func) -> bool:
+    """The function draws or saves what it scales (matplotlib, torchvision's save_image, cv2,
+    PIL, TensorBoard images)."""
+    if func is None:
+        return False
+    lines = m.source.splitlines()
+    body = b"\n".join(lines[func.lineno - 1:func.end_lineno or func.lineno])
+    return any(w in body for w in _IMAGE_WORDS)
 
 
 _GRAD_ONLY = ("sqrt", "pow<1")  # finite at 0: only the gradient is infinite

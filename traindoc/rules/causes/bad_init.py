@@ -38,9 +38,9 @@ def bad_init(run):
     |x| >= 50 in the first forward, before any update (exp of an FFM's +-100 logits drawn
     from U(0, 1)): ranked above the op, which is only where the scale shows.
 
-    Also: two weight tensors in a row that both start at exactly 0 (half of the model's
-    weights or more): the units between them stay identical copies of each other (a
-    zero-initialised hidden layer behind a zero output layer learns like one unit).
+    Also: every weight tensor (two or more) starting at exactly 0: the units of each hidden
+    layer stay identical copies of each other (a zero-initialised hidden layer behind a zero
+    output layer learns like one unit).
 
     Also: weight tensors whose initial fan-in gain, rms(W) * sqrt(fan_in), is 6 or more
     (``N(0, 1)`` or ``U(-1, 1)`` on a layer with dozens of inputs or more; the common
@@ -85,38 +85,35 @@ def zero_init(run) -> list[str]:
 
 
 def zero_init_dominates(run) -> bool:
-    """Half or more of the model's weight tensors, two at least, started at exactly 0:
-    update/weight ratios then measure steps against weights that grow from nothing (1.8 at
-    the start, 0.008 at the end of bench/real 302 at a usual SGD rate), not the step size."""
+    """Every weight tensor of the model, two at least, started at exactly 0: update/weight
+    ratios then measure steps against weights that grow from nothing (1.8 at the start, 0.008
+    at the end of bench/real 302 at a usual SGD rate), not the step size. (Half of them is not
+    enough: LoRA's B matrices are half the trainable weights of an adapter-only run, Fixup
+    zeroes half of a ResNet's convolutions, and both start the rest at random.)"""
     gains = [g for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
              for _, _, g in m.get("init_gain", [])]
-    zeros = sum(g == 0 for g in gains)
-    return zeros >= 2 and 2 * zeros >= len(gains)
+    return len(gains) >= 2 and all(g == 0 for g in gains)
 
 
 def _symmetric(run) -> list[Finding]:
-    """Two consecutive weight tensors both at exactly 0 at the start, half of the model's
-    weights or more: the units between them compute the same function and get the same
-    gradient, so they stay copies of each other for the whole run (a hidden layer of one
-    unit). One zero layer next to random ones breaks the symmetry by itself (LoRA's B,
-    a zero-initialised output layer), and a few zero tensors among many (ControlNet's zero
-    convolutions, side by side rather than in sequence) are left alone."""
+    """Every weight tensor of the model at exactly 0 at the start, two at least: the units
+    of each hidden layer compute the same function and get the same gradient, so they stay
+    copies of each other for the whole run (a hidden layer of one unit). Zero tensors next to
+    random ones are left alone: one random layer breaks the symmetry (LoRA's B, a
+    zero-initialised head, Fixup's zeroed residual branches, ControlNet's zero convolutions),
+    and the registration order the gains come in is not the order data flows in."""
     zeros = zero_init(run)
-    if len(zeros) < 2 or not zero_init_dominates(run):
+    if not zero_init_dominates(run):
         return []
-    order = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-             for p, _, _ in m.get("init_gain", [])]
-    pair = next(((a, b) for a, b in zip(order, order[1:]) if a in zeros and b in zeros), None)
-    if pair is None:
-        return []
+    pair = (zeros[0], zeros[1])
     # without dropout nothing can make two identical units differ: a fact, not a risk (dropout's
     # random masks do break the tie, slowly)
     sure = {"symmetric": True} if not any("Dropout" in c for _, c in module_order(run)) else {}
     return [finding(
         "bad-init", 0.85,
-        f"{len(zeros)} of {len(order)} weight tensors start at exactly 0, {pair[0]} and {pair[1]} in a row: "
-        "the units between two all-zero layers compute the same thing and receive the same gradient, so they stay "
-        "identical copies for the whole run (the layer learns like a single unit)",
+        f"all {len(zeros)} weight tensors start at exactly 0 ({pair[0]}, {pair[1]}, ...): the units of each hidden "
+        "layer compute the same thing and receive the same gradient, so they stay identical copies for the whole "
+        "run (the layer learns like a single unit)",
         location={"param": pair[0]},
         evidence=[{"meta": "init_gain", "param": p, "gain": 0.0, **sure} for p in zeros[:4]],
         fix="initialise weights randomly (the layers' defaults, nn.init.kaiming_normal_ / xavier_uniform_); only "

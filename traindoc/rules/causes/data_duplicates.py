@@ -20,7 +20,8 @@ def data_duplicates(run):
     """What it detects: a training input (the model's input row, compared exactly: the
     monitor fingerprints the rows of the first 300 steps) that comes back twenty times as
     often as the median row and makes up a quarter or more of the rows trained on (an
-    error), or a twentieth or more (a warning). Needs 200 rows and 20 distinct inputs. (`traindoc
+    error), or a twentieth or more (a warning). Needs 200 rows, 20 distinct inputs and rows of
+    4 elements or more (a token id a row repeats by nature). (`traindoc
     data check` finds duplicates in files, with the labels.)
 
     Why it happens: a list built by appending the same sample in a loop, a default or
@@ -35,7 +36,8 @@ def data_duplicates(run):
     that picks a subset once, or draws with replacement, is not an epoch and says nothing.)
     Or, as a warning, copies within one batch: a twentieth or more of the training rows
     repeat an input an earlier row of the same batch had, the most frequent input twenty
-    times the median, and no DataLoader samples with replacement or by weight (a batch
+    times the median, rows of 4 or more elements, and every DataLoader's sampler draws each
+    row once an epoch (not a weighted, class-balancing or replacement sampler) (a batch
     drawn without replacement holds each row once; a crawl export that kept every revisit).
     When the validation loss also turns up (overfitting), the copies are why the model
     memorises: this cause then ranks just above overfitting.
@@ -53,8 +55,8 @@ def data_duplicates(run):
     rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
     top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
     share = top / max(1, rows)
-    if rows < 200 or distinct < MIN_DISTINCT:
-        return []
+    if rows < 200 or distinct < MIN_DISTINCT or 0 < int(d.get("width") or 0) < MIN_WIDTH:
+        return []  # (a token id or two a row, skip-gram's centre words: common ones repeat by nature)
     if top < WARN_RATIO * median:  # (a mode twenty times the median row: not a small input space's common value)
         return _uniform(run, ev[-1], d)
     if share >= ERROR_SHARE:
@@ -120,12 +122,16 @@ def _uniform(run, ev: dict, d: dict) -> list:
 # inputs, about b / (2 n) (a batch of 128 from 5 000 inputs: 1.3 %). bench/real 306 (320
 # crawled rows copied 250 times): 13 %; 307 (full batch, 150 compounds 61 times): 64 %.
 BATCH_REPEATS = 0.05
+MIN_WIDTH = 4  # elements a row below which inputs are ids and codes rather than samples (0: not measured)
+# samplers that draw each row once an epoch; any other one may repeat rows by design
+_PLAIN_SAMPLERS = frozenset({"RandomSampler", "SequentialSampler", "DistributedSampler", "SubsetRandomSampler"})
 
 
 def _in_batch(run, ev: dict, d: dict) -> list:
     """Copies of inputs inside one batch, a twentieth of the rows or more, concentrated on
-    a minority of inputs (the most frequent twenty times the median), while no loader draws
-    with replacement or by weight (oversampling on purpose repeats rows by design)."""
+    a minority of inputs (the most frequent twenty times the median), rows of 4 elements or
+    more, while every loader draws each row once an epoch (a weighted, class-balancing or
+    replacement sampler repeats rows by design)."""
     rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
     top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
     reps = int(d.get("batch_repeats") or 0)
@@ -133,8 +139,8 @@ def _in_batch(run, ev: dict, d: dict) -> list:
         return []
     for key, m in run.meta.items():
         if key.startswith("loader/") and isinstance(m, dict) and (
-                m.get("replacement") or "Weighted" in str(m.get("sampler") or "")):
-            return []
+                m.get("replacement") or str(m.get("sampler") or "RandomSampler") not in _PLAIN_SAMPLERS):
+            return []  # oversampling on purpose (WeightedRandomSampler, MPerClassSampler, ImbalancedDatasetSampler)
     c, over = _with_overfitting(run)
     return [finding(
         "data-duplicates", c,

@@ -18,7 +18,7 @@ def sum_evidence(run, f: Features) -> dict | None:
     terms = summed_terms(run) if f.opt_class not in ADAPTIVE else None  # (Adam: the sum does not size the step)
     if terms is not None:
         return terms
-    graph = graph_sum(run) if f.opt_class not in ADAPTIVE else None
+    graph = graph_sum(run) if f.opt_class in PLAIN_GRADIENT else None
     if graph is not None:
         return graph
     first = float(f.loss[0]) if len(f.loss) else f.loss_first  # at init: chance-level loss per target
@@ -116,8 +116,9 @@ def loss_reduction(run):
 
     And, whatever the loss's value: its autograd graph, read at the first backward, ends in a
     sum over 64 or more elements times any constant (``err.sum()``, ``reduction="sum"``, a
-    per-pixel loss summed over the frames), under an optimizer whose step grows with the
-    gradient: each step is that many times the mean's.
+    per-pixel loss summed over the frames), under plain SGD, whose step grows with the
+    gradient (each step is that many times the mean's), in a run that went non-finite or
+    whose loss fell by less than 20 %.
 
     How to confirm: print the loss divided by the batch size (and sequence length): it is
     a normal per-sample value; rerun with reduction="mean": the same learning rate trains.
@@ -162,8 +163,10 @@ def loss_reduction(run):
                 "backward(), or lower the learning rate by that factor on purpose",
             confirm="print the loss you backpropagate next to one loss-function value: it must be their mean",
         )]
-    if "loss_graph" in ev and not trouble:
-        return []  # a summed loss the learning rate was tuned for is a choice of scale until the run fails
+    if "loss_graph" in ev and not (f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.2):
+        # a summed loss the learning rate was tuned for is a choice of scale until the run blows up
+        # or does not learn (a slow or noisy run is not enough: fine-tunes and RL are both)
+        return []
     op = "" if ev.get("loss_graph") == "sum" else f" ({ev.get('loss_graph')} with reduction='sum')"
     said = (f"the loss backpropagated is a sum{op} over {ev['terms']:,} elements, so its gradient is "
             f"{ev['gradient_x_mean']}x that of their mean under {f.opt_class or 'the optimizer'}, whose step grows with it,"
@@ -178,6 +181,10 @@ def loss_reduction(run):
     )]
 
 
+# optimizers whose step is the gradient times the rate: a sum's scale is the step's (the graph
+# reading fires only for these: adaptive ones come in too many names, FusedAdam, AdamW8bit,
+# Prodigy, ZeroRedundancyOptimizer wrapping anything)
+PLAIN_GRADIENT = frozenset({"SGD", "ASGD"})
 # optimizers whose step does not grow with the gradient's scale
 ADAPTIVE = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "SparseAdam",
                       "Adafactor", "Lion", "LAMB", "Lamb"})

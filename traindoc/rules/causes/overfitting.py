@@ -73,10 +73,10 @@ def _memorised(f, v: np.ndarray) -> list:
         return []  # (and never better than its first value: a summed validation loss falls from far above)
     return [finding(
         "overfitting", 0.6,
-        f"the training loss fell to {fmt(f.loss_last)} while the validation loss never went below the chance level "
-        f"({fmt(h)}, {what}): min {fmt(float(np.min(v)))}, last {fmt(float(v[-1]))}; the model memorises its "
-        "training rows and learns nothing that carries to new ones (or the validation labels do not belong to "
-        "their inputs)",
+        f"the training loss fell to {fmt(f.loss_last)} while the validation loss stayed at the chance level or above "
+        f"({fmt(h)}, {what}; never below 90 % of it): min {fmt(float(np.min(v)))}, last {fmt(float(v[-1]))}; the "
+        "model memorises its training rows and learns nothing that carries to new ones (or the validation labels "
+        "do not belong to their inputs)",
         evidence=[{"series": "loss/eval", "min": fmt(float(np.min(v))), "last": fmt(float(v[-1])), "chance": fmt(h)},
                   {"series": "loss", "last": fmt(f.loss_last)}],
         fix="shrink the model (global pooling instead of a wide flattened head), add data, augmentation, dropout or "
