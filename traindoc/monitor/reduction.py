@@ -23,15 +23,15 @@ def graph_reduction(loss: torch.Tensor, scaled: bool = False) -> dict[str, Any] 
     """``{"reduction": "sum" | "mean", "terms": n, "op": ..., "factor": c}`` for the loss's
     outermost reduction, where ``factor`` is the product of the constants it is multiplied
     or divided by on the way to the root (``0.5 * err.sum()``, ``sum / batch``), and
-    ``terms`` the number of elements reduced; the largest sum over the terms of an addition.
-    None when the root is none of these (a hand-written update, a loss built from ``.item()``
-    values), or when a node cannot be read. ``scaled``: the root is a GradScaler's ``loss *
-    scale`` (its factor is the scaler's, not the loss's)."""
+    ``terms`` the number of elements reduced; for an addition, its mean term if it has one
+    (the data term beside a summed penalty), else its largest sum. None when the root is none
+    of these (a hand-written update, a loss built from ``.item()`` values), or when a node
+    cannot be read. ``scaled``: the root is a GradScaler's ``loss * scale`` (its factor is the
+    scaler's, not the loss's)."""
     try:
-        found = _walk(loss.grad_fn, 1.0, NODES, skip_mul=scaled)
-    except (AttributeError, RuntimeError, TypeError, ValueError):  # a node this torch names differently
+        return _walk(loss.grad_fn, 1.0, NODES, skip_mul=scaled)
+    except Exception:  # noqa: BLE001  (a node this torch names or saves differently: say nothing)
         return None
-    return found
 
 
 def _walk(node: Any, factor: float, budget: int, skip_mul: bool = False) -> dict[str, Any] | None:

@@ -66,7 +66,8 @@ def _dead_units(run) -> list:
     if blocked:
         # a fact about the run, not a risk: no gradient reached the first layer on any step
         evidence.append({"series": f"grad_norm/{blocked}", "blocked": "exactly 0 on every step"})
-        upstream += f"; the first layer ({blocked}) got a gradient of exactly 0 on every step: nothing below the dead layer learns"
+        upstream += (f"; the first layer ({blocked}) got a gradient of exactly 0 on every step: nothing below the "
+                     "dead layer learns")
     return [finding(
         "dead-relu", c,
         f"{val:.0%} of the units of {worst} never activate on a batch (median over the sampled steps){upstream}",
