@@ -92,3 +92,17 @@ def test_memorised_while_validation_stays_at_chance(make_run):
     # a training loss that stays well above zero: not memorising
     assert _named(diagnose(make_run(loss=0.5 + 0.2 * np.exp(-T / 15), eval_loss=val, labels={0: 50, 1: 50})),
                   "overfitting") is None
+
+
+def test_a_validation_loss_below_the_training_loss_is_a_lead_at_most(make_run):
+    # noisy validation around a lower level than the training loss (dropout, a weighted
+    # training loss): its last value above its minimum is no gap
+    train = 0.1 + 0.2 * np.exp(-T / 60)
+    val = [0.0875, 0.1064, 0.0831, 0.0582, 0.0786, 0.0685]
+    o = _named(diagnose(make_run(loss=train, eval_loss=val)), "overfitting")
+    assert o is None or o.severity == "warning"
+    # the same curve above a training loss that fell far below it: overfitting
+    low = 0.01 + 0.2 * np.exp(-T / 60)
+    val_up = [0.09, 0.08, 0.07, 0.06, 0.08, 0.10]
+    o = _named(diagnose(make_run(loss=low, eval_loss=val_up)), "overfitting")
+    assert o is not None and o.severity == "error"
