@@ -90,6 +90,10 @@ SCHEMA: tuple[Series, ...] = (
            "exact zeros (k: min, max, zero) given to cross_entropy / binary_cross_entropy_with_logits: a ReLU before "
            "the loss; for a regression loss (MSE, L1, Huber) the same, and the largest |row sum - 1| of a (N, C) "
            "input (k: rowsum_dev): softmax probabilities regressed onto a target"),
+    Series("loss_fn/{fn}/pred_pos", "fraction", SAMPLED, "LossFns", "for a binary cross-entropy: the share of "
+           "elements the model predicts positive (logit > 0, probability > 0.5), first call of the step"),
+    Series("loss_fn/{fn}/target_pos", "fraction", SAMPLED, "LossFns", "and the share of positive targets (>= 0.5) "
+           "in the same call: a model that never predicts the rare class (class-imbalance)"),
     Series("time/step", "seconds", EVERY, "Recorder", "wall time between optimizer steps"),
     Series("time/data", "seconds", EVERY, "Recorder", "the part of it spent waiting on the DataLoader"),
     Series("sampled", "flag", SAMPLED, "Recorder", "1 on a sampled step"),

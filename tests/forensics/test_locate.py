@@ -72,6 +72,16 @@ def test_nonfinite_parameter_is_bad_state():
     assert r.culprit.module == "2"
 
 
+def test_parameter_holding_inf_is_bad_state_not_the_matmul():
+    # float16 Adam dividing by a flushed eps writes +-inf into the weights; the next forward's
+    # matmul makes NaN from them (inf - inf): the state broke, not the op (bench/real 320)
+    m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 1))
+    with torch.no_grad():
+        m[0].weight[0, 1], m[0].weight[0, 2] = float("inf"), float("-inf")
+    r = first_nonfinite(lambda: m(torch.ones(8, 4)).mean(), model=m)
+    assert r.kind == "nonfinite-state" and r.culprit.source == "parameter 0.weight"
+
+
 class _Norm(nn.Module):
     def forward(self, h):
         return torch.sqrt((h * h).sum(-1))  # finite at 0, but its gradient is 0 / 0

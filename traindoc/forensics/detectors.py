@@ -3,7 +3,7 @@
 The watch (:mod:`.watch`) turns each aten op into one :class:`Op` and feeds it to the
 detectors: :class:`OutsideNonfinite` before the op runs (it reads the inputs as they are),
 :class:`FirstInf`, :class:`FirstNan` and :class:`Fp16Overflow` after. A detector records
-an :class:`~.events.OpEvent` and names no cause: :func:`traindoc.forensics.findings.cause_of`
+an :class:`~.events.OpEvent` and names no cause: :func:`traindoc.forensics.cause.cause_of`
 does. An event costs a statistics pass over the op's tensors, so only a hit pays for one.
 """
 
@@ -146,12 +146,14 @@ class Fp16Overflow:
 
 
 def _made_here(tins: list, outs: list) -> bool:
-    """An elementwise op of one tensor turned a finite element into a non-finite one
-    (costs two elementwise passes, replay only)."""
-    if len(tins) != 1 or len(outs) != 1 or tins[0].shape != outs[0].shape or not tins[0].is_floating_point():
+    """An elementwise op of one tensor turned a finite element into a non-finite one: its
+    output holds more non-finite values than its input (counted, not compared position by
+    position: a transpose or permute moves the input's Inf elsewhere without making any;
+    two elementwise passes, replay only)."""
+    if len(tins) != 1 or len(outs) != 1 or tins[0].numel() != outs[0].numel() or not tins[0].is_floating_point():
         return False
     with torch.no_grad():
-        return bool((torch.isfinite(tins[0]) & ~torch.isfinite(outs[0])).any())
+        return bool((~torch.isfinite(outs[0])).sum() > (~torch.isfinite(tins[0])).sum())
 
 
 def _big_rows(t: torch.Tensor) -> list[int]:

@@ -1,8 +1,5 @@
 """Forensics results as taxonomy findings, and the loader ``traindoc diagnose`` calls.
 
-``cause_of(detections)``: which cause the op detectors' hits of a replayed step name (the
-measuring code, :mod:`.watch`, names none).
-
 ``build_findings(result, bundle)``: ``unstable-op`` / ``fp16-overflow`` with module and op,
 ``data-nonfinite`` / ``data-outlier`` with ``location.samples`` (dataset indices), each with
 evidence, a fix and a confirm command (the replay). ``load_findings(run_folder)`` reads them
@@ -14,15 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..findings import ERROR, WARNING, Finding
 from .bundle import groups_of
 from .fp16_flush import flushed
-
-if TYPE_CHECKING:
-    from .events import OpEvent
-    from .watch import Detections
 
 _OP_FIX = {
     "exp": "subtract the row max before exp (x - x.amax(dim, keepdim=True)), or use torch.softmax / "
@@ -84,31 +77,6 @@ def _step_stayed_finite(res: dict[str, Any]) -> bool:
         return False
     vals = [first.get("loss"), first.get("grad_norm")]
     return all(isinstance(v, (int, float)) and math.isfinite(v) for v in vals)
-
-
-def cause_of(d: Detections) -> tuple[str | None, OpEvent | None]:
-    """The cause the op trace of a replayed step names, and its culprit op: an input holding
-    NaN read before any unstable op -> ``nonfinite-input`` (``nonfinite-state`` for a
-    parameter or buffer); else the first op that made Inf from finite inputs
-    (``fp16-overflow`` when it is finite recomputed in float32, else ``unstable-op``); else
-    the first op that made NaN; else an input holding only +-inf. (None, None): all finite."""
-    if d.outside_nan is not None and (d.first_inf is None or _order(d.outside_nan) <= _order(d.first_inf)):
-        return _outside_kind(d.outside_nan), d.outside_nan
-    if d.first_inf is not None:
-        return ("fp16-overflow" if d.first_inf.fp32_finite else "unstable-op"), d.first_inf
-    if d.first_nan is not None:
-        return ("fp16-overflow" if d.first_nan.fp32_finite else "unstable-op"), d.first_nan
-    if d.outside_inf is not None:
-        return _outside_kind(d.outside_inf), d.outside_inf
-    return None, None
-
-
-def _order(e: OpEvent) -> tuple[int, int]:
-    return (0 if e.phase == "forward" else 1, e.index)
-
-
-def _outside_kind(e: OpEvent) -> str:
-    return "nonfinite-state" if (e.source or "").startswith("parameter") else "nonfinite-input"
 
 
 _LINEAR_OPS = {"addmm", "mm", "bmm", "matmul", "linear", "baddbmm", "addmv", "mv", "convolution",

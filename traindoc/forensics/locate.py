@@ -21,7 +21,7 @@ What is reported (see :class:`NonfiniteReport`), by the order in which things ha
 - ``fp16_overflow`` (``fp16_check=True``): the first float32 op whose finite result exceeds
   the float16 range (|x| > 65504) from inputs inside it: where a float16 run would overflow.
 
-``kind`` and ``culprit`` pick the cause (:func:`traindoc.forensics.findings.cause_of`): an
+``kind`` and ``culprit`` pick the cause (:func:`traindoc.forensics.cause.cause_of`): an
 input holding NaN read before any unstable op -> ``nonfinite-input``/``nonfinite-state``;
 else ``first_inf`` (``fp16-overflow`` when it ran in float16/bfloat16 and the same op is
 finite when recomputed in float32, else ``unstable-op``); else ``first_nan``
@@ -46,7 +46,7 @@ from torch import nn
 from torch.utils._pytree import tree_flatten
 
 from .events import OpEvent
-from .findings import cause_of
+from .cause import cause_of
 from .modules import ModuleTracker
 from .stats import all_finite
 from .watch import Detections, Watch

@@ -1,6 +1,6 @@
 """The op-by-op watch of a replay: a ``TorchDispatchMode`` that feeds every aten op to the
 detectors of :mod:`.detectors`, and :class:`Instrument`, the same for a step run by the
-user's own script. Measurement only: :func:`traindoc.forensics.findings.cause_of` reads
+user's own script. Measurement only: :func:`traindoc.forensics.cause.cause_of` reads
 the :class:`Detections`.
 
 Every checked op syncs with the device: a replay runs a few times slower than a step.

@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 
+from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
 from .target_match import affine_copy, same_memory
 
@@ -43,9 +44,8 @@ class LossFns:
         # added to in place (one clamp, one add, one scatter_add_ a call: the step's cheapest
         # way to count without a sync), folded into ``label_counts`` when it is read
         self._by_c: dict[int, list[torch.Tensor]] = {}
-        # multi-label targets (N, K) of a binary cross-entropy: [rows, positives per tag],
-        # summed over the run on the device, read once at close (see multilabel_summary)
-        self.multi_counts: torch.Tensor | None = None
+        self.multi = MultiLabelCounts(mon)  # binary targets of several tags, or a dense map
+        self.rates = PositiveRates(mon)
 
     @property
     def fn_losses(self) -> list[torch.Tensor]:
@@ -80,7 +80,7 @@ class LossFns:
     def end_leak_check(self) -> None:
         self._leak_inputs = []  # the leak check is over: drop the references
 
-    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weighted: bool = False,
+    def on_loss_fn(self, name: str, input: Any, target: Any, out: Any, weight: Any = None,
                    summed: int | None = None) -> None:
         if not isinstance(out, torch.Tensor) or out.numel() != 1:
             return
@@ -117,10 +117,12 @@ class LossFns:
         if fb is not None and isinstance(target, torch.Tensor) and len(fb["targets"]) < 4:
             fb["targets"].append(target)  # the loss's target, when it never went through the model
         if name not in self._seen:
-            self._describe(name, input, target, weighted)
+            self._describe(name, input, target, weight)
         if not isinstance(target, torch.Tensor):
             return
         self.mon.conflicts.on_target(name, target)
+        if name.startswith("binary_cross_entropy"):
+            self.rates.on_call(name, input, target)
         if name in ("cross_entropy", "nll_loss") and not target.is_floating_point():
             # (an integer tensor carries no graph: no detach; a 1-d one needs no reshape)
             self._count_classes(input, target if target.dim() == 1 else target.reshape(-1))
@@ -131,37 +133,8 @@ class LossFns:
             t = target.detach().reshape(-1)
             entry = self._entry(2, t)
             entry[0].scatter_add_(0, (t >= 0.5).long() + 1, entry[1])
-        elif name.startswith("binary_cross_entropy") and target.is_floating_point() and target.dim() == 2:
-            self._add_multi_counts(target.detach())
-
-    def _add_multi_counts(self, t: torch.Tensor) -> None:
-        """Rows and positives per tag of a multi-label target; another tag count than the
-        first one seen (a second head) is not mixed in. One reduction, no sync."""
-        mc = self.multi_counts
-        if mc is not None and (mc.numel() != t.shape[1] + 1 or mc.device != t.device):
-            return
-        row = torch.cat([t.new_full((1,), float(t.shape[0]), dtype=torch.float32), (t >= 0.5).sum(0).float()])
-        self.multi_counts = row if mc is None else mc + row
-
-    def multilabel_summary(self) -> None:
-        """At close: the tags' positive rates as an event ``labels-multi`` (rows, tags, mean
-        and median rate, share of tags under 1 %, and ``prior_entropy``: the mean binary
-        entropy of the tags, the per-element BCE of a model that learned only each tag's
-        frequency). A summary, not the K counts: K may be tens of thousands."""
-        mc, self.multi_counts = self.multi_counts, None
-        if mc is None:
-            return
-        c = mc.double().cpu()  # close: one read
-        rows, pos = float(c[0]), c[1:]
-        if rows <= 0 or pos.numel() < 2:
-            return
-        p = (pos / rows).clamp(0, 1)
-        q = p.clamp(1e-12, 1 - 1e-12)
-        h = -(p * q.log() + (1 - p) * (1 - q).log())
-        self.mon.writer.event(self.mon.step, "labels-multi", f"{pos.numel()} tags over {int(rows)} rows",
-                              {"rows": rows, "tags": int(pos.numel()), "mean_rate": float(p.mean()),
-                               "median_rate": float(p.median()), "rare_share": float((p < 0.01).double().mean()),
-                               "prior_entropy": float(h.mean())})
+        elif name.startswith("binary_cross_entropy") and target.is_floating_point() and target.dim() >= 2:
+            self.multi.add(target.detach())  # multi-label rows, or a dense map's elements
 
     def _check_leak(self, name: str, target: torch.Tensor) -> None:
         """During the first LEAK_STEPS steps: is the loss's target one of the model's own
@@ -314,10 +287,11 @@ class LossFns:
         self.mon.recorder.defer(self.mon.step, [], [self.label_counts], write)
         self._labels = None
 
-    def _describe(self, name: str, input: Any, target: Any, weighted: bool = False) -> None:
-        """Once per loss function: what it was given (the loss-mismatch rule reads it). The
-        target's range goes through the step's gather: no sync of its own."""
+    def _describe(self, name: str, input: Any, target: Any, weight: Any = None) -> None:
+        """Once per loss function: what it was given (loss-mismatch reads it); class weights
+        of all ones (``pos_weight=1``) weigh nothing (one sync, once)."""
         self._seen.add(name)
+        weighted = isinstance(weight, torch.Tensor) and not bool((weight.detach() == 1).all())
 
         def desc(t: Any) -> Any:
             return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")} if isinstance(

@@ -322,9 +322,11 @@ class Patches:
                 return orig_fn(input, target, *args, **kwargs)
             with _Enter():
                 out = orig_fn(input, target, *args, **kwargs)
-            # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument)
-            weighted = isinstance(kwargs.get("weight"), torch.Tensor) or isinstance(kwargs.get("pos_weight"), torch.Tensor) \
-                or (bool(args) and name in ("cross_entropy", "nll_loss") and isinstance(args[0], torch.Tensor))
+            # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument): the
+            # tensor, read once per loss function (all ones is no weighting)
+            weighted = next((w for w in (kwargs.get("weight"), kwargs.get("pos_weight"),
+                                         args[0] if args and name in ("cross_entropy", "nll_loss") else None)
+                             if isinstance(w, torch.Tensor)), None)
             # reduction="sum": the ignore_index whose targets the sum leaves out (-100 by default)
             summed = kwargs.get("ignore_index", -100) if kwargs.get("reduction") == "sum" else None
             mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted, summed)

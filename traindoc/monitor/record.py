@@ -147,7 +147,7 @@ class Recorder:
         if lf.label_counts is not None:
             lf.defer_labels()
         if final:
-            lf.multilabel_summary()
+            lf.multi.summary()
         if self._deferred:
             ds, self._deferred = self._deferred, []
             self._write_deferred(ds, Transfer([t for d in ds for t in d[2]]).values())

@@ -5,6 +5,7 @@ Zero gradients on steps whose loss is already non-finite are no evidence of flus
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 import traindoc
@@ -41,3 +42,22 @@ def test_an_eps_float16_can_hold_is_not(tmp_path):
     folder = _half_adam(tmp_path, 1e-4)
     assert eps_flushed(traindoc.open_run(folder)) is None
     assert all("eps" not in c.message for c in traindoc.diagnose(folder).causes if c.name == "fp16-underflow")
+
+
+def test_a_head_bias_a_pairwise_loss_cancels_is_no_underflow(tmp_path):
+    # -logsigmoid(r(a) - r(b)): the scalar head's bias adds to both scores, so its gradient is
+    # exactly 0 in any dtype while the weight beside it gets one (bench/real 319 fixed)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 32), nn.Tanh(), nn.Linear(32, 1)).half()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-4)
+    A, B = torch.randn(512, 16) + 0.3, torch.randn(512, 16)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for s in range(40):
+            i = torch.arange(s * 32, s * 32 + 32) % 512
+            loss = -F.logsigmoid((model(A[i].half()) - model(B[i].half())).float()).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    run = traindoc.open_run(tmp_path / "r")
+    assert (run.series("grad_norm/2.bias").values == 0).all()
+    assert "fp16-underflow" not in [c.name for c in traindoc.diagnose(run).causes]

@@ -96,7 +96,9 @@ def test_rare_tags_learned_only_as_frequencies_are_class_imbalance(tmp_path):
 
 
 def test_rare_tags_the_model_learns_are_not(tmp_path):
-    ev, d = _multilabel(tmp_path, signal=4.0)
+    # (at 300 steps this model still marks 0.01 % of the elements positive against 1 % true
+    # tags, a recall of 1 %: class-imbalance then, rightly; by 1 500 steps its recall is 94 %)
+    ev, d = _multilabel(tmp_path, signal=4.0, steps=1500)
     assert ev["tags"] == 40
     assert "class-imbalance" not in [c.name for c in d.causes], [(c.name, c.message) for c in d.causes]
 

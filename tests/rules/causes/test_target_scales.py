@@ -44,5 +44,26 @@ def test_standardised_single_or_uniformly_large_targets_do_not(tmp_path):
     y[:, [0, 3]] = 12000 + 400 * torch.randn(len(y), 2, generator=torch.Generator().manual_seed(3))
     z = (y - y.mean(0)) / y.std(0)
     assert _train(tmp_path / "a", z) == []
-    assert _train(tmp_path / "b", y[:, :1]) == []
-    assert _train(tmp_path / "c", _targets() * 5000) == []
+    # one column, or all columns equally large: not different scales, but raw units the
+    # model's outputs (near 0 at init) never reach in these 48 Adam steps
+    for sub, t in (("b", y[:, :1]), ("c", _targets() * 5000)):
+        (c,) = _train(tmp_path / sub, t)
+        assert "raw units" in c.message and "different scales" not in c.message, c.message
+
+
+def test_raw_unit_targets_the_model_starts_at_are_not(tmp_path):
+    # the output bias starts at the targets' mean: the predictions are on the targets' scale
+    y = 12000 + 400 * torch.randn(1024, 1, generator=torch.Generator().manual_seed(3))
+    g = torch.Generator().manual_seed(1)
+    X = torch.randn(len(y), 8, generator=g)
+    model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 1))
+    with torch.no_grad():
+        model[2].bias.fill_(float(y.mean()))
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for idx in torch.randperm(len(X), generator=g).split(64):
+            loss = F.mse_loss(model(X[idx]), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "data-unnormalized"] == []

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import rule
-from ..evidence import features, finding
+from ..evidence import features, finding, focus_rank
 from ..util import fmt
 
 
@@ -18,7 +20,11 @@ def class_imbalance(run):
     multi-label targets of a binary cross-entropy (one column per tag): tags positive on
     under 5 % of the rows on average, and a loss that settles within 0.8-1.5x their mean
     binary entropy, the per-element loss of a model that learned only each tag's frequency:
-    it predicts every tag absent. And, at warning severity whatever the loss does, a long
+    it predicts every tag absent (the same for dense binary maps, a segmentation mask or a
+    heatmap of cell centres, per element). For a binary loss the settled loss need not be near
+    the entropy: when the model predicts positive under a tenth of the share of positive
+    targets over the second half of the run (``loss_fn/*/pred_pos`` against ``target_pos``,
+    sampled steps), it predicts the rare class (almost) never, and that is the finding. And, at warning severity whatever the loss does, a long
     tail of classes (3 to 100 of them: more is a vocabulary): a class under 1 % of the
     targets and under 1/20 of the largest one, trained with an unweighted loss (not for a
     language model's next-token targets, the model's input shifted by one: a character
@@ -41,8 +47,9 @@ def class_imbalance(run):
     f = features(run)
     if any(isinstance(m, dict) and m.get("weighted") for k, m in run.meta.items() if k.startswith("loss_function/")):
         return []  # the loss is class-weighted: the fix is in place, and its value is not the label entropy's
+    never = _never_positive(run)
     if f.multilabel and not f.labels:
-        return _multilabel(f)
+        return _multilabel(f, never)
     if not f.labels:
         return []
     total = sum(f.labels.values())
@@ -58,8 +65,8 @@ def class_imbalance(run):
     # near: where a model that predicts the prior sits (the multi-label branch's band). Well
     # below it the model has learned beyond the majority class: the imbalance is then a risk
     # to check per class, not the shown cause (nnU-Net's 89 % background at 0.7x the entropy)
-    near = math.isfinite(f.loss_last) and 0.8 * h <= f.loss_last < 1.5 * h
-    below = math.isfinite(f.loss_last) and f.loss_last < 0.8 * h
+    near = math.isfinite(f.loss_last) and 0.8 * h <= f.loss_last < 1.5 * h or never is not None
+    below = math.isfinite(f.loss_last) and f.loss_last < 0.8 * h and never is None
     c = (0.55 if near else 0.35) + min(0.3, (share - 0.85) * 3)
     if f.first_bad is not None:
         # the run broke (NaN) before it could learn beyond the prior: sitting at the label
@@ -68,33 +75,63 @@ def class_imbalance(run):
     return [finding(
         "class-imbalance", c,
         f"class {major} is {share:.0%} of the training targets; the loss settles at {fmt(f.loss_last)}, "
-        + (f"below the label entropy {fmt(h)}: the model learned beyond the majority class, but an unweighted loss "
+        + (f"and the model predicts {never[1]:.2%} of the outputs positive against {never[2]:.2%} true positives: "
+           "it (almost) never predicts the rare class" if never else
+           f"below the label entropy {fmt(h)}: the model learned beyond the majority class, but an unweighted loss "
            "still lets it neglect the rare ones (check per-class recall)" if below else
            f"near the label entropy {fmt(h)}: the model can score well by predicting the majority class"),
         evidence=[{"events": "labels", "majority_class": major, "share": round(share, 4), "classes": len(f.labels)},
-                  {"series": "loss", "last": fmt(f.loss_last), "label_entropy": fmt(h)}],
+                  {"series": "loss", "last": fmt(f.loss_last), "label_entropy": fmt(h)}]
+        + ([{"series": f"loss_fn/{never[0]}/pred_pos", "median": fmt(never[1]), "target_pos": fmt(never[2])}]
+           if never else []),
         fix="weight the loss by inverse class frequency (weight=/pos_weight=) or resample (WeightedRandomSampler); "
             "report per-class recall",
         confirm="measure per-class recall on validation data: the minority classes are (almost) never predicted",
     )]
 
 
-def _multilabel(f) -> list:
+def _never_positive(run) -> tuple[str, float, float] | None:
+    """(loss, predicted, true positive rate) of a binary loss whose model marks positive
+    under a tenth of the share the targets hold, over the second half of the sampled steps:
+    it predicts (almost) every element absent, whatever the loss says."""
+    rank = focus_rank(run)
+    for key, s in run.matching("loss_fn/", rank).items():
+        if not key.endswith("/pred_pos"):
+            continue
+        t = run.series("loss_fn/" + key[: -len("pred_pos")] + "target_pos", rank)
+        if len(s.values) < 4 or len(t.values) != len(s.values):
+            continue
+        h = len(s.values) // 2
+        pp, tp = float(np.median(s.values[h:])), float(np.median(t.values[h:]))
+        if tp > 0 and pp <= 0.1 * tp:
+            return key.split("/")[0], pp, tp
+    return None
+
+
+def _multilabel(f, never) -> list:
     m = f.multilabel
     rate, h = float(m.get("mean_rate", math.nan)), float(m.get("prior_entropy", math.nan))
     if not (rate <= 0.05 and h > 0 and math.isfinite(f.loss_last)):
         return []
-    if not 0.8 * h <= f.loss_last <= 1.5 * h or f.first_bad is not None:
+    if not (0.8 * h <= f.loss_last <= 1.5 * h or never is not None) or f.first_bad is not None:
         return []
     c = 0.55 + min(0.3, (1 - rate - 0.85) * 3)
+    unit = "element" if m.get("dense") else "tag"
+    what = (f"the binary target maps are positive on {rate:.2%} of their elements" if m.get("dense") else
+            f"the {m.get('tags')} tags are positive on {rate:.1%} of the rows on average ({m.get('rare_share', 0):.0%} "
+            "of them on under 1 %)")
     return [finding(
         "class-imbalance", c,
-        f"the {m.get('tags')} tags are positive on {rate:.1%} of the rows on average ({m.get('rare_share', 0):.0%} of "
-        f"them on under 1 %); the loss settles at {fmt(f.loss_last)}, near {fmt(h)}, the loss of a model that "
-        "learned only each tag's frequency: it predicts every tag absent",
+        f"{what}; " + (f"the model predicts {never[1]:.2%} of them positive against {never[2]:.2%} true positives "
+                       f"(second half of the run): it predicts (almost) every {unit} absent; the loss "
+                       f"{fmt(f.loss_last)} against {fmt(h)} for the positive rate alone" if never else
+                       f"the loss settles at {fmt(f.loss_last)}, near {fmt(h)}, the loss of a model that learned only "
+                       f"each {unit}'s frequency: it predicts every {unit} absent"),
         evidence=[{"events": "labels-multi", "tags": m.get("tags"), "mean_rate": round(rate, 5),
                    "rare_share": m.get("rare_share")},
-                  {"series": "loss", "last": fmt(f.loss_last), "prior_entropy": fmt(h)}],
+                  {"series": "loss", "last": fmt(f.loss_last), "prior_entropy": fmt(h)}]
+        + ([{"series": f"loss_fn/{never[0]}/pred_pos", "median": fmt(never[1]), "target_pos": fmt(never[2])}]
+           if never else []),
         fix="pos_weight= in BCEWithLogitsLoss (negatives/positives per tag), focal or asymmetric loss, or drop the "
             "rarest tags; report per-tag recall or F1, not accuracy",
         confirm="measure recall per tag on validation data: the rare tags are never predicted",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import rule
-from ..evidence import finding, focus_rank, raw_inputs
+from ..evidence import features, finding, focus_rank, raw_inputs
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -22,6 +24,13 @@ def data_unnormalized(run):
     by its scale squared, so at 100x one column counts 10 000 times a typical one, the
     shared layers learn it alone and the output biases crawl towards its offset.
 
+    And regression targets in raw units: at the loss's first call every target of an
+    MSE/L1/Huber loss is at least RAW_TARGET (100) away from 0 on the same side, and at least
+    100x the model's largest prediction, and the loss then falls by less than half (or goes
+    non-finite). Predictions start near 0 from a default init; Adam moves the output bias
+    by ~lr per step, so it needs thousands of steps only to reach the targets' level, and
+    SGD's gradient grows with the target's scale until it diverges.
+
     Why it happens: raw pixel values (0-255) without /255 and mean/std normalisation,
     tabular columns in raw units (square feet, years, prices), a normalisation computed
     but never applied.
@@ -36,7 +45,7 @@ def data_unnormalized(run):
     """
     raw = raw_inputs(run)
     if raw is None:
-        return _target_scales(run)
+        return _target_scales(run) or _raw_targets(run)
     first, a0, s0, c = raw
     zero = run.series(f"act/{first}/zero") if a0 <= 100 and not s0 > 20 else None
     what = (f"the first layer ({first}, an LSTM) outputs exact zeros in {float(zero.values[0]):.0%} of its values "
@@ -78,5 +87,43 @@ def _target_scales(run) -> list:
             fix="standardise each target column (mean and std from the training split) and invert it on the "
                 "predictions, or weight the loss per column",
             confirm="print target.pow(2).mean(0).sqrt() on one batch; rerun with standardised target columns",
+        )]
+    return []
+
+
+RAW_TARGET = 100.0  # nearest target to 0 at the first call; standardised targets are within a few units
+
+
+def _raw_targets(run) -> list:
+    """A regression loss's targets all far from 0 and far beyond the initial predictions,
+    and a loss that did not get far (the model never reached their level)."""
+    f, rank = features(run), focus_rank(run)
+    if np.isfinite(f.rel_drop) and f.rel_drop >= 0.5:
+        return []
+    for name in REGRESSION_LOSSES:
+        s = {k: run.series(f"loss_fn/{name}/{k}", rank).values for k in ("target_min", "target_max",
+                                                                          "input_min", "input_max")}
+        if any(not v.size or not np.isfinite(v[0]) for v in s.values()):
+            continue
+        lo, hi = float(s["target_min"][0]), float(s["target_max"][0])
+        near = lo if lo > 0 else -hi if hi < 0 else 0.0  # the target closest to 0, when all share a sign
+        pred = max(abs(float(s["input_min"][0])), abs(float(s["input_max"][0])), 1.0)
+        if near < RAW_TARGET or near < 100 * pred:
+            continue
+        broke = f.first_bad is not None
+        return [finding(
+            "data-unnormalized", 0.6 if broke else 0.7,
+            f"the regression targets given to {name} are in raw units: at its first call they run from {fmt(lo)} to "
+            f"{fmt(hi)} while the model's predictions run from {fmt(float(s['input_min'][0]))} to "
+            f"{fmt(float(s['input_max'][0]))}; "
+            + (f"the loss went non-finite at step {f.first_bad}" if broke else
+               f"the loss fell only {f.rel_drop:.0%}: the outputs never reached the targets' level"),
+            location={"step": 0},
+            evidence=[{"series": f"loss_fn/{name}/target_min", "value": fmt(lo)},
+                      {"series": f"loss_fn/{name}/target_max", "value": fmt(hi)},
+                      {"series": f"loss_fn/{name}/input_max", "value": fmt(pred)}],
+            fix="standardise the targets with the training split's mean and std ((y - mean) / std) for the loss, and "
+                "map the predictions back (pred * std + mean) for evaluation and use",
+            confirm="rerun with standardised targets at the same learning rate: the loss falls within the first epoch",
         )]
     return []

@@ -48,6 +48,7 @@ def fp16_underflow(run):
     ok = _finite_loss_steps(run)
     zero = {p: float(np.mean(s.values[np.isin(s.steps, ok)] == 0)) for p, s in gn.items()
             if np.isin(s.steps, ok).any()}
+    zero = _drop_cancelled_biases(zero)
     frac_zero = float(np.mean([z > 0.5 for z in zero.values()])) if zero else 0.0
     under = {p: float(np.nanmedian(s.values)) for p, s in uf.items() if len(s.values)}
     worst = max(under.items(), key=lambda kv: kv[1], default=(None, 0.0))
@@ -113,6 +114,15 @@ def _eps_finding(f, opt: str, eps: float):
             "with float16 parameters, or bfloat16",
         confirm="print optimizer.state[p]['exp_avg_sq'].eq(0).float().mean() after the first step: many zeros",
     )
+
+
+def _drop_cancelled_biases(zero: dict[str, float]) -> dict[str, float]:
+    """A bias at exactly-zero gradient beside a weight of the same module that gets one did
+    not flush: both read the same upstream gradient, and the weight's being non-zero means it
+    did not underflow; the bias's sum over the batch cancels (a pairwise ranking loss
+    r(a) - r(b) gives the head's bias exactly 0 in any dtype). Not evidence of underflow."""
+    return {p: z for p, z in zero.items()
+            if not (p.endswith("bias") and zero.get(p[:-4] + "weight", 1.0) < 0.5 and z > 0.5)}
 
 
 def _finite_loss_steps(run) -> np.ndarray:

@@ -1,0 +1,53 @@
+"""class-imbalance on dense binary maps: a per-pixel BCE over rare positives (one centre
+pixel per cell) where the model settles on predicting every pixel absent. The monitor
+counts a dense map's elements as binary targets (``labels-multi`` with ``dense``) and, on
+sampled steps, the share the model predicts positive next to the share of positive
+targets; ``pos_weight=1`` weighs nothing (bench/real 328)."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import traindoc
+
+
+def _heatmaps(tmp_path, pos_weight: float, steps=120):
+    g = torch.Generator().manual_seed(0)
+    n = 512
+    x = torch.randn(n, 1, 12, 12, generator=g) * 0.3
+    y = torch.zeros(n, 1, 12, 12)
+    r, c = torch.randint(2, 10, (n,), generator=g), torch.randint(2, 10, (n,), generator=g)
+    y[torch.arange(n), 0, r, c] = 1.0
+    x[torch.arange(n), 0, r, c] += 1.0  # a faint blob at each centre: learnable with weighting
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 1, 3, padding=1))
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    w = torch.tensor(pos_weight)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for s in range(steps):
+            i = torch.arange(s * 32, s * 32 + 32) % n
+            loss = F.binary_cross_entropy_with_logits(model(x[i]), y[i], pos_weight=w)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return traindoc.open_run(tmp_path / "r")
+
+
+def test_a_map_whose_rare_positives_are_never_predicted_is_class_imbalance(tmp_path):
+    run = _heatmaps(tmp_path, pos_weight=1.0)
+    (ev,) = [e["data"] for e in run.events() if e["kind"] == "labels-multi"]
+    assert ev["dense"] and ev["tags"] == 1 and 0.005 < ev["mean_rate"] < 0.009
+    assert run.meta["loss_function/binary_cross_entropy_with_logits"]["weighted"] is False  # a weight of 1
+    pp = run.series("loss_fn/binary_cross_entropy_with_logits/pred_pos").values
+    assert pp[-1] < 0.001
+    causes = traindoc.diagnose(run).causes
+    assert causes and causes[0].name == "class-imbalance", [(c.name, c.message) for c in causes]
+    assert "every element absent" in causes[0].message
+
+
+def test_a_weighted_map_is_not(tmp_path):
+    run = _heatmaps(tmp_path, pos_weight=150.0)
+    assert run.meta["loss_function/binary_cross_entropy_with_logits"]["weighted"] is True
+    pp = run.series("loss_fn/binary_cross_entropy_with_logits/pred_pos").values
+    assert pp[-1] > 0.003  # it marks positives
+    assert "class-imbalance" not in [c.name for c in traindoc.diagnose(run).causes]

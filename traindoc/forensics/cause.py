@@ -1,0 +1,41 @@
+"""Which cause the op detectors' hits of a replayed step name (the measuring code,
+:mod:`.watch`, names none): ``cause_of(detections)`` -> (kind, culprit op)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .events import OpEvent
+    from .watch import Detections
+
+
+def cause_of(d: Detections) -> tuple[str | None, OpEvent | None]:
+    """The cause the op trace of a replayed step names, and its culprit op: an input holding
+    NaN read before any unstable op -> ``nonfinite-input`` (``nonfinite-state`` for a
+    parameter or buffer); else the first op that made Inf from finite inputs
+    (``fp16-overflow`` when it is finite recomputed in float32, else ``unstable-op``); else
+    the first op that made NaN (unless a parameter holding +-inf was read first: state); else
+    an input holding only +-inf. (None, None): all finite."""
+    if d.outside_nan is not None and (d.first_inf is None or _order(d.outside_nan) <= _order(d.first_inf)):
+        return _outside_kind(d.outside_nan), d.outside_nan
+    if d.first_inf is not None:
+        return ("fp16-overflow" if d.first_inf.fp32_finite else "unstable-op"), d.first_inf
+    if d.first_nan is not None and d.outside_inf is not None and _outside_kind(d.outside_inf) == "nonfinite-state" \
+            and _order(d.outside_inf) <= _order(d.first_nan):
+        # weights already holding Inf (the previous update wrote them: float16 Adam dividing by a
+        # flushed eps) make NaN in the first op that reads them; a parameter is never a deliberate mask
+        return "nonfinite-state", d.outside_inf
+    if d.first_nan is not None:
+        return ("fp16-overflow" if d.first_nan.fp32_finite else "unstable-op"), d.first_nan
+    if d.outside_inf is not None:
+        return _outside_kind(d.outside_inf), d.outside_inf
+    return None, None
+
+
+def _order(e: OpEvent) -> tuple[int, int]:
+    return (0 if e.phase == "forward" else 1, e.index)
+
+
+def _outside_kind(e: OpEvent) -> str:
+    return "nonfinite-state" if (e.source or "").startswith("parameter") else "nonfinite-input"
