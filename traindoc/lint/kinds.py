@@ -296,7 +296,7 @@ class Module:
             if sides == ("norm", "norm"):
                 return "norm"  # |a| * |b|, a hand-written cosine's denominator: 0 when either is
         if op is ast.Add and self.kind(e.left) in ("sq", "sumsq") and self.kind(e.right) in ("sq", "sumsq") \
-                and _sliced(e.left) and _sliced(e.right):
+                and _sliced(e.left, self.defs) and _sliced(e.right, self.defs):
             return "sumsq"  # g[:, 0] ** 2 + g[:, 1] ** 2: 0 where both are
         if op is ast.Pow and isinstance(e.right, ast.Constant) and e.right.value == 2:
             return "sq"
@@ -383,11 +383,13 @@ class Module:
         return self.first_arg(call)
 
 
-def _sliced(e: Any) -> bool:
-    """A square whose base is read out of a tensor (``g[:, 0] ** 2``, ``x.pow(2)[..., 1]``):
-    a term ``h ** 2`` of a name or attribute may be a positive constant (``sigma ** 2``, a
-    pseudo-Huber ``c ** 2``), which keeps the sum away from 0, so only slices are trusted."""
+def _sliced(e: Any, defs: Any) -> bool:
+    """A square whose base is read out of a tensor (``g[:, 0] ** 2``, ``x.pow(2)[..., 1]``, a
+    name set to one: ``gx = g[:, 0]``): a term ``h ** 2`` of another name or attribute may be a
+    positive constant (``sigma ** 2``, a pseudo-Huber ``c ** 2``), so only slices are trusted."""
     base = e.left if isinstance(e, ast.BinOp) else e
+    d = defs(base) if isinstance(base, ast.Name) else None
+    base = d[0] if d and len(d) == 1 else base
     return isinstance(base, ast.Subscript) or isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
         and isinstance(e.func.value, ast.Subscript)
 

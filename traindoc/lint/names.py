@@ -114,6 +114,9 @@ NO_GRAD = _names(
     "torch.autograd.inference_mode", "torch.autograd.set_grad_enabled", "torch.enable_grad",
 )
 DATALOADER = _names("torch.utils.data.DataLoader")
+# graph loaders with DataLoader's signature and its shuffle=False default (PyG, DGL)
+GRAPH_DATALOADER = _names("torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader",
+                          "torch_geometric.loader.DenseDataLoader", "dgl.dataloading.GraphDataLoader")
 FP16 = _names("torch.float16", "torch.half", "numpy.float16")
 BF16 = _names("torch.bfloat16")
 

@@ -13,18 +13,22 @@ from ..source import keyword, may_be, text
 from ..walk import walk
 
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
+# an RL replay/rollout buffer holds experience in the order it was collected (consecutive
+# steps of one episode): a loader over it that the same function trains on needs shuffling
+_BUFFER = re.compile(r"replay|buffer|experience|rollout")
 _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
 
 
 @lint_rule(
     "train-loader-not-shuffled", "TD527", "info",
     "a DataLoader over the training set that leaves shuffle at its default (False) and has no sampler",
-    needles=[("DataLoader",), ("train", "DistributedSampler")],
+    needles=[("DataLoader",), ("train", "DistributedSampler", "replay", "buffer", "experience", "rollout")],
     fix="DataLoader(train_set, batch_size=..., shuffle=True) (or a sampler: DistributedSampler(train_set, shuffle=True))",
     confirm="print the labels of the first batches: they come in dataset order (often sorted by class)",
 )
 def check(m):
-    """What it detects: `torch.utils.data.DataLoader(...)` whose dataset is named like a
+    """What it detects: `torch.utils.data.DataLoader(...)` (or PyG's / DGL's graph loader,
+    the same signature and default) whose dataset is named like a
     training set (`train_ds`, `trainset`, `dataset_train`, `self.train_data`, a dataset
     class built from one: `TextDataset(train_examples)`), or that a function named for it
     returns (`train_dataloader`, `create_train_dataloader`), and that
@@ -36,7 +40,9 @@ def check(m):
     the point), or passes it to a same-file function whose loop trains on it (`train(loader,
     model, ...)`). With `shuffle=False` said and that training loop in sight, a dataset
     built with random augmentation (`transform=` a `Random*` transform) counts as a training
-    set whatever its name. Loaders built in evaluation, test, plotting or inspection
+    set whatever its name, and so does a replay or rollout buffer (`replay_buffer`,
+    `experience`: consecutive steps of one episode) the same function trains on. Loaders
+    built in evaluation, test, plotting or inspection
     functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
     if rank != -1 else None` and no `shuffle`, or a non-distributed branch that builds the
@@ -64,7 +70,7 @@ def check(m):
         if not may_be(call, ("DataLoader",)):
             continue
         c = m.callee(call)
-        if c[0] != "fn" or c[1] not in N.DATALOADER:
+        if c[0] != "fn" or c[1] not in N.DATALOADER | N.GRAPH_DATALOADER:
             continue
         star = next((text(k.value) for k in call.keywords if k.arg is None), None)
         if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > 2:
@@ -94,7 +100,8 @@ def check(m):
         if ds is None or keyed or not (_TRAIN.search(last) and not last.startswith("trainer")
                                        or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)
                                        or _loader_factory(fn) and not _generated(m, ds)
-                                       or off and _augmented(m, ds)):
+                                       or off and _augmented(m, ds)
+                                       or sh is None and _BUFFER.search(last) and _trains_on(m, call, fn)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
@@ -107,8 +114,10 @@ def check(m):
                           "every epoch sees the training samples in the same order (often grouped by class); "
                           "pass shuffle=True or a sampler")
             continue
+        order = ("the order it was collected in (consecutive steps of an episode)" if _BUFFER.search(last)
+                 else "the same order (often grouped by class)")
         yield Hit(call, f"DataLoader over `{_name(ds)}` without shuffle (default False): every epoch sees the training samples "
-                        "in the same order (often grouped by class); pass shuffle=True or a sampler")
+                        f"in {order}; pass shuffle=True or a sampler")
 
 
 _READS = (b"open(", b"imread", b"read_csv", b"load(", b"listdir", b"glob(", b"read_image", b"decode")
