@@ -36,6 +36,9 @@ class BackwardClock:
         self._leaves: list[weakref.ref] = []
         self._leaf_shapes_noted = False
         self._reduction_read = False  # the loss graph's reduction, read at the first backward
+        # the leaves the first loss's gradient reaches (None: unknown): an optimizer over some of them
+        # that then steps on a backward of its own is a GAN's discriminator (optim.py marks it)
+        self.first_leaves: set[int] | None = None
 
     def grad_of(self, p: torch.Tensor) -> torch.Tensor:
         """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
@@ -88,6 +91,7 @@ class BackwardClock:
         self.graph_acts.on_backward(t)
         if not self._reduction_read and t.grad_fn is not None:
             self._reduction_read = True
+            self.first_leaves = graph_leaves(t)
             found = graph_reduction(t, scaled=mon.scalers.is_scaled(t))
             if found is not None:
                 mon.writer.meta("loss_graph", {"step": mon.step, **found})

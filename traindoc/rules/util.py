@@ -202,3 +202,15 @@ def gross_divergence(run, rank: int) -> dict | None:
                     "last_step": int(t[-1]), "first": float(v[0])}
     return None
 
+
+
+def adversarial(run) -> bool:
+    """A GAN: another optimizer steps on a backward of its own (``loss/opt1``) and the first
+    loss's gradient reached the parameters of two or more optimizers (the generator's loss
+    flows through the discriminator; two independent models, or an actor whose advantage is
+    detached from the critic, reach one). Their losses are a game's, not a minimisation's:
+    they need not fall, and one rising while the other falls is the game going on."""
+    if not run.has("loss/opt1"):
+        return False
+    return sum(1 for k, m in run.meta.items() if k.startswith("optimizer/") and isinstance(m, dict)
+               and m.get("in_first_loss") and "same_params_as" not in m) >= 2

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..util import fmt, gross_divergence, log_view, smooth_window, trailing_median, train_loss
+from ..util import adversarial, fmt, gross_divergence, log_view, smooth_window, trailing_median, train_loss
 
 # On healthy bench/calib runs the smoothed loss ended at most 1.33x above its best (noise
 # around a converged value); runs whose learning rate grew until they diverged ended 38x
@@ -33,6 +33,9 @@ def loss_divergence(run) -> list[Finding]:
     How to confirm: plot the learning rate against the loss (``traindoc report``); rerun
     from the checkpoint before the low point with half the learning rate: divergence
     that disappears is the learning rate; an LR range test bounds the usable rate.
+
+    In an adversarial run (a GAN, see ``adversarial`` in rules/util.py) a warning at most:
+    the generator's loss rises whenever the discriminator improves.
 
     How to fix: lower the peak learning rate or decay it earlier, add warm-up, clip
     gradients, add weight decay; if it coincides with a data change, check that data.
@@ -83,11 +86,15 @@ def _trend(run, rank: int, steps: np.ndarray, vals: np.ndarray) -> Finding | Non
     last = float(np.median(vals[-w:]))
     low = float(np.median(vals[max(0, best_i - w + 1) : best_i + 1]))
     above = last > first
+    game = adversarial(run)
     msg = (f"loss trended upward from {fmt(low)} at step {int(steps[best_i])} to {fmt(last)} at step "
-           f"{int(steps[end_i])} (running median, {fmt(ratio)}x)"
-           + ("; it ends above where it started" if above else ""))
+           f"{int(steps[end_i])} (" + (f"running median, {fmt(ratio)}x" if raw_log else
+                                       f"running median, +{fmt(last - low)} on a loss that is not positive")
+           + ")" + ("; it ends above where it started" if above else "")
+           + ("; an adversarial run (a GAN: the first loss reaches a second optimizer's parameters, which step on "
+              "a loss of their own): its losses need not fall, so this is a warning" if game else ""))
     return Finding(
-        "loss-divergence", "error" if above else "warning", msg,
+        "loss-divergence", "error" if above and not game else "warning", msg,
         location={"step": int(steps[best_i]), "rank": rank},
         evidence=[{"series": "loss", "step": int(steps[best_i]), "value": low, "what": "running-median low"},
                   {"series": "loss", "step": int(steps[end_i]), "value": last, "what": "running median at the end"},

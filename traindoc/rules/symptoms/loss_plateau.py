@@ -8,7 +8,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..util import fmt, log_view, smooth_window, train_loss
+from ..util import adversarial, fmt, log_view, smooth_window, train_loss
 from .loss_oscillation import swing
 
 # On healthy bench/calib runs the last quarter's median loss was at most 0.26x the
@@ -60,6 +60,8 @@ def loss_plateau(run) -> list[Finding]:
     helps when the cause is ``lr-too-low``.
     """
     out: list[Finding] = []
+    if adversarial(run):
+        return out  # a GAN's losses settle at the game's balance: flat is what they should do
     for rank in run.ranks[:1]:  # ranks share the weights: the trend of one is the trend
         steps, vals = train_loss(run, rank)
         n = len(vals)
@@ -80,7 +82,8 @@ def loss_plateau(run) -> list[Finding]:
             continue
         why = []
         if kept >= STILL_HIGH:
-            why.append(f"{fmt(100 * kept)} % of its starting value {fmt(start_raw)}")
+            why.append(f"{fmt(100 * kept)} % of its starting value {fmt(start_raw)}" if raw_log else
+                       f"about where it started ({fmt(start_raw)}; a loss that is not positive)")
         if at_chance:
             why.append(f"no better than predicting the class frequencies (label entropy {fmt(chance[0])} "
                        f"over {chance[1]} classes)")
