@@ -174,6 +174,15 @@ def test_dataloader_bottleneck(make_run):
     # a loader near half the step: a lead, not a CI failure (timings swing that much under load)
     half = [c for c in diagnose(make_run(time_data=0.47)).causes if c.name == "dataloader-bottleneck"]
     assert half and half[0].severity == "warning"
+    assert "num_workers>0" in d.causes[0].fix
+
+
+def test_dataloader_bottleneck_of_workers_over_tensors_in_memory(make_run):
+    # worker processes over a TensorDataset: the wait is each batch's transfer between
+    # processes (measured: 6.4 ms a batch with 2 workers, 0.36 ms with none)
+    loader = {"dataset": "TensorDataset", "num_workers": 2, "batch_size": 32}
+    d = diagnose(make_run(time_data=0.8, meta={"loader/0": loader}))
+    assert d.causes[0].name == "dataloader-bottleneck" and "num_workers=0" in d.causes[0].fix
 
 
 def test_dead_relu(make_run):

@@ -22,7 +22,9 @@ def dataloader_bottleneck(run):
     How to confirm: time one pass over the DataLoader alone; it takes most of the epoch.
 
     How to fix: num_workers > 0 (and persistent_workers, prefetch_factor), move the
-    preprocessing offline or to batched tensor ops, cache decoded samples.
+    preprocessing offline or to batched tensor ops, cache decoded samples. Over a
+    TensorDataset with workers the wait is the batches' transfer between processes:
+    num_workers=0 then.
     """
     r = focus_rank(run)
     td, ts = run.series("time/data", r), run.series("time/step", r)
@@ -35,7 +37,11 @@ def dataloader_bottleneck(run):
         # under 2 ms per step the loader is cheap in absolute terms: a tiny model makes any
         # loader look slow, and nobody gains from workers there
         return []
-    workers = [m.get("num_workers") for k, m in run.meta.items() if k.startswith("loader/") and isinstance(m, dict)]
+    loaders = [m for k, m in run.meta.items() if k.startswith("loader/") and isinstance(m, dict)]
+    workers = [m.get("num_workers") for m in loaders]
+    # workers over tensors already in memory: indexing costs microseconds, so the wait is each
+    # batch crossing processes (MorvanZhou's 306_optimizer.py: 5 ms of an 8 ms step, 2 workers)
+    ipc = bool(loaders) and loaders[0].get("dataset") == "TensorDataset" and (workers[0] or 0) > 0
     # an error (worth failing CI) from a 60 % share: a speed-up of 2.5x from a free loader;
     # between 40 and 60 % a warning, since step timings on a shared machine swing that much
     # (a fixed bench/real program measured 47 % with four processes on two cores)
@@ -46,6 +52,9 @@ def dataloader_bottleneck(run):
         f"{fmt(float(np.median(ts.values)))} s)" + (f"; num_workers={workers[0]}" if workers else ""),
         evidence=[{"series": "time/data", "median_s": float(np.median(td.values))},
                   {"series": "time/step", "median_s": float(np.median(ts.values))}],
-        fix="use DataLoader(num_workers>0, persistent_workers=True), move per-sample preprocessing offline or batch it",
+        fix="num_workers=0 for a TensorDataset (its items are slices of tensors in memory; workers only add the "
+            "transfer between processes), or index the tensors with a shuffled permutation and skip the DataLoader"
+            if ipc else "use DataLoader(num_workers>0, persistent_workers=True), move per-sample preprocessing offline "
+                        "or batch it",
         confirm="time one epoch of the DataLoader alone: it takes most of the training time",
     )]
