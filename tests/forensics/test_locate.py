@@ -82,6 +82,34 @@ def test_parameter_holding_inf_is_bad_state_not_the_matmul():
     assert r.kind == "nonfinite-state" and r.culprit.source == "parameter 0.weight"
 
 
+class _MaskedAttention(nn.Module):
+    """A -inf causal mask kept as a buffer, padding masked on top: a fully masked row."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("causal", torch.full((4, 4), float("-inf")).triu(1))
+
+    def forward(self, s, pad):
+        return (s + self.causal).masked_fill(pad, float("-inf")).softmax(-1)
+
+
+def test_a_mask_buffer_holding_inf_is_no_bad_state():
+    pad = torch.zeros(2, 4, 4, dtype=torch.bool)
+    pad[1, 0, :] = True  # row 0 of sample 1 sees no key
+    m = _MaskedAttention()
+    r = first_nonfinite(lambda: m(torch.randn(2, 4, 4), pad).sum(), model=m)
+    assert r.kind == "unstable-op" and r.culprit.op == "aten::_softmax"
+
+
+def test_an_exp_overflowing_next_to_masked_entries_is_the_op():
+    s = torch.randn(4, 8)
+    s[0, 0], s[1, 1] = 100.0, 120.0  # exp overflows float32 past 88.7
+    mask = torch.zeros(4, 8, dtype=torch.bool)
+    mask[:, 5:] = True  # -inf entries turn into zeros: fewer non-finite values out than in
+    r = first_nonfinite(lambda: s.masked_fill(mask, float("-inf")).exp().div(3).sum())
+    assert r.kind == "unstable-op" and r.culprit.op == "aten::exp"
+
+
 class _Norm(nn.Module):
     def forward(self, h):
         return torch.sqrt((h * h).sum(-1))  # finite at 0, but its gradient is 0 / 0

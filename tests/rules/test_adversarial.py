@@ -52,7 +52,8 @@ def _two_models(tmp_path, steps=200):
 def test_a_gan_is_adversarial_and_its_rising_loss_is_no_error(tmp_path):
     run = _gan(tmp_path)
     assert run.has("loss/opt1")
-    assert [run.meta[k]["in_first_loss"] for k in ("optimizer/0", "optimizer/1")] == [True, True]
+    reach = run.meta["loss_reach"]
+    assert reach["0"]["own"] and reach["1"]["own"] and set(reach["0"]["reach"]) & set(reach["1"]["reach"])
     assert adversarial(run)
     d = traindoc.diagnose(run)
     assert all(s.severity != "error" for s in d.symptoms if s.name == "loss-divergence"), d.symptoms
@@ -62,5 +63,48 @@ def test_a_gan_is_adversarial_and_its_rising_loss_is_no_error(tmp_path):
 def test_two_independent_models_are_not(tmp_path):
     run = _two_models(tmp_path)
     assert run.has("loss/opt1")
-    assert [run.meta[k]["in_first_loss"] for k in ("optimizer/0", "optimizer/1")] == [True, False]
+    reach = run.meta["loss_reach"]
+    assert reach["0"]["own"] and reach["1"]["own"] and not set(reach["0"]["reach"]) & set(reach["1"]["reach"])
     assert not adversarial(run)
+
+
+def test_the_dcgan_order_discriminator_first_is_adversarial_too(tmp_path):
+    torch.manual_seed(0)
+    G, D = nn.Linear(4, 8), nn.Sequential(nn.Linear(8, 1), nn.Sigmoid())
+    opt_g, opt_d = torch.optim.Adam(G.parameters(), 1e-3), torch.optim.Adam(D.parameters(), 1e-3)
+    bce = nn.functional.binary_cross_entropy
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(30):
+            D.zero_grad()
+            real = torch.randn(16, 8)
+            bce(D(real), torch.ones(16, 1)).backward()
+            fake = G(torch.randn(16, 4))
+            bce(D(fake.detach()), torch.zeros(16, 1)).backward()
+            opt_d.step()
+            G.zero_grad()
+            bce(D(fake), torch.ones(16, 1)).backward()
+            opt_g.step()
+    assert adversarial(traindoc.open_run(tmp_path / "r"))
+
+
+def test_an_encoder_decoder_pair_on_one_loss_or_an_optimizer_per_epoch_is_not(tmp_path):
+    torch.manual_seed(0)
+    enc, dec = nn.Linear(8, 2), nn.Linear(2, 8)
+    opt_e, opt_d = torch.optim.Adam(enc.parameters(), 1e-3), torch.optim.Adam(dec.parameters(), 1e-3)
+    x = torch.randn(64, 8)
+    with traindoc.watch(out=tmp_path / "a", replay=False):
+        for _ in range(30):
+            opt_e.zero_grad()
+            opt_d.zero_grad()
+            nn.functional.mse_loss(dec(enc(x)), x).backward()
+            opt_e.step()
+            opt_d.step()
+    assert not adversarial(traindoc.open_run(tmp_path / "a"))
+    with traindoc.watch(out=tmp_path / "b", replay=False):
+        for _ in range(3):  # a new optimizer each epoch over the same model
+            opt = torch.optim.SGD(enc.parameters(), 0.01)
+            for _ in range(10):
+                opt.zero_grad()
+                enc(x).pow(2).mean().backward()
+                opt.step()
+    assert not adversarial(traindoc.open_run(tmp_path / "b"))

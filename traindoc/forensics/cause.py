@@ -22,9 +22,10 @@ def cause_of(d: Detections) -> tuple[str | None, OpEvent | None]:
     if d.first_inf is not None:
         return ("fp16-overflow" if d.first_inf.fp32_finite else "unstable-op"), d.first_inf
     if d.first_nan is not None and d.outside_inf is not None and _outside_kind(d.outside_inf) == "nonfinite-state" \
-            and _order(d.outside_inf) <= _order(d.first_nan):
+            and not (d.outside_inf.source or "").endswith("(buffer)") and _order(d.outside_inf) <= _order(d.first_nan):
         # weights already holding Inf (the previous update wrote them: float16 Adam dividing by a
-        # flushed eps) make NaN in the first op that reads them; a parameter is never a deliberate mask
+        # flushed eps) make NaN in the first op that reads them; a trained parameter is never a
+        # deliberate mask (a -inf causal-mask buffer is)
         return "nonfinite-state", d.outside_inf
     if d.first_nan is not None:
         return ("fp16-overflow" if d.first_nan.fp32_finite else "unstable-op"), d.first_nan

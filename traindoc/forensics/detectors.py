@@ -85,7 +85,9 @@ class OutsideNonfinite:
         if t is not None:
             name = self.params.get(id(t))
             self.event = op.event([t], [])
-            self.event.source = f"parameter {name}" if name is not None else "input"
+            # (a buffer is state too, but not trained: "parameter ... (buffer)" tells them apart)
+            self.event.source = ("input" if name is None else
+                                 f"parameter {name}" + ("" if t.requires_grad else " (buffer)"))
 
 
 class FirstInf:
@@ -100,7 +102,7 @@ class FirstInf:
 
     def observe(self, op: Op) -> None:
         if (op.bad and self.event is None and op.tins and not op.scalar_bad
-                and (all(op.fin) or _made_here(op.tins, op.outs)) and not op.const):
+                and (all(op.fin) or _made_here(op)) and not op.const):
             self.event = op.event(op.outs, op.bad)
             self.event.fp32_finite = op.fp32_finite()
 
@@ -145,15 +147,23 @@ class Fp16Overflow:
                 self.event.samples = _big_samples(big[0], self.event.rows, self.batch_size)
 
 
-def _made_here(tins: list, outs: list) -> bool:
-    """An elementwise op of one tensor turned a finite element into a non-finite one: its
-    output holds more non-finite values than its input (counted, not compared position by
-    position: a transpose or permute moves the input's Inf elsewhere without making any;
-    two elementwise passes, replay only)."""
-    if len(tins) != 1 or len(outs) != 1 or tins[0].numel() != outs[0].numel() or not tins[0].is_floating_point():
+# ops that move elements without computing any: their output's Inf at another position is the input's
+_MOVES = frozenset({"t", "transpose", "permute", "flip", "roll", "movedim", "swapaxes", "swapdims", "rot90"})
+
+
+def _made_here(op: Op) -> bool:
+    """An elementwise op of one tensor turned a finite element into a non-finite one (two
+    elementwise passes, replay only): compared position by position (an exp next to -inf
+    masks turns those into zeros and the overflow into Inf, in place); for an op that moves
+    elements (a transpose of a square matrix keeps its shape), by count."""
+    tins, outs = op.tins, op.outs
+    if len(tins) != 1 or len(outs) != 1 or not tins[0].is_floating_point():
         return False
+    a, b = tins[0], outs[0]
     with torch.no_grad():
-        return bool((~torch.isfinite(outs[0])).sum() > (~torch.isfinite(tins[0])).sum())
+        if getattr(getattr(op.func, "overloadpacket", None), "__name__", "") in _MOVES:
+            return a.numel() == b.numel() and bool((~torch.isfinite(b)).sum() > (~torch.isfinite(a)).sum())
+        return a.shape == b.shape and bool((torch.isfinite(a) & ~torch.isfinite(b)).any())
 
 
 def _big_rows(t: torch.Tensor) -> list[int]:

@@ -30,7 +30,7 @@ class OpEvent:
     outputs: list[TensorStats]
     rows: list[int] = field(default_factory=list)  # dim-0 rows of the output that went bad
     samples: list[int] | None = None  # batch positions, when the layout names them
-    source: str | None = None  # nonfinite_input: "input" or "parameter <name>"
+    source: str | None = None  # nonfinite_input: "input", "parameter <name>" or "parameter <name> (buffer)"
     fp32_finite: bool | None = None  # half precision op: finite when recomputed in float32?
     code: str | None = None  # forward: "train.py:42 in forward: w = torch.exp(scores) * mask"
 

@@ -389,7 +389,8 @@ def _sliced(e: Any, defs: Any) -> bool:
     positive constant (``sigma ** 2``, a pseudo-Huber ``c ** 2``), so only slices are trusted."""
     base = e.left if isinstance(e, ast.BinOp) else e
     d = defs(base) if isinstance(base, ast.Name) else None
-    base = d[0] if d and len(d) == 1 else base
+    if d is not None:  # a name: set to a tensor slice (g[:, 0], not cfg["a"])
+        return len(d) == 1 and isinstance(d[0], ast.Subscript) and isinstance(d[0].slice, (ast.Slice, ast.Tuple))
     return isinstance(base, ast.Subscript) or isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
         and isinstance(e.func.value, ast.Subscript)
 

@@ -12,6 +12,7 @@ import torch
 
 from .graph_acts import GraphActivations, graph_leaves, graph_params
 from .quantities import grad_norms, total_norm
+from .reach import LossReach
 from .reduction import graph_reduction
 
 
@@ -36,9 +37,7 @@ class BackwardClock:
         self._leaves: list[weakref.ref] = []
         self._leaf_shapes_noted = False
         self._reduction_read = False  # the loss graph's reduction, read at the first backward
-        # the leaves the first loss's gradient reaches (None: unknown): an optimizer over some of them
-        # that then steps on a backward of its own is a GAN's discriminator (optim.py marks it)
-        self.first_leaves: set[int] | None = None
+        self.reach = LossReach(mon)  # which optimizers the first backwards reach (a GAN's mark)
 
     def grad_of(self, p: torch.Tensor) -> torch.Tensor:
         """p's gradient: the one torch.autograd.grad returned this step, else p.grad."""
@@ -89,9 +88,9 @@ class BackwardClock:
         if self.active and mon.optim.primary is None and not mon.live_roots():
             self._note_leaves(t)
         self.graph_acts.on_backward(t)
+        self.reach.on_backward(t)
         if not self._reduction_read and t.grad_fn is not None:
             self._reduction_read = True
-            self.first_leaves = graph_leaves(t)
             found = graph_reduction(t, scaled=mon.scalers.is_scaled(t))
             if found is not None:
                 mon.writer.meta("loss_graph", {"step": mon.step, **found})

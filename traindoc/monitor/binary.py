@@ -3,8 +3,8 @@ predicted against the true positive rate of a binary loss on sampled steps.
 
 ``MultiLabelCounts``: rows and positives per tag of a binary cross-entropy's (N, K) target,
 summed on the device and read once at close as the ``labels-multi`` event. A dense map
-(segmentation masks, heatmaps: (N, C, H, W), or (N, T, C)) counts each element as a row and
-its channels as the tags.
+(segmentation masks, heatmaps: (N, C, H, W), or a (N, H, W) mask) counts each element as a
+row and its channels as the tags, on sampled steps.
 
 ``PositiveRates``:
 
@@ -33,14 +33,21 @@ class MultiLabelCounts:
 
     def add(self, t: torch.Tensor) -> None:
         """Another tag count than the first one seen (a second head) is not mixed in. One
-        reduction, no sync."""
+        reduction, no sync, int64 counts. A dense map (3+ dims) is counted on sampled steps
+        only (a statistic: a segmentation batch holds millions of elements), its channels
+        (dim 1 of 4+ dims; a (N, H, W) mask is one channel) as the tags, in place (no copy)."""
         if t.dim() >= 3:
-            t = t.movedim(1, -1) if t.dim() >= 4 else t
-            t, self.dense = t.reshape(-1, t.shape[-1]), True
+            if not self.mon.rec.sampled:
+                return
+            self.dense = True
+            dims = tuple(d for d in range(t.dim()) if d != 1) if t.dim() >= 4 else tuple(range(t.dim()))
+            pos = (t >= 0.5).sum(dim=dims).reshape(-1)
+        else:
+            pos = (t >= 0.5).sum(0)
         mc = self.counts
-        if mc is not None and (mc.numel() != t.shape[1] + 1 or mc.device != t.device):
+        if mc is not None and (mc.numel() != pos.numel() + 1 or mc.device != t.device):
             return
-        row = torch.cat([t.new_full((1,), float(t.shape[0]), dtype=torch.float32), (t >= 0.5).sum(0).float()])
+        row = torch.cat([torch.full((1,), t.numel() // pos.numel(), dtype=torch.int64, device=t.device), pos.long()])
         self.counts = row if mc is None else mc + row
 
     def summary(self) -> None:
@@ -58,7 +65,9 @@ class MultiLabelCounts:
         p = (pos / rows).clamp(0, 1)
         q = p.clamp(1e-12, 1 - 1e-12)
         h = -(p * q.log() + (1 - p) * (1 - q).log())
-        self.mon.writer.event(self.mon.step, "labels-multi", f"{pos.numel()} tags over {int(rows)} rows",
+        what = f"{pos.numel()} channel(s) over {int(rows)} elements" if self.dense else \
+            f"{pos.numel()} tags over {int(rows)} rows"
+        self.mon.writer.event(self.mon.step, "labels-multi", what,
                               {"rows": rows, "tags": int(pos.numel()), "mean_rate": float(p.mean()),
                                "median_rate": float(p.median()), "rare_share": float((p < 0.01).double().mean()),
                                "prior_entropy": float(h.mean()), "dense": self.dense})

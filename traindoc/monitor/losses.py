@@ -291,7 +291,7 @@ class LossFns:
         """Once per loss function: what it was given (loss-mismatch reads it); class weights
         of all ones (``pos_weight=1``) weigh nothing (one sync, once)."""
         self._seen.add(name)
-        weighted = isinstance(weight, torch.Tensor) and not bool((weight.detach() == 1).all())
+        weighted = any(not bool((w.detach() == 1).all()) for w in weight or ())
 
         def desc(t: Any) -> Any:
             return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")} if isinstance(

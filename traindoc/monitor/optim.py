@@ -171,9 +171,7 @@ class Optimizers:
             # the same tensors as an earlier optimizer (one built anew per epoch or stage):
             # counted once by the rules that compare the optimizers' tensors with the model's
             key = frozenset(id(q) for g in opt.param_groups for q in g["params"])
-            fl = mon.backward.first_leaves
-            if fl is not None:
-                summary["in_first_loss"] = not key.isdisjoint(fl)  # the first loss's gradient reaches it
+            mon.backward.reach.on_optimizer(st.index, key, own=bool(rec.losses))  # (its own backward: a loss)
             if key in self._param_sets:
                 summary["same_params_as"] = self._param_sets[key]
             else:

@@ -42,6 +42,9 @@ LOSS_FUNCTIONS = (
 
 _local = threading.local()
 
+# losses whose third positional argument is a class/element weight (a margin loss's is a tensor input)
+_WEIGHT_THIRD = frozenset({"cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"})
+
 
 def _reentrant() -> bool:
     return getattr(_local, "depth", 0) > 0
@@ -322,11 +325,11 @@ class Patches:
                 return orig_fn(input, target, *args, **kwargs)
             with _Enter():
                 out = orig_fn(input, target, *args, **kwargs)
-            # a class weighting given (weight=, pos_weight=, or cross_entropy's third argument): the
-            # tensor, read once per loss function (all ones is no weighting)
-            weighted = next((w for w in (kwargs.get("weight"), kwargs.get("pos_weight"),
-                                         args[0] if args and name in ("cross_entropy", "nll_loss") else None)
-                             if isinstance(w, torch.Tensor)), None)
+            # a weighting given (weight=, pos_weight=, or the third argument: nn.BCEWithLogitsLoss and
+            # cross_entropy pass weight there): the tensors, read once per loss function (all ones is none)
+            weighted = tuple(w for w in (kwargs.get("weight"), kwargs.get("pos_weight"),
+                                         args[0] if args and name in _WEIGHT_THIRD else None)
+                             if isinstance(w, torch.Tensor))
             # reduction="sum": the ignore_index whose targets the sum leaves out (-100 by default)
             summed = kwargs.get("ignore_index", -100) if kwargs.get("reduction") == "sum" else None
             mon.guard("loss-function", mon.loss_fns.on_loss_fn, name, input, target, out, weighted, summed)

@@ -205,12 +205,16 @@ def gross_divergence(run, rank: int) -> dict | None:
 
 
 def adversarial(run) -> bool:
-    """A GAN: another optimizer steps on a backward of its own (``loss/opt1``) and the first
-    loss's gradient reached the parameters of two or more optimizers (the generator's loss
-    flows through the discriminator; two independent models, or an actor whose advantage is
-    detached from the critic, reach one). Their losses are a game's, not a minimisation's:
-    they need not fall, and one rising while the other falls is the game going on."""
-    if not run.has("loss/opt1"):
+    """A GAN (or an actor-critic whose actor's loss runs through the critic): two optimizers
+    that each stepped on a backward of their own, and one of the first backwards reaching the
+    parameters of both, their tensors disjoint (the generator's loss flows through the
+    discriminator; an optimizer rebuilt per epoch shares its tensors). Two
+    independent models, an actor whose advantage is detached, or an encoder/decoder pair
+    stepping on one loss are not (the monitor's ``loss_reach`` meta, monitor/reach.py).
+    Their losses are a game's, not a minimisation's: they need not fall."""
+    doc = run.meta.get("loss_reach")
+    if not isinstance(doc, dict):
         return False
-    return sum(1 for k, m in run.meta.items() if k.startswith("optimizer/") and isinstance(m, dict)
-               and m.get("in_first_loss") and "same_params_as" not in m) >= 2
+    own = {k: d for k, d in doc.items() if isinstance(d, dict) and d.get("own")}
+    return any(set(a.get("reach") or ()) & set(b.get("reach") or ()) and int(j) not in (a.get("overlaps") or ())
+               for i, a in own.items() for j, b in own.items() if i < j)

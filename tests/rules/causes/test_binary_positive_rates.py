@@ -51,3 +51,15 @@ def test_a_weighted_map_is_not(tmp_path):
     pp = run.series("loss_fn/binary_cross_entropy_with_logits/pred_pos").values
     assert pp[-1] > 0.003  # it marks positives
     assert "class-imbalance" not in [c.name for c in traindoc.diagnose(run).causes]
+
+
+def test_a_weight_mask_of_ones_beside_a_pos_weight_is_weighted(tmp_path):
+    # every weight tensor counts: weight= of ones says nothing, pos_weight=9 weighs
+    x, y = torch.randn(64, 3, requires_grad=True), (torch.rand(64, 3) < 0.2).float()
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(3):
+            F.binary_cross_entropy_with_logits(x, y, weight=torch.ones(3), pos_weight=torch.tensor(9.0)).backward()
+            nn.BCELoss(weight=torch.ones(3))(torch.sigmoid(x), y).backward()  # the module passes weight by position
+    meta = traindoc.open_run(tmp_path / "r").meta
+    assert meta["loss_function/binary_cross_entropy_with_logits"]["weighted"] is True
+    assert meta["loss_function/binary_cross_entropy"]["weighted"] is False

@@ -15,14 +15,14 @@ from ..walk import walk
 _LOOK = frozenset({"visualize", "visualise", "plot", "show", "inspect", "debug", "stats", "statistics"})
 # an RL replay/rollout buffer holds experience in the order it was collected (consecutive
 # steps of one episode): a loader over it that the same function trains on needs shuffling
-_BUFFER = re.compile(r"replay|buffer|experience|rollout")
+_BUFFER = re.compile(r"(^|_)(replay|rollouts?|experiences?|memory)(_|$)|^buffer$")
 _TRAIN = re.compile(r"(^|[^a-z])(train|training|trn)([^a-z]|$)|^train|train$")
 
 
 @lint_rule(
     "train-loader-not-shuffled", "TD527", "info",
     "a DataLoader over the training set that leaves shuffle at its default (False) and has no sampler",
-    needles=[("DataLoader",), ("train", "DistributedSampler", "replay", "buffer", "experience", "rollout")],
+    needles=[("DataLoader",), ("train", "DistributedSampler", "replay", "experience", "rollout")],
     fix="DataLoader(train_set, batch_size=..., shuffle=True) (or a sampler: DistributedSampler(train_set, shuffle=True))",
     confirm="print the labels of the first batches: they come in dataset order (often sorted by class)",
 )

@@ -62,6 +62,7 @@ def class_imbalance(run):
     if share < 0.85 or len(f.labels) < 2:
         return []
     h = f.prior_entropy
+    never = never if len(f.labels) == 2 and _learned_little(f, h) else None  # (a binary label's, see _never_positive)
     # near: where a model that predicts the prior sits (the multi-label branch's band). Well
     # below it the model has learned beyond the majority class: the imbalance is then a risk
     # to check per class, not the shown cause (nnU-Net's 89 % background at 0.7x the entropy)
@@ -93,10 +94,14 @@ def class_imbalance(run):
 def _never_positive(run) -> tuple[str, float, float] | None:
     """(loss, predicted, true positive rate) of a binary loss whose model marks positive
     under a tenth of the share the targets hold, over the second half of the sampled steps:
-    it predicts (almost) every element absent, whatever the loss says."""
+    it predicts (almost) every element absent. Hard 0/1 targets only (at the first call:
+    soft targets, a teacher's probabilities or Gaussian heatmaps, have no such share); the
+    callers also want a loss that learned little beyond the prior (_learned_little): a
+    calibrated model of a rare class may rightly stay under 0.5 once it ranks well."""
     rank = focus_rank(run)
     for key, s in run.matching("loss_fn/", rank).items():
-        if not key.endswith("/pred_pos"):
+        integral = run.series("loss_fn/" + key[: -len("pred_pos")] + "target_integral", rank).values
+        if not key.endswith("/pred_pos") or not (integral.size and integral[0] == 1.0):
             continue
         t = run.series("loss_fn/" + key[: -len("pred_pos")] + "target_pos", rank)
         if len(s.values) < 4 or len(t.values) != len(s.values):
@@ -108,11 +113,18 @@ def _never_positive(run) -> tuple[str, float, float] | None:
     return None
 
 
+def _learned_little(f, h: float) -> bool:
+    """The loss ends above half the prior's entropy: a model that ranks the rare class well
+    ends far below it (bench/real 328, the all-background heatmap: 0.61x)."""
+    return math.isfinite(f.loss_last) and f.loss_last >= 0.5 * h
+
+
 def _multilabel(f, never) -> list:
     m = f.multilabel
     rate, h = float(m.get("mean_rate", math.nan)), float(m.get("prior_entropy", math.nan))
     if not (rate <= 0.05 and h > 0 and math.isfinite(f.loss_last)):
         return []
+    never = never if _learned_little(f, h) else None
     if not (0.8 * h <= f.loss_last <= 1.5 * h or never is not None) or f.first_bad is not None:
         return []
     c = 0.55 + min(0.3, (1 - rate - 0.85) * 3)

@@ -117,7 +117,8 @@ def _raw_targets(run) -> list:
             f"{fmt(hi)} while the model's predictions run from {fmt(float(s['input_min'][0]))} to "
             f"{fmt(float(s['input_max'][0]))}; "
             + (f"the loss went non-finite at step {f.first_bad}" if broke else
-               f"the loss fell only {f.rel_drop:.0%}: the outputs never reached the targets' level"),
+               (f"the loss fell only {f.rel_drop:.0%}" if np.isfinite(f.rel_drop) and f.rel_drop >= 0 else
+                "the loss did not fall") + ": the outputs never reached the targets' level"),
             location={"step": 0},
             evidence=[{"series": f"loss_fn/{name}/target_min", "value": fmt(lo)},
                       {"series": f"loss_fn/{name}/target_max", "value": fmt(hi)},
