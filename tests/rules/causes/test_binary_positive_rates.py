@@ -11,7 +11,7 @@ from torch import nn
 import traindoc
 
 
-def _heatmaps(tmp_path, pos_weight: float, steps=120):
+def _heatmaps(tmp_path, pos_weight: float, steps=120, soft=False):
     g = torch.Generator().manual_seed(0)
     n = 512
     x = torch.randn(n, 1, 12, 12, generator=g) * 0.3
@@ -19,6 +19,8 @@ def _heatmaps(tmp_path, pos_weight: float, steps=120):
     r, c = torch.randint(2, 10, (n,), generator=g), torch.randint(2, 10, (n,), generator=g)
     y[torch.arange(n), 0, r, c] = 1.0
     x[torch.arange(n), 0, r, c] += 1.0  # a faint blob at each centre: learnable with weighting
+    if soft:  # a Gaussian-like heatmap: 1 at the centre, 0.3 beside it (soft targets, not classes)
+        y = torch.maximum(y, 0.3 * (y.roll(1, 2) + y.roll(-1, 2) + y.roll(1, 3) + y.roll(-1, 3)).clamp(max=1))
     torch.manual_seed(0)
     model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 1, 3, padding=1))
     opt = torch.optim.Adam(model.parameters(), lr=3e-3)
@@ -63,3 +65,9 @@ def test_a_weight_mask_of_ones_beside_a_pos_weight_is_weighted(tmp_path):
     meta = traindoc.open_run(tmp_path / "r").meta
     assert meta["loss_function/binary_cross_entropy_with_logits"]["weighted"] is True
     assert meta["loss_function/binary_cross_entropy"]["weighted"] is False
+
+
+def test_soft_heatmap_targets_are_not_read_as_classes(tmp_path):
+    run = _heatmaps(tmp_path, pos_weight=1.0, soft=True)
+    assert run.series("loss_fn/binary_cross_entropy_with_logits/target_integral").values[0] < 1
+    assert "class-imbalance" not in [c.name for c in traindoc.diagnose(run).causes]
