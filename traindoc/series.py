@@ -89,7 +89,8 @@ SCHEMA: tuple[Series, ...] = (
     Series("loss_fn/{fn}/input_{k}", "value", "once per logit loss", "LossFns", "the logits' min, max and share of "
            "exact zeros (k: min, max, zero) given to cross_entropy / binary_cross_entropy_with_logits: a ReLU before "
            "the loss; for a regression loss (MSE, L1, Huber) the same, and the largest |row sum - 1| of a (N, C) "
-           "input (k: rowsum_dev): softmax probabilities regressed onto a target"),
+           "input (k: rowsum_dev): softmax probabilities regressed onto a target, or given to cross_entropy "
+           "(summed over its class dimension 1)"),
     Series("loss_fn/{fn}/pred_pos", "fraction", SAMPLED, "LossFns", "for a binary cross-entropy: the share of "
            "elements the model predicts positive (logit > 0, probability > 0.5), first call of the step"),
     Series("loss_fn/{fn}/target_pos", "fraction", SAMPLED, "LossFns", "and the share of positive targets (>= 0.5) "

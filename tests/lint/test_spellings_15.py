@@ -49,6 +49,35 @@ CASES = {
                 return [b["reward"].mean() for b in loader]
         """,
     ],
+    "optimizer-misses-params": [
+        # a memory bank's keys kept as a plain tensor: model.parameters() never yields it
+        """
+        class Memory(nn.Module):
+            def __init__(self, slots, dim):
+                super().__init__()
+                self.enc = nn.Linear(dim, dim)
+                self.keys = torch.randn(slots, dim)  # !
+            def forward(self, x):
+                return torch.softmax(self.enc(x) @ self.keys.t(), dim=1)
+        model = Memory(16, 8)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        """,
+        # near miss: a Parameter, a buffer, and a fixed latent handed to the model (an input)
+        """
+        class Memory(nn.Module):
+            def __init__(self, slots, dim):
+                super().__init__()
+                self.keys = nn.Parameter(torch.randn(slots, dim))
+                self.register_buffer("proj", torch.randn(dim, dim))
+                self.fixed_z = torch.randn(8, dim)
+            def forward(self, x):
+                return (x @ self.proj) @ self.keys.t()
+            def sample(self):
+                return self(self.fixed_z)
+        model = Memory(16, 8)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        """,
+    ],
     "unguarded-zero": [
         # a gradient magnitude by hand from names unpacked out of a tensor
         """

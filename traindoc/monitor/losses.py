@@ -316,10 +316,11 @@ class LossFns:
             x = input.detach().float()
             keys = ["min", "max", "zero"]
             parts = [x.min(), x.max(), (x == 0).float().mean()]
-            if name not in _LOGIT_LOSSES and x.dim() >= 2 and x.shape[-1] >= 2:
-                # rows that sum to 1 are probabilities (a softmax) regressed onto the target
+            if x.dim() >= 2 and (x.shape[1] if name == "cross_entropy" else x.shape[-1]) >= 2:
+                # rows that sum to 1 are probabilities (a softmax): regressed onto the target, or
+                # given to cross_entropy, which applies log_softmax again (its classes: dim 1)
                 keys.append("rowsum_dev")
-                parts.append((x.sum(-1) - 1).abs().max())
+                parts.append((x.sum(1 if name == "cross_entropy" else -1) - 1).abs().max())
             mon.recorder.defer(mon.step, [f"loss_fn/{name}/input_{k}" for k in keys], [torch.stack(parts)])
 
     def eval_tensors(self, names: list[str], tensors: list[torch.Tensor]) -> list[str]:

@@ -9,6 +9,7 @@ from ..flow import helper_function, is_module_class, local_function
 from ..registry import Hit, lint_rule
 from ..source import call_name, may_be, segment, text
 from ..stray_params import local_strays, stray_modules
+from ..tensor_attrs import plain_tensor_attrs
 from ..walk import walk
 
 
@@ -44,7 +45,10 @@ def check(m):
     SplitCrossEntropyLoss(...)` called in the training function) that the optimizer's
     arguments never mention, even through a list built for it (flagged at the optimizer);
     and, after the optimizer, a call of a model method (`model.quant.init_range(lo, hi)`)
-    that binds a new `nn.Parameter` or layer to `self` (flagged at that binding). Not flagged when a new optimizer is built, or `add_param_group`
+    that binds a new `nn.Parameter` or layer to `self` (flagged at that binding); and a
+    module class whose `__init__` keeps a random draw as a plain tensor attribute
+    (`self.keys = torch.randn(n, d)`, not `nn.Parameter`, not a buffer) that another method
+    reads: `parameters()` never yields it (flagged at that assignment). Not flagged when a new optimizer is built, or `add_param_group`
     is called, after the change. The finding points at the new layer's assignment, or at
     the `requires_grad = True` line (the `requires_grad_()` call) that unfreezes.
 
@@ -72,6 +76,7 @@ def check(m):
     if not opts:
         return
     yield from stray_modules(m, [c for _, c, _, _ in opts])
+    yield from plain_tensor_attrs(m)
     yield from local_strays(m, [s for s, _, _, _ in opts])
     bodies: dict[int, list] = {}
     lines = None

@@ -35,6 +35,10 @@ def loss_mismatch(run):
     have (a warning; an error from half the variance): class indices regressed as numbers (the monitor records each loss function's
     input shape and its target's range once).
 
+    And: cross_entropy given probabilities whatever the model's last module: every row of its
+    input sums to 1 over the classes at the first call (``loss_fn/cross_entropy/input_rowsum_dev``),
+    a softmax function in forward before a loss that applies log_softmax itself.
+
     And: a regression loss between a softmax output (rows of the (N, C) input summing to 1,
     or a model ending in Softmax) and one-hot targets (0/1 values, same shape): a
     classifier trained by regression, whose gradient through the softmax vanishes as soon
@@ -48,6 +52,9 @@ def loss_mismatch(run):
     if len(f.loss) < 10:
         return []
     last = last_module_class(run)
+    probs = _probabilities_into_cross_entropy(run)
+    if probs:
+        return probs
     if f.labels and f.loss_min < -0.05:
         return [finding(
             "loss-mismatch", 0.9,
@@ -179,3 +186,32 @@ def _regression_on_one_hot(run, last) -> list:
                     "accuracy move several times faster",
         )]
     return []
+
+
+def _probabilities_into_cross_entropy(run) -> list:
+    """cross_entropy given probabilities: at its first call every row of its (N, C, ...)
+    input sums to 1 over the classes and lies in [0, 1]. Logits never do by chance (a
+    default-initialised layer's rows sum to anything), so it is a fact about the code: a
+    softmax (a function in forward, not only an nn.Softmax module) before a loss that applies
+    log_softmax itself. The loss is then floored above 0 and its gradients shrink (bench/real
+    336, 342: F.softmax returned by forward)."""
+    rank = focus_rank(run)
+    dev, lo, hi = (run.series(f"loss_fn/cross_entropy/input_{k}", rank).values for k in ("rowsum_dev", "min", "max"))
+    if not (dev.size and lo.size and hi.size and dev[0] < 1e-3 and lo[0] >= 0 and hi[0] <= 1):
+        return []
+    desc = run.meta.get("loss_function/cross_entropy")
+    shape = desc.get("input", {}).get("shape") if isinstance(desc, dict) and isinstance(desc.get("input"), dict) else None
+    return [finding(
+        "loss-mismatch", 0.85,
+        f"cross_entropy is given probabilities: every row of its input{f' {shape}' if shape else ''} sums to 1 over "
+        f"the classes (largest deviation {fmt(float(dev[0]))}) and lies in [{fmt(float(lo[0]))}, {fmt(float(hi[0]))}]: "
+        "a softmax before a loss that applies log_softmax itself, so the loss cannot approach 0 and its gradients "
+        "shrink",
+        location={"step": 0},
+        evidence=[{"series": "loss_fn/cross_entropy/input_rowsum_dev", "value": fmt(float(dev[0]))},
+                  {"series": "loss_fn/cross_entropy/input_min", "value": fmt(float(lo[0]))},
+                  {"series": "loss_fn/cross_entropy/input_max", "value": fmt(float(hi[0]))}],
+        fix="return the logits from forward and give them to F.cross_entropy; apply softmax only for reporting "
+            "(or use log_softmax + nll_loss)",
+        confirm="print model(x).sum(1) on one batch: all ones means the model already applies softmax",
+    )]
