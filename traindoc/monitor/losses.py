@@ -183,6 +183,11 @@ class LossFns:
                 flags.append(torch.stack([same.any().float() * varied, same.int().argmax().float()]))
                 cands.append((where, f"the target of {name} is column \0 of the model's {where} (itself, or "
                                      "rescaled: standardised with the features)"))
+                if x.shape[0] >= 64:  # a column computed from the label: |correlation| >= 0.9 with it
+                    near = affine_copy(x, t, 0.9)
+                    flags.append(torch.stack([near.any().float() * varied, near.int().argmax().float()]))
+                    cands.append((where, f"the target of {name} is nearly column \0 of the model's {where} "
+                                         "(|correlation| 0.9 or more with the class target: computed from the label?)"))
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
                 # a sequence of feature vectors (B, T, F) whose target at step t is feature j at
@@ -232,7 +237,8 @@ class LossFns:
     def _leak(self, step: int, name: str, what: str, where: str) -> None:
         self._leak_found = True
         self._leak_inputs = []
-        self.mon.writer.event(step, "target-in-input", what, {"loss_fn": name, "input": where})
+        self.mon.writer.event(step, "target-in-input", what, {"loss_fn": name, "input": where,
+                                                              "near": " is nearly column " in what})
 
     @property
     def label_counts(self) -> torch.Tensor | None:

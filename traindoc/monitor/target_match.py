@@ -6,18 +6,20 @@ from __future__ import annotations
 import torch
 
 
-def affine_copy(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+def affine_copy(x: torch.Tensor, t: torch.Tensor, level: float = 0.9999) -> torch.Tensor:
     """Per column of the table ``x`` [B, F]: a rescaled copy of a class target ``t`` [B]
     (|correlation| >= 0.9999: the label written into the table, then standardised with the
     features). Only for class targets (integers, or floats that are whole numbers): for a
     continuous target a smooth series' previous value, an honest feature, can correlate
-    that well. A few device ops, no sync; only during the leak check's first steps."""
+    that well. ``level`` 0.9: a column computed from the label plus a little noise (the
+    churn flag plus jitter: about 0.95). A few device ops, no sync; only during the leak
+    check's first steps."""
     tf = t.reshape(-1).to(x.dtype)
     discrete = (tf == tf.round()).all() if t.is_floating_point() else torch.ones((), dtype=torch.bool, device=x.device)
     xc = x - x.mean(0)
     tc = tf - tf.mean()
     r = (xc * tc.reshape(-1, 1)).sum(0) / (xc.norm(dim=0) * tc.norm()).clamp_min(1e-12)
-    return (r.abs() >= 0.9999) & discrete
+    return (r.abs() >= level) & discrete
 
 
 def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -15,7 +15,9 @@ def target_leakage(run):
     comparison during the first 20 training steps: an integer target equal to an integer
     input (a next-token target that was never shifted, `y = x`: the model only has to
     copy its input), or a target equal to a column of the table the model receives (the
-    label left among the features). The training loss then falls far below what the task
+    label left among the features); or a class target correlated 0.9 or more with one
+    column (a column computed from the label plus noise), an error only when the loss then
+    falls below 5 % of its start, a warning otherwise (a very strong honest feature). The training loss then falls far below what the task
     allows: nanoGPT with `y = x` reaches 0.007 on character-level Shakespeare, where the
     data's entropy keeps an honest model above ~1.
 
@@ -38,7 +40,10 @@ def target_leakage(run):
     start = float(np.median(v[: max(3, len(v) // 20)])) if len(v) else float("nan")
     end = float(np.median(v[-max(3, len(v) // 5):])) if len(v) else float("nan")
     low = len(v) >= 10 and end < 0.05 * start
-    c = 0.92 if low else 0.7
+    near = bool((ev.get("data") or {}).get("near"))
+    # a column correlated 0.9+ with the label may be an honest, very strong feature: only the
+    # loss falling far below what the task allows makes it the leak (an error), else a lead
+    c = (0.85 if low else 0.45) if near else (0.92 if low else 0.7)
     tail = (f"; the loss fell from {fmt(start)} to {fmt(end)}, far below what a model that has to predict "
             f"could reach" if low else f"; the loss went from {fmt(start)} to {fmt(end)}")
     return [finding(
