@@ -183,11 +183,8 @@ class LossFns:
                 flags.append(torch.stack([same.any().float() * varied, same.int().argmax().float()]))
                 cands.append((where, f"the target of {name} is column \0 of the model's {where} (itself, or "
                                      "rescaled: standardised with the features)"))
-                if x.shape[0] >= 64:  # a column computed from the label: |correlation| >= 0.9 with it
-                    near = affine_copy(x, t, 0.9)
-                    flags.append(torch.stack([near.any().float() * varied, near.int().argmax().float()]))
-                    cands.append((where, f"the target of {name} is nearly column \0 of the model's {where} "
-                                         "(|correlation| 0.9 or more with the class target: computed from the label?)"))
+                if x.shape[0] >= 64:
+                    _near_copy(cands, flags, name, where, x, t, varied)
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
                 # a sequence of feature vectors (B, T, F) whose target at step t is feature j at
@@ -370,3 +367,13 @@ def _class_counts(input: Any, t: torch.Tensor) -> torch.Tensor:
         return torch.bincount(t.clamp(min=0), weights=(t >= 0).float())
     ok = (t >= 0) & (t < c)
     return torch.zeros(c, device=t.device).scatter_add_(0, t.clamp(0, max(c - 1, 0)).long(), ok.float())
+
+
+def _near_copy(cands: list, flags: list, name: str, where: str, x: torch.Tensor, t: torch.Tensor,
+               varied: torch.Tensor) -> None:
+    """A candidate of the leak check: a column of the table correlated 0.9 or more with a
+    class target (computed from the label plus noise); after the exact and rescaled copies."""
+    near = affine_copy(x, t, 0.9)
+    flags.append(torch.stack([near.any().float() * varied, near.int().argmax().float()]))
+    cands.append((where, f"the target of {name} is nearly column \0 of the model's {where} "
+                         "(|correlation| 0.9 or more with the class target: computed from the label?)"))

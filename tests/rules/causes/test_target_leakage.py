@@ -81,9 +81,11 @@ def test_label_column_standardised_with_the_features(tmp_path):
     X = (X - X.mean(0)) / X.std(0)
     leak = [c for c in _table_run(tmp_path / "a", X, y).causes if c.name == "target-leakage"]
     assert leak and "column 4" in leak[0].message and "rescaled" in leak[0].message
-    # near miss: a feature strongly but not perfectly tied to the label (a noisy copy)
+    # a noisy copy (|r| 0.99): a column computed from the label, or an honest feature that
+    # strong: a warning (a lead), not an error, while the loss has not collapsed
     X[:, 4] = (y + 0.05 * torch.randn(512) - 0.5) * 2
-    assert "target-leakage" not in names(_table_run(tmp_path / "b", X, y))
+    near = [c for c in _table_run(tmp_path / "b", X, y).causes if c.name == "target-leakage"]
+    assert near and "nearly column 4" in near[0].message and near[0].severity == "warning"
 
 
 def test_autoencoder_float_target_is_not(tmp_path):
