@@ -15,7 +15,7 @@ def target_leakage(run):
     comparison during the first 20 training steps: an integer target equal to an integer
     input (a next-token target that was never shifted, `y = x`: the model only has to
     copy its input), or a target equal to a column of the table the model receives (the
-    label left among the features); or a class target correlated 0.9 or more with one
+    label left among the features); or a binary target correlated 0.9 or more with one
     column (a column computed from the label plus noise), an error only when the loss then
     falls below 5 % of its start, a warning otherwise (a very strong honest feature). The training loss then falls far below what the task
     allows: nanoGPT with `y = x` reaches 0.007 on character-level Shakespeare, where the
