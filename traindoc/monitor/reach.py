@@ -29,11 +29,6 @@ class LossReach:
         self.opts: dict[int, tuple[frozenset, bool]] = {}  # optimizer index -> (its tensors, own backward)
         self._written: Any = None
 
-    @property
-    def first(self) -> set[int] | None:
-        """The leaves of the first backward (None: not read yet, or its graph was too large)."""
-        return self.sets[0] or None if self.sets else None
-
     def on_backward(self, loss: torch.Tensor) -> None:
         if len(self.sets) >= BACKWARDS or loss.grad_fn is None:
             return

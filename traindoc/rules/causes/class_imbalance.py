@@ -100,8 +100,10 @@ def _never_positive(run) -> tuple[str, float, float] | None:
     calibrated model of a rare class may rightly stay under 0.5 once it ranks well."""
     rank = focus_rank(run)
     for key, s in run.matching("loss_fn/", rank).items():
+        if not key.endswith("/pred_pos"):
+            continue
         integral = run.series("loss_fn/" + key[: -len("pred_pos")] + "target_integral", rank).values
-        if not key.endswith("/pred_pos") or not (integral.size and integral[0] == 1.0):
+        if not (integral.size and integral[0] == 1.0):
             continue
         t = run.series("loss_fn/" + key[: -len("pred_pos")] + "target_pos", rank)
         if len(s.values) < 4 or len(t.values) != len(s.values):
