@@ -583,3 +583,28 @@ def test_init_gains_are_the_weights_fan_in_scale_at_the_first_step(tmp_path):
             opt.step()
     rows = traindoc.open_run(tmp_path / "r").meta["model/model"]["init_gain"]
     assert [r[0] for r in rows] == ["0.weight", "1.w", "3.weight"] and rows[2][2] == pytest.approx(16.0, rel=0.1)
+
+
+def test_a_layer_applied_per_time_step_is_counted_once(tmp_path):
+    """A hand-written recurrence (one Linear applied at each of 12 time steps) is named in
+    the ``repeated-modules`` event with its calls per step; layers called once are not."""
+
+    class Cell(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inp, self.rec, self.out = nn.Linear(3, 8), nn.Linear(8, 8), nn.Linear(8, 1)
+
+        def forward(self, x):
+            h = torch.zeros(x.shape[0], 8)
+            gx = self.inp(x)
+            for t in range(x.shape[1]):
+                h = torch.tanh(gx[:, t] + self.rec(h))
+            return self.out(h)
+
+    model = Cell()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(3):
+            opt.zero_grad(); model(torch.randn(4, 12, 3)).pow(2).mean().backward(); opt.step()
+    ev = [e for e in traindoc.open_run(tmp_path / "r").events() if e["kind"] == "repeated-modules"]
+    assert [e["data"] for e in ev] == [{"rec": 12}]

@@ -37,6 +37,7 @@ class Models:
         # plain list or dict of layers instead of nn.ModuleList/ModuleDict): id -> weakref
         self._orphans: dict[int, weakref.ref] = {}
         self._orphans_said: set[int] = set()
+        self._repeats_said = False
 
     def live_roots(self) -> list[tuple[str, torch.nn.Module]]:
         """The models being trained, with the prefix of their parameter names."""
@@ -131,6 +132,28 @@ class Models:
                                       f"{type(m).__name__} runs inside the model's forward but is not its submodule",
                                       {"class": type(m).__name__, "tensors": len(ps),
                                        "values": sum(p.numel() for p in ps)})
+
+    def note_repeats(self, act_names: list[str]) -> None:
+        """Once, on the first sampled step with activation statistics: the event
+        ``repeated-modules`` {module: calls} for the leaf modules one training step called
+        4 or more times (a layer applied per time step in a hand-written recurrence, a
+        shared block in a loop). Their gains compound over the calls like an RNN's
+        (exploding-gradient reads it). Cost: one count over the names already collected."""
+        if self._repeats_said or not act_names:
+            return
+        self._repeats_said = True
+        names: dict[str, int] = {}
+        for n in act_names:
+            if n.startswith("act/") and "#" not in n:  # functional ops are named per call
+                names[n] = names.get(n, 0) + 1
+        calls: dict[str, int] = {}
+        for n, k in names.items():  # each call adds one name per statistic
+            mod = n[4:n.rfind("/")]
+            calls[mod] = max(calls.get(mod, 0), k)
+        rep = {m: k for m, k in calls.items() if k >= 4}
+        if rep:
+            self.mon.writer.event(self.mon.step, "repeated-modules",
+                                  f"{len(rep)} module(s) called 4+ times in one step", rep)
 
     # ------------------------------------------------------------------ forward hooks
     def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:

@@ -75,3 +75,60 @@ def test_a_relu_rnn_output_is_not_the_inputs_scale(make_run):
     assert "data-unnormalized" in [c.name for c in raw.causes]
     older = diagnose(make_run(**kw))  # a run recorded before in/absmax: the first layer's output decides
     assert "data-unnormalized" in [c.name for c in older.causes]
+
+
+# bench/real 339's first 45 steps (a ReLU RNN, SGD 0.05 with momentum, recorded): the
+# gradient norm climbs from 1 to ~10 with 1437 at step 10 and 2172 at step 20 (the first
+# widens the trailing spread, so the second reads a robust z of only 3.6), NaN at step 45
+G339 = [1.1, 1.1, 0.9, 0.9, 1.1, 1.3, 1.8, 2.3, 4.1, 13.4, 1437.7, 18.7, 17.7, 6.0, 14.3, 3.5, 4.2, 10.0, 8.3, 8.5,
+        2171.7, 10.1, 13.1, 12.5, 12.8, 41.7, 7.2, 8.9, 8.4, 53.3, 12.1, 10.7, 6.7, 2.7, 3.4, 6.2, 6.0, 3.5, 2.7, 2.1,
+        2.1, 5.4, 7.9, 3.3, 9.9]
+L339 = [4.66, 5.1, 4.78, 4.7, 4.93, 4.22, 4.04, 3.11, 2.52, 1.38, 94.02, 11.35, 12.52, 6.56, 5.97, 4.49, 3.69, 3.58,
+        4.23, 3.11, 124.51, 19.01, 24.65, 17.54, 11.4, 16.11, 11.36, 11.43, 7.36, 11.5, 15.12, 14.34, 8.73, 6.06, 5.62,
+        6.8, 7.21, 5.25, 5.04, 4.58, 4.52, 4.96, 4.89, 3.19, 2.97]
+
+
+def _two_spikes(n=60):
+    nan = [np.nan] * (n - len(G339))
+    return np.array(L339 + nan), np.array(G339 + nan)
+
+
+def test_a_clip_that_never_shortens_a_gradient_is_no_clip(make_run):
+    loss, g = _two_spikes()
+    kw = dict(n=60, loss=loss, grad=g, modules=RNN, params=PARAMS, opt="SGD", lr=0.05, grad_bad_from=45)
+    # clip_grad_norm_(params, inf): the norm it returns is the norm stepped
+    eg = _eg(diagnose(make_run(preclip=g, **kw)))
+    assert eg is not None and eg.severity == "error" and "never shortened a gradient" in eg.message
+    assert "2 step(s) above 30x" in eg.message  # the second, larger spike counts too
+    # the same clip at 1.0: the gradients stepped are short, the explosion was handled
+    eg = _eg(diagnose(make_run(preclip=g, **{**kw, "grad": np.minimum(g, 1.0)})))
+    assert eg is None or eg.severity != "error"
+
+
+def test_a_hand_written_recurrence_whose_forward_ran_away(make_run):
+    """bench/real 344: an LSTM cell written with nn.Linear and ReLU, looped over 200 steps;
+    gradient norms ~0.6 until the forward of step 18 made 3.7e19 and every batch overflowed
+    from those weights (the replay's triage: bad-state)."""
+    import json
+
+    n = 40
+    grad = np.r_[0.6 + 0.2 * np.random.default_rng(4).random(18), [np.nan] * (n - 18)]
+    loss = np.r_[np.linspace(1.0, 0.6, 18), [np.inf] * (n - 18)]
+    cell = [["", "LoadNet", 0], ["inp", "Linear", 640], ["rec", "Linear", 4096], ["out", "Linear", 33]]
+    kw = dict(n=n, loss=loss, grad=grad, modules=cell, params=["rec.weight", "out.weight"], opt="Adam", lr=3e-3,
+              grad_bad_from=18)
+
+    def run(calls, verdict="bad-state", absmax=3.7e19):
+        folder = make_run(events=[(0, "repeated-modules", "called per time step", {"rec": calls})], **kw)
+        b = folder / "bundles" / "step-000018-r0"
+        b.mkdir(parents=True)
+        (b / "forensics.json").write_text(json.dumps({
+            "step": 18, "triage": {"verdict": verdict},
+            "location": {"kind": "unstable-op", "culprit": {"op": "aten::mse_loss", "inputs": [{"absmax": absmax}]}}}))
+        return _eg(diagnose(folder))
+
+    eg = run(200)
+    assert eg is not None and "ran away at step 18" in eg.message and "tanh" in eg.fix
+    assert run(1) is None  # a layer called once a step is no recurrence
+    assert run(200, verdict="bad-batch") is None  # this batch alone overflows: the data, not the weights
+    assert run(200, absmax=50.0) is None  # an op that overflowed on O(1) inputs: the op itself

@@ -42,11 +42,12 @@ def exploding_gradient(run):
     g = f.grad
     if not len(g) or not math.isfinite(f.grad_med) or f.grad_med <= 0:
         return []
-    clipped = run.has("grad_norm_preclip", focus_rank(run))
+    clipped = clip_bites(run)
     order = module_order(run)
-    recurrent = any(c.startswith(_RECURRENT) for _, c in order)
+    recurrent = any(c.startswith(_RECURRENT) for _, c in order) or _repeated(run)
     first = _first_update(run, f) if recurrent and not clipped else None
-    if len(g) < 10 and first is None:
+    runaway = _runaway(run, f) if recurrent and not clipped else None
+    if len(g) < 10 and first is None and runaway is None:
         return []
     spikes = _spikes(g) if len(g) >= 10 else 0
     deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
@@ -54,20 +55,92 @@ def exploding_gradient(run):
     rnn_jump = recurrent and not clipped and (_jump(run, f) or first is not None)
     if rnn_jump:
         s = max(s, 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1.0)))
+    if runaway is not None:
+        s = max(s, 1.0)
     if s == 0.0:
         return []
     c = min(0.9, 0.45 * s * (1.3 if recurrent or deep else 1.0)) * (0.5 if clipped else 1.0)
     return [finding(
         "exploding-gradient", min(_explained_elsewhere(run, f, c, rnn_jump), 0.9),
-        _message(run, f, spikes, first if spikes == 0 else None, rnn_jump and spikes == 0)
-        + (" in a recurrent net" if recurrent else "") + ("" if clipped else ", and no gradient clipping was recorded"),
+        (_runaway_message(f, runaway) if runaway is not None and spikes == 0 and not rnn_jump else
+         _message(run, f, spikes, first if spikes == 0 else None, rnn_jump and spikes == 0))
+        + (" in a recurrent net" if recurrent else "") + _clip_note(run, clipped),
         location=_peak(run) if f.first_bad is None else {"step": f.first_bad},
         evidence=[{"series": "grad_norm", "median": fmt(f.grad_med), "max": fmt(f.grad_max), "spikes_over_30x": spikes},
-                  {"series": "grad_norm_preclip", "recorded": clipped}],
-        fix="clip the gradient norm (torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)); add normalisation; "
-            "for RNNs use LSTM/GRU and recurrent init with gain <= 1",
+                  {"series": "grad_norm_preclip", "clipped": clipped}],
+        fix=("use a bounded activation (tanh) inside the recurrence, or nn.LSTM/nn.GRU; " if runaway is not None else "")
+        + "clip the gradient norm (torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)); add normalisation; "
+          "for RNNs use LSTM/GRU and recurrent init with gain <= 1",
         confirm="rerun with clip_grad_norm_ at 1.0: the spikes and the instability go away",
     )]
+
+
+def _repeated(run) -> bool:
+    """A module one training step called 8 or more times (the ``repeated-modules`` event):
+    a hand-written recurrence (an LSTM cell's Linear applied per time step) compounds its
+    gain over the calls as nn.RNN does."""
+    return any(e["kind"] == "repeated-modules" and isinstance(e.get("data"), dict)
+               and any(isinstance(k, int) and k >= 8 for k in e["data"].values()) for e in run.events())
+
+
+def _runaway(run, f) -> float | None:
+    """|x| the inputs of the op that first overflowed had reached, when the replay of the
+    first non-finite step found weights on which other batches overflow too (``bad-state``)
+    and those inputs had run away (|x| > 1e15, no O(1) layer makes that in one call): the
+    recurrence's gain grew above 1 over the updates and a forward pass through it
+    compounded to overflow, with calm gradients before (bench/real 344: a ReLU LSTM cell,
+    gradient norm ~1 until its forward made 3.7e19). None otherwise."""
+    import json
+
+    from ..evidence.bundles import forensics_files
+
+    if f.first_bad is None:
+        return None
+    for path in forensics_files(run):
+        try:
+            d = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        tri, loc = d.get("triage") or {}, d.get("location") or {}
+        c = loc.get("culprit") or {}
+        big = max((float(i.get("absmax") or 0.0) for i in c.get("inputs", []) if isinstance(i, dict)), default=0.0)
+        if d.get("step") == f.first_bad and tri.get("verdict") == "bad-state" and big > 1e15:
+            return big
+    return None
+
+
+def _runaway_message(f, big: float) -> str:
+    return (f"a forward pass through the recurrence ran away at step {f.first_bad}: an op's inputs reached |x| "
+            f"{big:.3g} from weights on which other batches overflow too, with gradient norms of ~{fmt(f.grad_med)} "
+            "before: the recurrent gain grew above 1 and compounds over the time steps (an unbounded activation "
+            "such as ReLU in the recurrence has nothing to stop it)")
+
+
+def _clip_note(run, clipped: bool) -> str:
+    if clipped:
+        return ""
+    if run.has("grad_norm_preclip", focus_rank(run)):
+        return ", and clip_grad_norm_ is called but never shortened a gradient (its max_norm is above every norm)"
+    return ", and no gradient clipping was recorded"
+
+
+def clip_bites(run) -> bool:
+    """Whether the script's clip_grad_norm_ ever shortened a gradient: some step stepped
+    with a norm below 0.9x the one clip_grad_norm_ returned. A clip at max_norm=inf (or
+    at a norm no step reaches) is called but clips nothing, and does not stop an
+    explosion (bench/real 339 clips at inf to log the norm: its 2172 spike was stepped
+    whole). Without the post-clip series (an imported log) a recorded clip counts."""
+    rank = focus_rank(run)
+    pre = run.series("grad_norm_preclip", rank)
+    if pre.empty:
+        return False
+    post = run.series("grad_norm", rank)
+    if post.empty:
+        return True
+    common, i, j = np.intersect1d(pre.steps, post.steps, return_indices=True)
+    a, b = post.values[j], pre.values[i]
+    ok = np.isfinite(a) & np.isfinite(b)
+    return bool(np.any(a[ok] < 0.9 * b[ok]))
 
 
 def _spikes(g: np.ndarray) -> int:
@@ -79,11 +152,15 @@ def _spikes(g: np.ndarray) -> int:
     first steps exploded (a norm in the millions) must not hide its later spikes behind them."""
     lg = np.log10(np.maximum(g, 1e-30))
     z, med, _ = trailing_robust_z(lg, 50, 10)
-    up = (lg - np.nan_to_num(med, nan=np.inf)) > np.log10(30)
+    rise = lg - np.nan_to_num(med, nan=np.inf)
+    # z > 6, or z > 3 for a 100x rise: an earlier spike in the trailing window widens its
+    # spread, and a second, larger one then reads z 3.6 (bench/real 339: 1437 at step 10,
+    # 2172 at step 20, 500x the trailing median)
+    up = (rise > np.log10(30)) & ((z > 6) | ((rise > 2) & (z > 3)))
     early = float(np.median(g[:10]))
     if len(g) >= 50:
         early = min(early, float(np.median(g[10:50])))
-    return int(np.sum(up & (z > 6) & (g > 2 * early)))
+    return int(np.sum(up & (g > 2 * early)))
 
 
 def _message(run, f, spikes: int, first: float | None, jump: bool) -> str:
