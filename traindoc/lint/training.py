@@ -133,7 +133,8 @@ def is_sched_step(m: Module, call: ast.Call) -> bool:
     if "plateau" in t:
         return False
     if "sched" in t or t.rsplit(".", 1)[-1] in ("lr_scheduler", "scheduler"):
-        return not call.args and not call.keywords or any("epoch" in text(a).lower() for a in call.args)
+        return not call.args and not call.keywords or any("epoch" in text(a).lower() for a in call.args) \
+            or any(k.arg == "epoch" for k in call.keywords)  # step(epoch=epoch - 1)
     return False
 
 

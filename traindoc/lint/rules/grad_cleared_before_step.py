@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from ..flow import calls_index, ordered_events
 from ..registry import Hit, lint_rule
@@ -33,7 +34,11 @@ def check(m):
     modulo gate (`if (i + 1) % k == 0: opt.step()`) while its gradients are cleared outside
     the gate on every iteration, or on every call of a function called per batch (a
     Lightning `training_step` with manual optimisation, an `update(batch)` method; flagged
-    at the clear).
+    at the clear), the gate also spelt as a flag set from a modulo (`do_update = i % k ==
+    0`, then `if do_update:`); and a clear under the step's own accumulation gate (a
+    modulo, or a test named for accumulation, update or sync) that runs before the
+    backward (`if should_update(i): opt.zero_grad()`, then `backward()`, then `if
+    should_update(i): opt.step()`): each update iteration wipes the accumulated micro-batches.
 
     Why it happens: `zero_grad()` sets every `.grad` to None (or zero). A step
     that follows it finds no gradient: the parameters never move (with momentum or weight
@@ -84,6 +89,7 @@ def check(m):
     yield from _micro_batches(m)
     yield from _model_cleared_in_accumulate(m)
     yield from _accumulation_voided(m)
+    yield from _cleared_on_the_step_iteration(m)
 
 
 def _micro_batches(m):
@@ -148,18 +154,15 @@ def _accumulation_voided(m):
 
     if b"%" not in m.source and b"+= 1" not in m.source:
         return
-    by_loop, by_func = calls_index(m)
-    units = [(s.node, [c.node for c in by_loop.get(id(s.node), ()) if c.ctx.loops[-1] is s.node])
-             for s in m.w.loops]
-    units += [(fn, [c.node for c in by_func.get(id(fn), ()) if not c.ctx.loops])
-              for fns in m.w.functions.values() for fn in fns]
-    for unit, own in units:
+    for unit, own in _units(m):
         seg = segment(m, unit)  # cheap text test before classifying the unit's calls
         if b"%" not in seg and b"+= 1" not in seg or b"step" not in seg:
             continue
         steps = [c for c in own if train_event(m, c) == "S"]
         backs = [c for c in own if train_event(m, c) == "B"]
-        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and (_mod(n.test) or _counter(unit, n))]
+        modded = _modulo_names(unit)
+        ifs = [n for n in walk(unit) if isinstance(n, ast.If)
+               and (_mod(n.test) or _counter(unit, n) or text(n.test) in modded)]
         gates = [n for n in ifs if any(_inside(n, c) for c in steps)]
         if not gates or not backs or any(_inside(g, b) for g in gates for b in backs):
             continue
@@ -175,3 +178,55 @@ def _accumulation_voided(m):
                              "micro-batch's gradient and the accumulation is lost; clear them after the step, "
                              "inside the same `if`")
                 break
+
+
+def _units(m) -> list:
+    """(loop or function, the calls at its own level): the iterations and the per-batch
+    methods whose calls are read in order."""
+    by_loop, by_func = calls_index(m)
+    units = [(s.node, [c.node for c in by_loop.get(id(s.node), ()) if c.ctx.loops[-1] is s.node])
+             for s in m.w.loops]
+    return units + [(fn, [c.node for c in by_func.get(id(fn), ()) if not c.ctx.loops])
+                    for fns in m.w.functions.values() for fn in fns]
+
+
+_GATE = re.compile(r"accum|update|sync|should_step|%")
+
+
+def _cleared_on_the_step_iteration(m):
+    """``if self.is_update_step(p): opt.zero_grad()``, then ``backward()``, then
+    ``if self.is_update_step(p): opt.step()``: the clear shares the step's accumulation gate
+    but runs before the backward, so on each update iteration it wipes the k - 1
+    micro-batches accumulated since the last step (bench/lint_recall_22 33). Gates that
+    read as accumulation only (a modulo, a name with accum/update/sync): ``if train:``
+    around both is an ordinary zero_grad, backward, step."""
+    from .accumulation_not_averaged import _inside
+
+    if b"zero_grad" not in m.source:
+        return
+    for unit, own in _units(m):
+        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and _GATE.search(text(n.test) or "")]
+        if len(ifs) < 2:
+            continue
+        backs = [c for c in own if train_event(m, c) == "B" and not any(_inside(g, c) for g in ifs)]
+        for g in ifs:
+            clears = [c for c in own if train_event(m, c) == "Z" and _inside(g, c)]
+            steps = [c for h in ifs if h is not g and text(h.test) == text(g.test)
+                     for c in own if train_event(m, c) == "S" and _inside(h, c)]
+            for z in clears:
+                who = text(z.func.value) if isinstance(z.func, ast.Attribute) else ""
+                st = next((c for c in steps if c.lineno > z.lineno and step_target(c) == who), None)
+                if st is not None and any(z.lineno < b.lineno < st.lineno for b in backs):
+                    yield Hit(z, f"gradients cleared under the step's own gate (`{text(g.test)}`, line {g.lineno}) "
+                                 f"before the backward: on each update iteration the clear wipes the micro-batches "
+                                 f"accumulated since the last step, so the step on line {st.lineno} sees one; clear "
+                                 "after the step instead")
+                    return
+
+
+def _modulo_names(unit) -> set:
+    """Names the unit sets to a modulo test (``should_step = self.step % self.k == 0``, then
+    ``if should_step:``): the gate spelt in two lines (SpeechBrain's ``fit_batch``)."""
+    from .accumulation_not_averaged import _mod
+
+    return {text(t) for n in walk(unit) if isinstance(n, ast.Assign) and _mod(n.value) for t in n.targets}

@@ -25,7 +25,8 @@ def check(m):
     functions included), calls a learning-rate scheduler's `step()` before the first
     optimizer step: `for epoch ...: scheduler.step(); train(...)` (the pre-1.1 order), or
     `scheduler.step(); optimizer.step()` in a batch loop. The scheduler is recognised by
-    its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`).
+    its class (`torch.optim.lr_scheduler.*`, `*Scheduler`, `*LR`) or its name (`sched`),
+    stepped with no argument or with the epoch (`step(epoch)`, `step(epoch=epoch - 1)`).
     `ReduceLROnPlateau`, which steps on a metric, is not flagged; the scheduler step must
     sit in the loop itself, in a function it calls that steps schedulers and no optimizer
     (CycleGAN's `model.update_learning_rate()` at the top of each epoch), or in a function

@@ -174,8 +174,9 @@ def check(m):
     provably sees a batch: an `nn.Sequential` with `nn.Flatten()` or batch norm ending in
     `nn.LogSoftmax(dim=0)` (flagged at that layer), a `forward` returning it (also through a
     layer built on `self`, `self.act = nn.Softmax(dim=0)`, flagged at that layer) whose class
-    (or a sub-network class of the file) builds batch norm, Flatten or a `batch_first`
-    RNN, or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
+    (or a sub-network class of the file) builds batch norm, Flatten, a `batch_first`
+    RNN or a graph convolution (PyG/DGL `*Conv`: one row per node, unless the forward
+    squeezes to one score per node first), or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
     `x.flatten(1)`), alone or in a returned tuple; and a model's output on a batch of a
     loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
@@ -339,6 +340,11 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
             continue
         if _batch_layer(m, node):
             return f"it builds {m.qualname(node.func).rsplit('.', 1)[-1]}"
+        q = m.qualname(node.func) or ""
+        if q.startswith(("torch_geometric.nn.", "dgl.nn.")) and q.rsplit(".", 1)[-1].endswith("Conv") \
+                and not _one_score_per_node(fn, call):
+            # a graph convolution's output has one row per node: dim 0 normalises over the nodes
+            return f"its {q.rsplit('.', 1)[-1]} outputs one row per node"
         if m.qualname(node.func) in _RNNS and _true(keyword(node, "batch_first")):
             return f"its {m.qualname(node.func).rsplit('.', 1)[-1]} takes batch_first input"
         sub = classes.get(node.func.id) if isinstance(node.func, ast.Name) else None
@@ -358,6 +364,16 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
 
 
 _RNNS = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
+
+
+def _one_score_per_node(fn, call) -> bool:
+    """The forward squeezes or flattens before its softmax (``x.squeeze(-1)``, ``x.view(-1)``):
+    one score per node, and a softmax over dim 0 is a distribution over the nodes (a policy
+    that picks a node, attention pooling), which is meant."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.lineno <= call.lineno
+               and (n.func.attr in ("squeeze", "flatten", "ravel")
+                    or n.func.attr in ("view", "reshape") and len(n.args) == 1 and _minus_one(n.args[0]))
+               for n in walk(fn))
 
 
 def _true(e) -> bool:

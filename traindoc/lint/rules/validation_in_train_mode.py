@@ -39,7 +39,8 @@ _MODEL_NAMES = frozenset(
 )
 def check(m):
     """What it detects: a loop over validation or test data (its iterable is named like
-    `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or it sits in a function
+    `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or a name set once to
+    a wrapper of such data, `bar = tqdm(val_loader)`, or it sits in a function
     named like `validate`/`evaluate`, or in a helper that only such functions call, outside
     their loops: `extract_feature(model, loader)` called by `evaluate`) that calls the model
     and does no `backward()` or optimizer step, when either `model.eval()` (or
@@ -242,12 +243,20 @@ def _validation_iterable(m, site) -> str | None:
     fwords = _words(fname)
     if not (_words(f"{it} {_literal_words(loop.iter)}") & _LOOP_WORDS or fwords & _FUNC_WORDS
             or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)
+            or _wrapped_validation(m, loop.iter)
             or _evaluation_callers(m, site.ctx.func)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
         return None
     whole = ast.unparse(loop.iter)  # tqdm(range(len(test_set))) rather than `tqdm`
     return whole if isinstance(loop.iter, ast.Call) and len(whole) <= 60 else it
+
+
+def _wrapped_validation(m, it) -> bool:
+    """``progress = tqdm(val_loader, desc=...)`` then ``for batch in progress:``: a name set
+    once to a wrapper of validation data."""
+    d = m.defs(it) if isinstance(it, ast.Name) else None
+    return bool(d) and len(d) == 1 and isinstance(d[0], ast.Call) and bool(_words(_literal_words(d[0])) & _LOOP_WORDS)
 
 
 def _passed_validation_data(m, it) -> bool:
