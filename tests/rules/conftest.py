@@ -31,7 +31,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
               labels=None, time_data=None, trainable=8970, in_opt=8970, per_param=None, update=None, sample_every=20,
               dtypes=("float32",), modules=None, params=None, no_grads=False,
               grad_bad_from=None, carried=None, accum=None, zero_params=(), loss_fn=None, ce=None, init_gain=None,
-              shapes=None, model_extra=None, sampled_extra=None, meta=None, preclip=None, events=()):
+              shapes=None, model_extra=None, sampled_extra=None, meta=None, preclip=None, events=(),
+              batch=32):
     """Write a run folder. ``act``: {module: {stat: value or fn(step)}} on sampled steps;
     ``per_param``: {param: fn(step) -> grad norm}; ``update``: {param: ratio} or fn(step) (sampled);
     ``no_grads``: no optimizer tensor ever gets a gradient (the loss does not reach them);
@@ -47,7 +48,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     ``sampled_extra``: {series: value} written on every sampled step (``in/absmax``);
     ``meta``: more metadata entries ({key: value}, e.g. ``loss_graph``);
     ``preclip``: clip_grad_norm_'s returned norm per step (``grad_norm_preclip``);
-    ``events``: (step, kind, message, data) tuples written as events."""
+    ``events``: (step, kind, message, data) tuples written as events;
+    ``batch``: the samples each step draws (its recorded indices)."""
     modules = MODULES if modules is None else modules
     params = PARAMS if params is None else params
     rng = np.random.default_rng(seed + 1)
@@ -97,11 +99,11 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
                 v[f"update_ratio/{p}"] = 0.0 if p in zero_params else r
                 v[f"param_norm/{p}"] = 0.0 if p in zero_params else 5.0
             v["update_ratio"] = ur if not isinstance(ur, dict) else 1e-3
-            v.update(sampled_extra or {})
+            v.update({k: float(x(s)) if callable(x) else x for k, x in (sampled_extra or {}).items()})
         if preclip is not None:
             v["grad_norm_preclip"] = float(preclip[s])
         w.scalars(s, {k: (x if math.isfinite(x) else x) for k, x in v.items()})
-        w.indices(s, np.arange(s * 32, s * 32 + 32) % 5000)
+        w.indices(s, np.arange(s * batch, s * batch + batch) % 5000)
         if eval_loss is not None and s % (n // len(eval_loss)) == n // len(eval_loss) - 1:
             w.scalars(s, {"loss/eval": float(eval_loss[min(len(eval_loss) - 1, s // (n // len(eval_loss)))])})
         if labels is not None and s % 50 == 49:

@@ -16,7 +16,7 @@ def input_scale(run, before=None) -> float:
     """max |x| of the first parametrised layer's output at the first sampled step; the
     inputs' own when they were recorded on a sane scale (that layer's output may be a
     recurrence's sum over time, or its init's)."""
-    from ..evidence.inputs import SANE_INPUT, input_absmax
+    from ..evidence.inputs import SANE_INPUT, input_absmax, scaled_to_draws
 
     seen = input_absmax(run)
     if seen <= SANE_INPUT:
@@ -25,7 +25,7 @@ def input_scale(run, before=None) -> float:
     am = act_stat(run, "absmax", before=before)
     for m, _ in mods:
         if m in am:
-            return float(am[m][0])
+            return scaled_to_draws(run, float(am[m][0]), float("nan"))[0]
     return float("nan")
 
 

@@ -32,7 +32,41 @@ def input_absmax(run) -> float:
     (``in/absmax``; NaN when not recorded: an older run, or integer inputs only)."""
     s = run.series("in/absmax", focus_rank(run))
     ok = s.values[np.isfinite(s.values)] if not s.empty else s.values
-    return float(ok[0]) if len(ok) else float("nan")
+    return first_draw(run, ok) if len(ok) else float("nan")
+
+
+TINY_BATCH = 4  # samples a step: below this one step's inputs are a poor draw of their scale
+
+
+def first_draw(run, values: np.ndarray) -> float:
+    """The first sampled step's value, or, when that step drew at most TINY_BATCH samples
+    (online SGD, a batch of 1), the largest of the first three sampled steps': one or two
+    samples are a poor draw of the inputs' scale (bench/real 334: pulse counts 0..600 whose
+    first reading was 0.5; the next two were 110 and 339). The later two steps follow one
+    or two updates, which move a layer's output far less than a 100x input does."""
+    if not len(values):
+        return float("nan")
+    return float(np.max(values[:3])) if tiny_batches(run) else float(values[0])
+
+
+def tiny_batches(run) -> bool:
+    idx = run.batch_indices(0, focus_rank(run)) if hasattr(run, "batch_indices") else None
+    return idx is not None and 0 < len(idx) <= TINY_BATCH
+
+
+def scaled_to_draws(run, a0: float, s0: float) -> tuple[float, float]:
+    """The first layer's |x|max at step 0 scaled to the inputs' first draws when a step
+    draws at most TINY_BATCH samples: its gain before any update (output over input at
+    step 0) times the largest input of the first three steps (read before the updates can
+    blow the layer up: 334's layer output 1.3e5 at step 2 was the divergence's, not the
+    data's). The std of one sample's output says nothing then (NaN)."""
+    if not tiny_batches(run):
+        return a0, s0
+    s = run.series("in/absmax", focus_rank(run))
+    ok = s.values[np.isfinite(s.values)] if not s.empty else s.values
+    if not len(ok) or not ok[0] > 0:
+        return a0, s0
+    return a0 / float(ok[0]) * float(np.max(ok[:3])), float("nan")
 
 
 def _raw_inputs(run) -> tuple[str, float, float, float] | None:
@@ -48,6 +82,7 @@ def _raw_inputs(run) -> tuple[str, float, float, float] | None:
     if first is None:
         return None
     a0, s0 = float(am[first][0]), float(sd[first][0]) if first in sd else float("nan")
+    a0, s0 = scaled_to_draws(run, a0, s0)
     if not (a0 > 100 or (math.isfinite(s0) and s0 > 20)):
         return _saturated_lstm(run, mods, first, a0, s0)
     later = [float(am[m][0]) for m, _ in mods if m in am and m != first]

@@ -96,6 +96,12 @@ def param_modules(run) -> list[tuple[str, str]]:
         is_parent = any(n.startswith(m + ".") for n in names) if m else True
         if not is_parent:
             out.append((m, c))
+    if not out and len(mods) == 1 and not mods[0][1].startswith(_NO_PARAMS):
+        # the model is one layer (``model = nn.Linear(1, 1)``): its statistics are recorded
+        # under the model's own name (``act/model/absmax``)
+        name = next((str(m.get("name")) for k, m in run.meta.items() if k.startswith("model/")
+                     and isinstance(m, dict) and m.get("name")), "model")
+        out.append((name, mods[0][1]))
     return out
 
 
