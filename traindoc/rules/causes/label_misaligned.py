@@ -33,6 +33,18 @@ def label_misaligned(run):
     between the features file and the labels file, the wrong label column, a join on the
     wrong key, augmentation applied to the inputs with stale labels.
 
+    Also the validation labels of a classifier not matching the training ones' (class
+    indices assigned per split from an unsorted folder listing): the validation loss never
+    went below 0.95x the chance level, the training loss had not fallen below 0.85x of it
+    when validation was at its best, then fell to half of it or below while the validation
+    loss rose to 1.5x the chance level or more. Nothing the model learned ever carried to the
+    validation rows, and it is confidently wrong on them; a model that overfits after
+    generalising first takes the validation loss below the chance level (bench/real 337). A
+    warning: the same curves come from training labels that carry nothing general (a model
+    memorising them is as confidently wrong on new rows), which is label-misaligned too,
+    within the training set; the shuffled-label experiment and a training slice evaluated
+    through the validation code tell the two apart.
+
     How to confirm: the overfit-one-batch test (a healthy pipeline drives the loss on one
     fixed batch to ~0 in a few hundred steps; a misaligned one cannot, unless it
     memorises); a shuffled-label test (training on deliberately shuffled labels gives the
@@ -44,6 +56,9 @@ def label_misaligned(run):
     f = features(run)
     if f.first_bad is not None or len(f.loss) < 50:
         return []
+    split = _split_labels(run, f)
+    if split:
+        return split
     ch = chance_level(f)
     if ch is None:
         return []
@@ -79,4 +94,46 @@ def label_misaligned(run):
         fix="check that each target belongs to its input (one permutation/split for features and labels, "
             "join on an id, the right label column)",
         confirm="overfit one batch (a healthy pipeline reaches ~0 loss on it); a shuffled-label run gives the same curve",
+    )]
+
+
+def never_generalised(run, f) -> dict | None:
+    """The validation loss of a classifier never below 0.95x the chance level, the training
+    loss at 0.85x of it or above at the validation's best, then at half of it or below
+    (median of its last tenth) while the validation loss ends at 1.5x the chance level or
+    above; None otherwise (at least four evaluations, a label histogram)."""
+    ev = run.series("loss/eval")
+    ok = np.isfinite(ev.values)
+    v, steps = ev.values[ok], ev.steps[ok]
+    ch = chance_level(f) if f.labels else None
+    if ch is None or len(v) < 4 or not len(f.loss):
+        return None
+    h = ch[0]
+    i = int(np.argmin(v))
+    k = int(np.searchsorted(f.loss_steps, steps[i]))
+    at_best = float(np.median(f.loss[max(0, k - 5):k + 1]))
+    tail = float(np.median(f.loss[-max(1, len(f.loss) // 10):]))
+    if float(v[i]) >= 0.95 * h and at_best >= 0.85 * h and tail <= 0.5 * h and float(v[-1]) >= 1.5 * h:
+        return {"h": h, "what": ch[1], "val_min": float(v[i]), "val_last": float(v[-1]), "train": tail}
+    return None
+
+
+def _split_labels(run, f) -> list:
+    g = never_generalised(run, f)
+    if g is None:
+        return []
+    h = g["h"]
+    return [finding(
+        "label-misaligned", 0.49,
+        f"the validation loss never went below the chance level ({fmt(g['val_min'])} at best against {fmt(h)}, "
+        f"{g['what']}) while the training loss fell to {fmt(g['train'])} ({g['train'] / h:.0%} of it), and it rose "
+        f"to {fmt(g['val_last'])}, {g['val_last'] / h:.1f}x the chance level: the model is confidently wrong on the "
+        "validation rows: their labels do not match the training ones' (class indices assigned per split, from "
+        "an unsorted folder listing), or the training labels carry nothing that generalises and it memorised them",
+        evidence=[{"series": "loss/eval", "min": fmt(g["val_min"]), "last": fmt(g["val_last"]), "chance": fmt(h)},
+                  {"series": "loss", "last_tenth": fmt(g["train"])}],
+        fix="build one class-to-index mapping (sorted class names) and use it for every split; check a few "
+            "(input, label) pairs of the validation set",
+        confirm="evaluate on a slice of the training rows through the validation code path: accuracy collapses "
+                "there too if the mapping differs; print the class-to-index mapping of each split",
     )]

@@ -7,6 +7,7 @@ import numpy as np
 from .. import rule
 from ..evidence import features, finding
 from ..util import fmt
+from .label_misaligned import never_generalised
 
 
 @rule("overfitting", needs=("loss", "loss/eval"))
@@ -57,6 +58,8 @@ def overfitting(run):
     # at most: a validation set cleaner than the training one can still turn up
     below = float(v[-1]) < tail
     c = min(0.9, 0.5 + 0.3 * min(rise, 1.0) + 0.2 * monotone) if not below else 0.45
+    if never_generalised(run, f) is not None:
+        c = 0.45  # it never generalised to rise from: validation labels unlike the training ones (label-misaligned)
     return [finding(
         "overfitting", c,
         f"the validation loss bottomed out at {fmt(float(v[i]))} (step {int(steps[i])}) and rose {rise:.0%} to "
