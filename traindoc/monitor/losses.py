@@ -11,7 +11,7 @@ import torch
 
 from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
-from .target_match import affine_copy, same_memory
+from .target_match import SHIFTS, affine_copy, same_memory, shift_shares
 
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
@@ -208,28 +208,31 @@ class LossFns:
 
     def _check_next_token(self, name: str, t: torch.Tensor) -> None:
         """Once: are the class targets an integer input of the model shifted by one
-        (``x[:, 1:] == y[:, :-1]``, flattened or not)? A language model's next tokens, whose
-        class frequencies are the language's: class-imbalance's long tail is no fault there
-        (makemore's letters). One comparison per integer input, read with the step's transfer."""
+        (``x[:, 1:] == y[:, :-1]``, flattened or not), or by another k (see
+        :func:`.target_match.shift_shares`)? A language model's next tokens, whose class
+        frequencies are the language's: class-imbalance's long tail is no fault there
+        (makemore's letters); shifted twice, each position is scored against the token two
+        ahead (label-misaligned). A few comparisons per integer input, read with the step's
+        transfer."""
         xs = [(w, x) for w, x in self._leak_inputs if not x.is_floating_point() and x.dtype != torch.bool
-              and x.device == t.device and x.dim() >= 2 and x.shape[-1] >= 3 and x.numel() == t.numel()
+              and x.device == t.device and x.dim() >= 2 and x.shape[-1] >= 3 and 0 < t.numel() <= x.numel()
               and not same_memory(x, t)]
-        if not xs:
+        got = [(w, sh) for w, x in xs if (sh := shift_shares(x, t)) is not None]
+        if not got:
             return
         self._next_token_done = True
-        # over the targets not ignored (makemore pads its targets with -1 after each name)
-        ys = [t.reshape(x.shape)[..., :-1] for _, x in xs]
-        shares = torch.stack([((x[..., 1:] == y) & (y >= 0)).sum() / (y >= 0).sum().clamp_min(1)
-                              for (_, x), y in zip(xs, ys)]).float()
-        wheres = [w for w, _ in xs]  # (names only: the callback keeps no batch alive)
+        wheres = [w for w, _ in got]  # (names only: the callback keeps no batch alive)
 
         def write(step: int, vals: list[float]) -> None:
-            best = max(range(len(vals)), key=vals.__getitem__)
-            if vals[best] >= 0.5:
+            per = [vals[i * SHIFTS:(i + 1) * SHIFTS] for i in range(len(wheres))]
+            best = max(range(len(per)), key=lambda i: max(per[i][1:]))
+            k = max(range(1, SHIFTS), key=per[best].__getitem__)
+            if per[best][k] >= 0.5:
                 self.mon.writer.meta("targets/next_token", {"loss_fn": name, "input": wheres[best],
-                                                            "share": round(vals[best], 4), "step": step})
+                                                            "share": round(per[best][k], 4), "shift": k,
+                                                            "step": step})
 
-        self.mon.recorder.defer(self.mon.step, [], [shares], write)
+        self.mon.recorder.defer(self.mon.step, [], [torch.cat([sh for _, sh in got])], write)
 
     def _leak(self, step: int, name: str, what: str, where: str) -> None:
         self._leak_found = True

@@ -30,3 +30,37 @@ def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     except (RuntimeError, NotImplementedError):  # tensors without storage (fake, meta)
         return False
 
+
+
+SHIFTS = 4  # k = 0 (the input itself), 1 (the next token), 2 and 3 (shifted once too often)
+
+
+def shift_shares(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor | None:
+    """For k in 0..SHIFTS-1, the share of the class targets ``t`` (those not ignored: >= 0)
+    equal to the token of the integer input ``x`` [.., T] k positions ahead, with ``t`` laid
+    out over x's rows: ``t[r, j] == x[r, j + k]`` over the positions j whose j + k is in the
+    row, -1 where fewer than two are. ``t`` may be
+    shorter per row than ``x`` (``labels[:, 1:]`` flattened: T - 1 per row), the target of
+    position j being scored against the logits of position j (the causal-LM convention).
+    None when ``t`` does not divide into x's rows. A next-token target gives k = 1; labels
+    shifted in the dataset and again in the loss, k = 2 (bench/real 330). SHIFTS device
+    comparisons, no sync."""
+    T = x.shape[-1]
+    x2 = x.reshape(-1, T)
+    rows = x2.shape[0]
+    if t.numel() % rows:
+        return None
+    tp = t.numel() // rows
+    if tp < 2 or tp > T:
+        return None
+    y = t.reshape(rows, tp)
+    kept = y >= 0
+    out: list[torch.Tensor] = []
+    for k in range(SHIFTS):
+        L = min(tp, T - k)  # the positions whose token k ahead is in the row
+        if L < 2:
+            out.append(torch.full((), -1.0, device=x.device))
+            continue
+        ok = kept[:, :L]
+        out.append((((x2[:, k:k + L] == y[:, :L]) & ok).sum() / ok.sum().clamp_min(1)).float())
+    return torch.stack(out)

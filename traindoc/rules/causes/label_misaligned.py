@@ -45,6 +45,11 @@ def label_misaligned(run):
     within the training set; the shuffled-label experiment and a training slice evaluated
     through the validation code tell the two apart.
 
+    And next-token targets shifted k >= 2 positions (``targets/next_token``: the
+    monitor compared the first cross-entropy targets with the model's integer input at
+    each shift): labels shifted in the dataset and again in the loss score each position
+    against the token two ahead, which the model cannot know (bench/real 330).
+
     How to confirm: the overfit-one-batch test (a healthy pipeline drives the loss on one
     fixed batch to ~0 in a few hundred steps; a misaligned one cannot, unless it
     memorises); a shuffled-label test (training on deliberately shuffled labels gives the
@@ -53,6 +58,9 @@ def label_misaligned(run):
     How to fix: align features and labels (one permutation for both, join on an id),
     and add an assertion on a few known (input, label) pairs.
     """
+    shifted = _shifted_twice(run)
+    if shifted:
+        return shifted
     f = features(run)
     if f.first_bad is not None or len(f.loss) < 50:
         return []
@@ -136,4 +144,24 @@ def _split_labels(run, f) -> list:
             "(input, label) pairs of the validation set",
         confirm="evaluate on a slice of the training rows through the validation code path: accuracy collapses "
                 "there too if the mapping differs; print the class-to-index mapping of each split",
+    )]
+
+
+def _shifted_twice(run) -> list:
+    nt = run.meta.get("targets/next_token")
+    if not isinstance(nt, dict) or int(nt.get("shift") or 1) < 2 or float(nt.get("share") or 0) < 0.9:
+        return []
+    k = int(nt["shift"])
+    return [finding(
+        "label-misaligned", 0.85,
+        f"the {nt.get('loss_fn', 'loss')} targets are the model's input tokens ({nt.get('input')}) {k} positions ahead "
+        f"({float(nt['share']):.0%} of them at step {nt.get('step', 0)}), not 1: each position is asked for the "
+        f"token {k} steps ahead, skipping the next one it could learn; the labels are shifted twice (once in the "
+        "dataset, once in the loss), unless a head is meant to predict that far ahead",
+        location={"step": int(nt.get("step", 0))},
+        evidence=[{"meta": "targets/next_token", "shift": k, "share": nt["share"], "input": nt.get("input")}],
+        fix="shift the labels once: either the dataset returns (x[:-1], x[1:]) and the loss compares logits and "
+            "labels position by position, or the dataset returns x and the loss shifts (logits[:, :-1] against "
+            "labels[:, 1:])",
+        confirm="print one input row and its target row: the target should be the input moved left by one",
     )]
