@@ -1,5 +1,5 @@
 """Stacked-ReLU drone power regressor -- fixed as the write-up concludes, by lowering the learning rate
-from 0.03 to 0.003, so the early large-error batches no longer push a whole hidden layer into the
+from 0.03 to 0.001, so the early large-error batches no longer push a whole hidden layer into the
 all-negative region (nothing else changed).
 """
 import argparse
@@ -14,7 +14,7 @@ args = ap.parse_args()
 torch.manual_seed(args.seed)
 torch.set_num_threads(1)
 
-LR = 0.003
+LR = 0.001
 
 
 def flights(n):
