@@ -112,6 +112,23 @@ CASES = {
                 self.sched.step(epoch=epoch)
         """,
     ],
+    "tensor-op-result-discarded": [
+        # an entry of a tokenizer's tensors, moved and dropped
+        """
+        enc = tokenizer(texts, padding=True, return_tensors="pt")
+        for key in enc:
+            enc[key].to(device)  # !
+        out = model(**enc)
+        """,
+        # near miss: the encoding's own .to() moves its entries in place; numpy output
+        """
+        enc = tokenizer(texts, padding=True, return_tensors="pt")
+        enc.to(device)
+        arrays = tokenizer(texts, return_tensors="np")
+        for key in arrays:
+            arrays[key].astype("int32")
+        """,
+    ],
     "validation-in-train-mode": [
         # the validation data wrapped in a progress bar set once, then iterated
         """

@@ -47,7 +47,9 @@ def check(m):
     arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
     such as `torch.cross(up, z)`, the first argument of a model's call, or an element
     appended to a list that `torch.cat` joins), or an expression the enclosing `if` tests with
-    `isinstance(expr, torch.Tensor)` (`x[name].to(device)` in a dict loop). A module (`model.to(device)` is in place) and a single batch object
+    `isinstance(expr, torch.Tensor)` (`x[name].to(device)` in a dict loop), or an entry of
+    a Hugging Face encoding made with `return_tensors="pt"` (`inputs[key].to(device)`; the
+    encoding's own `inputs.to(device)` is in place and not flagged). A module (`model.to(device)` is in place) and a single batch object
     (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
     `detach`, `clamp_min`, ...: the in-place twin ends in `_`) need no proof, and names such
     as `logits`, `probs`, `loss`, `*_logits` are read as tensors. Also a statement next to
@@ -79,7 +81,7 @@ def check(m):
         # a tensor's detach() takes no argument (ignite's Metric.detach(engine) is another method)
         only = v.func.attr in _TORCH_ONLY and not (v.func.attr == "detach" and (v.args or v.keywords))
         if only and text(recv) and not _STREAMS.search(text(recv)) or _tensor(m, recv, site.ctx) \
-                or _sibling_assigned(m, site, v) or _checked_tensor(m, recv, site):
+                or _sibling_assigned(m, site, v) or _checked_tensor(m, recv, site) or _pt_entry(m, recv):
             loop = next((lp for lp in reversed(site.ctx.loops) if isinstance(recv, ast.Name)
                          and isinstance(lp, (ast.For, ast.AsyncFor))
                          and recv.id in {n.id for n in walk(lp.target) if isinstance(n, ast.Name)}), None)
@@ -136,6 +138,18 @@ def _tensor(m, e, ctx) -> bool:
 
 _PARAM_ITERS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
 _TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor", "torch.FloatTensor", "torch.LongTensor"})
+
+
+def _pt_entry(m, recv) -> bool:
+    """``enc[key]`` where ``enc`` was set once from a call with ``return_tensors="pt"`` (a
+    Hugging Face tokenizer's or processor's BatchEncoding: every entry a tensor). The
+    encoding's own ``enc.to(device)`` moves its entries in place and is not this."""
+    if not (isinstance(recv, ast.Subscript) and isinstance(recv.value, ast.Name)):
+        return False
+    d = m.defs(recv.value)
+    return bool(d) and len(d) == 1 and isinstance(d[0], ast.Call) and any(
+        k.arg == "return_tensors" and isinstance(k.value, ast.Constant) and k.value.value == "pt"
+        for k in d[0].keywords)
 
 
 def _checked_tensor(m, recv, site) -> bool:
