@@ -36,6 +36,7 @@ class BackwardClock:
         # tensors, input side first, kept weakly; walked again when one of them is gone
         self._leaves: list[weakref.ref] = []
         self._leaf_shapes_noted = False
+        self._first_zero: list[bool] | None = None  # leaf weights at exactly 0 at the first backward
         self._reduction_read = False  # the loss graph's reduction, read at the first backward
         self.reach = LossReach(mon)  # which optimizers the first backwards reach (a GAN's mark)
 
@@ -85,6 +86,8 @@ class BackwardClock:
                 self._start()
             elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
                 self._start(idle=self._idle_optimizers())
+        if self._first_zero is None and mon.optim.primary is None and not mon.live_roots():
+            self._first_zero = _zero_leaves(t)  # before any update: the backward clock starts later
         if self.active and mon.optim.primary is None and not mon.live_roots():
             self._note_leaves(t)
         self.graph_acts.on_backward(t)
@@ -116,7 +119,10 @@ class BackwardClock:
         self._leaves = [weakref.ref(p) for p in found]
         if found and not self._leaf_shapes_noted:
             self._leaf_shapes_noted = True
-            self.mon.writer.meta("graph_params", {"shapes": [list(p.shape) for p in found[:256]]})
+            kept = found[:256]
+            zero = self._first_zero if self._first_zero is not None and len(self._first_zero) == len(kept) else None
+            self.mon.writer.meta("graph_params", {"shapes": [list(p.shape) for p in kept]}
+                                 | ({"zero": zero} if zero is not None else {}))
 
     def counts_autograd_grad(self, inputs: tuple) -> bool:
         """Is ``torch.autograd.grad(loss, inputs)`` this loop's training step? Decided once, at
@@ -257,3 +263,14 @@ def _holders(params: set[int], first: bool = False) -> list[str]:
                 if first:
                     break
     return out
+
+
+def _zero_leaves(t: torch.Tensor) -> list[bool]:
+    """Which of the loss graph's leaf weights (graph_params' order) are exactly 0 at the
+    run's first backward, before any update: bad-init's symmetric-weights check for a network
+    of raw tensors. One graph walk, one reduction per tensor and one host copy, once."""
+    found = (graph_params(t) or [])[:256]
+    if not found:
+        return []
+    with torch.no_grad():
+        return torch.stack([(p.detach() != 0).any().to("cpu") for p in found]).logical_not().tolist()

@@ -83,3 +83,31 @@ def test_raw_tensor_weights_left_at_zero(tmp_path):
     zero = train(tmp_path / "zero", True)
     assert "bad-init" in zero and "start at exactly 0" in zero["bad-init"].message
     assert "bad-init" not in train(tmp_path / "random", False)
+
+
+def test_raw_tensor_weights_at_zero_that_then_move_in_lockstep(tmp_path):
+    # bench/real 357: the same zeros behind a sigmoid (0.5, not 0): the output weights move
+    # from the first step, every hidden unit identically, so symmetry never breaks; read at
+    # the first backward, before any update. One zero matrix next to a random one is fine.
+    g = torch.Generator().manual_seed(1)
+    x, y = torch.rand(500, 20, generator=g), torch.randint(0, 4, (500,), generator=g)
+
+    def train(out, zero_first: bool):
+        w1 = (torch.zeros(20, 32) if zero_first else torch.randn(20, 32, generator=g) * 0.2).requires_grad_()
+        w2 = torch.zeros(32, 4).requires_grad_()
+        b1, b2 = torch.zeros(32, requires_grad=True), torch.zeros(4, requires_grad=True)
+        with traindoc.watch(out=out, replay=False):
+            for s in range(100):
+                i = torch.randint(0, 500, (50,), generator=torch.Generator().manual_seed(s))
+                loss = F.cross_entropy(torch.sigmoid(x[i] @ w1 + b1) @ w2 + b2, y[i])
+                for p in (w1, b1, w2, b2):
+                    p.grad = None
+                loss.backward()
+                with torch.no_grad():
+                    for p in (w1, b1, w2, b2):
+                        p -= 0.5 * p.grad
+        return {c.name: c for c in traindoc.diagnose(out).causes}
+
+    both = train(tmp_path / "both", True)
+    assert "bad-init" in both and "identical copies" in both["bad-init"].message
+    assert "bad-init" not in train(tmp_path / "head_only", False)  # a zero head behind random weights

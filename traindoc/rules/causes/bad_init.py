@@ -80,8 +80,20 @@ def _zero_init(zero: list[str]) -> Finding:
 def zero_init(run) -> list[str]:
     """The trainable weight tensors (2-D and up) that were exactly 0 at the first optimizer
     step (their fan-in gain read then is 0), in the model's order."""
-    return [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-            for p, _, g in m.get("init_gain", []) if g == 0]
+    return [p for p, g in _gains(run) if g == 0]
+
+
+def _gains(run) -> list[tuple[str, float]]:
+    """(weight tensor, fan-in gain) from the model summaries, or, for a network of raw
+    tensors (``x @ W1``, updated by hand), from the loss graph's leaves: 0.0 for a weight
+    (2-D and up) that was exactly 0 at the first backward, 1.0 (some other value) otherwise."""
+    rows = [(p, g) for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+            for p, _, g in m.get("init_gain", [])]
+    gp = run.meta.get("graph_params")
+    if rows or not isinstance(gp, dict) or not isinstance(gp.get("zero"), list):
+        return rows
+    return [(f"graph.param{i}", 0.0 if z else 1.0) for i, (shape, z) in enumerate(zip(gp["shapes"], gp["zero"]))
+            if len(shape) >= 2]
 
 
 def zero_init_dominates(run) -> bool:
@@ -90,8 +102,7 @@ def zero_init_dominates(run) -> bool:
     at the end of bench/real 302 at a usual SGD rate), not the step size. (Half of them is not
     enough: LoRA's B matrices are half the trainable weights of an adapter-only run, Fixup
     zeroes half of a ResNet's convolutions, and both start the rest at random.)"""
-    gains = [g for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-             for _, _, g in m.get("init_gain", [])]
+    gains = [g for _, g in _gains(run)]
     return len(gains) >= 2 and all(g == 0 for g in gains)
 
 
@@ -111,7 +122,7 @@ def _symmetric(run) -> list[Finding]:
     sure = {"symmetric": True} if not any("Dropout" in c for _, c in module_order(run)) else {}
     return [finding(
         "bad-init", 0.85,
-        f"all {len(zeros)} weight tensors start at exactly 0 ({pair[0]}, {pair[1]}, ...): the units of each hidden "
+        f"all {len(zeros)} weight tensors start at exactly 0 ({pair[0]}, {pair[1]}{', ...' if len(zeros) > 2 else ''}): the units of each hidden "
         "layer compute the same thing and receive the same gradient, so they stay identical copies for the whole "
         "run (the layer learns like a single unit)",
         location={"param": pair[0]},
