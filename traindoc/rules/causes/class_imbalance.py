@@ -69,6 +69,8 @@ def class_imbalance(run):
     near = math.isfinite(f.loss_last) and 0.8 * h <= f.loss_last < 1.5 * h or never is not None
     below = math.isfinite(f.loss_last) and f.loss_last < 0.8 * h and never is None
     c = (0.55 if near else 0.35) + min(0.3, (share - 0.85) * 3)
+    if below:
+        c = min(c, 0.45)  # learned beyond the prior: a risk to check per class, a warning at most (355 fixed)
     if f.first_bad is not None:
         # the run broke (NaN) before it could learn beyond the prior: sitting at the label
         # entropy then says little (a CTR model at step 60 does), so a warning at most
