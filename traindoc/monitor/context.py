@@ -141,7 +141,9 @@ def _plain(v: Any) -> Any:
     return repr(v)[:200]
 
 
-def optimizer_summary(index: int, opt: torch.optim.Optimizer) -> dict[str, Any]:
+def optimizer_summary(index: int, opt: torch.optim.Optimizer, raw: bool = False) -> dict[str, Any]:
+    """``raw``: no model is watched (tensors handed to the optimizer by hand): each group
+    also gets the fan-in gains of its weights, read before the first update (bad-init)."""
     groups = []
     for g in opt.param_groups:
         groups.append({k: _plain(v) for k, v in g.items() if k != "params"}
@@ -153,13 +155,34 @@ def optimizer_summary(index: int, opt: torch.optim.Optimizer) -> dict[str, Any]:
                       # shapes, for parameters no model names (raw tensors: opt0.group0.param3):
                       # which are weight matrices, how big, in the order given (layer order
                       # for the usual hand-written nets); capped, a few KB once per run
-                      | ({"shapes": [list(p.shape) for p in g["params"]]} if len(g["params"]) <= 512 else {}))
+                      | ({"shapes": [list(p.shape) for p in g["params"]]} if len(g["params"]) <= 512 else {})
+                      | ({"gains": raw_gains(g["params"])} if raw and len(g["params"]) <= 512 else {}))
     return {
         "index": index,
         "class": type(opt).__name__,
         "defaults": {k: _plain(v) for k, v in opt.defaults.items()},
         "groups": groups,
     }
+
+
+def raw_gains(params: list[torch.Tensor]) -> list[float | None]:
+    """rms(W) * sqrt(fan_in) of each weight tensor (2-D and up; None for the others), the
+    fan-in the smaller of the first two sides (``x @ W`` may use either): a raw network's
+    init as :func:`init_gains` reads a module's. One norm per weight and one host copy, once."""
+    try:
+        with torch.no_grad():
+            idx = [i for i, p in enumerate(params) if p.dim() >= 2 and p.is_floating_point() and p.numel()]
+            if not idx:
+                return [None] * len(params)
+            norms = [params[i].detach().float().norm() * (weight_fan_in(params[i], raw=True) / params[i].numel()) ** 0.5
+                     for i in idx]
+            vals = torch.stack([n.to("cpu") for n in norms]).tolist()
+    except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
+        return [None] * len(params)
+    out: list[float | None] = [None] * len(params)
+    for i, v in zip(idx, vals):
+        out[i] = float(f"{v:.4g}")
+    return out
 
 
 def scheduler_summary(s: Any) -> dict[str, Any]:

@@ -167,7 +167,7 @@ class Optimizers:
         self._clock_hand(opt, st)
         if not st.described:
             st.described = True
-            summary = context.optimizer_summary(st.index, opt)
+            summary = context.optimizer_summary(st.index, opt, raw=not mon.live_roots())
             # the same tensors as an earlier optimizer (one built anew per epoch or stage):
             # counted once by the rules that compare the optimizers' tensors with the model's
             key = frozenset(id(q) for g in opt.param_groups for q in g["params"])

@@ -50,6 +50,13 @@ def bad_init(run):
     under Adam each update is ~lr per weight, a tiny fraction of weights of std 1, so even
     when a normalisation layer hides the scale, learning crawls.
 
+    Also, for a network of raw tensors handed to the optimizer (no module: no activation
+    statistics), the weights' fan-in gains read before the first update: when they multiply
+    to under 1e-3 over the hidden weight layers (three at least) and the loss stayed at 60 %
+    of its start or above, the signal reaching the output (and the gradient coming back) is
+    that small a fraction of the input's: the output does not depend on the input and the
+    loss sits at its start (a fixed 0.01 std on five layers of width 100: 0.1 per layer).
+
     How to confirm: print the std of each layer's output on one batch at init: a
     variance-preserving init keeps it within ~3x of 1 across depth.
 
@@ -59,7 +66,7 @@ def bad_init(run):
     zero = zero_stuck(run)
     if zero:
         return [_zero_init(zero)]
-    found = _scale_with_depth(run) + _large_gain(run) + _symmetric(run)
+    found = _scale_with_depth(run) + _large_gain(run) + _symmetric(run) + _small_gains(run)
     return [max(found, key=lambda f: f.confidence)] if found else []
 
 
@@ -215,4 +222,39 @@ def _large_gain(run) -> list[Finding]:
             "defaults, not a fixed std of 1",
         confirm="print each layer's output std on one batch at init: with a correct init it stays within ~3x of 1; "
                 "traindoc confirm's reinit experiment retrains with the default init",
+    )]
+
+
+SMALL_PRODUCT = 1e-3  # the signal's scale after the hidden layers, as a share of the input's
+
+
+def _small_gains(run) -> list[Finding]:
+    """Raw weights whose gains multiply to under SMALL_PRODUCT over the hidden layers
+    (every weight but the last, in the optimizer's order), with a loss that did not fall."""
+    rows = [(f"opt{o.get('index', 0)}.group{gi}.param{pi}", float(gain))
+            for key, o in run.meta.items() if key.startswith("optimizer/") and isinstance(o, dict)
+            for gi, g in enumerate(o.get("groups", [])) if isinstance(g, dict)
+            for pi, gain in enumerate(g.get("gains") or []) if gain is not None]
+    if len(rows) < 4:
+        return []
+    hidden = rows[:-1]
+    prod = float(np.prod([g for _, g in hidden]))
+    _, loss = train_loss(run, focus_rank(run))
+    n = len(loss)
+    if n < 20 or prod >= SMALL_PRODUCT:
+        return []
+    start, end = float(np.median(loss[: max(3, n // 20)])), float(np.median(loss[-max(1, n // 4):]))
+    if not (start > 0 and end >= STILL_HIGH * start):
+        return []
+    shown = ", ".join(fmt(g) for _, g in hidden[:6])
+    return [finding(
+        "bad-init", min(0.85, 0.6 + 0.05 * np.log10(SMALL_PRODUCT / max(prod, 1e-300))),
+        f"the weights start far below a fan-in-scaled init: gains rms(W)*sqrt(fan_in) {shown} over {len(hidden)} hidden "
+        f"weight layers multiply to {fmt(prod)}, so the output carries that fraction of the input's scale (ReLU halves "
+        f"its variance again) and the gradients are as small; the loss ended at {fmt(end / start)}x its start",
+        location={"param": hidden[0][0]},
+        evidence=[{"meta": "optimizer gains", "param": p, "gain": fmt(g)} for p, g in hidden[:4]],
+        fix="initialise each weight with a fan-in-scaled std (Kaiming: sqrt(2 / fan_in) for ReLU, Xavier for tanh), "
+            "not a fixed 0.01",
+        confirm="print each layer's output std on one batch at init: it shrinks by ~the gain at every layer",
     )]

@@ -223,10 +223,12 @@ def _strength(run, f, spikes: int) -> float:
     loss = run.series("loss", focus_rank(run)).values
     loss = loss[np.isfinite(loss)]
     l_fall = (float(loss[0]) / max(float(np.median(loss[len(loss) // 4:])), 1e-30)) if len(loss) >= 10 else 1.0
-    if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10:
+    if g0 > 1000 * max(g_late, 1e-30) and l_fall < 10 and g0 > 1.0:
         # the very first gradient is 1000x what the run later sees while the loss hardly
         # fell: it exploded at init (gradients that shrink with a falling loss converge;
-        # a regression driven to zero loss has 1e5x smaller gradients at the end)
+        # a regression driven to zero loss has 1e5x smaller gradients at the end); and large
+        # itself: a first norm of 0.005 that falls to 4e-6 with the loss stuck at ln 3 is a
+        # gradient vanishing through tiny weights (bench/real 350), nothing exploded
         s = max(s, 1.2 + 0.1 * math.log10(g0 / max(g_late, 1e-30) / 1000))
     return s
 
