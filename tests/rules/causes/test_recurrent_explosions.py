@@ -132,3 +132,18 @@ def test_a_hand_written_recurrence_whose_forward_ran_away(make_run):
     assert run(1) is None  # a layer called once a step is no recurrence
     assert run(200, verdict="bad-batch") is None  # this batch alone overflows: the data, not the weights
     assert run(200, absmax=50.0) is None  # an op that overflowed on O(1) inputs: the op itself
+
+
+def test_a_deep_stack_that_broke_within_three_steps(make_run):
+    """bench/real 352: twelve plain Conv1d layers, SGD 0.1 with momentum 0.9; the loss went
+    0.9 -> 89 -> 6e12 -> NaN at step 3. Three finite steps are enough to see growth: the run
+    was not calm, and the gradient's growth is evidence of an explosion."""
+    n = 40
+    loss = np.r_[[0.895, 89.2, 6.13e12], [np.nan] * (n - 3)]
+    grad = np.r_[[17.85, 1507.6, 1.54e14], [np.nan] * (n - 3)]
+    deep = [["", "Sequential", 0]] + [[str(i), "Conv1d", 3104] for i in range(12)]
+    d = diagnose(make_run(n=n, loss=loss, grad=grad, modules=deep, params=["0.weight", "11.weight"], opt="SGD",
+                          lr=0.1, grad_bad_from=3))
+    eg = _eg(d)
+    assert eg is not None and "grew" in eg.message and "in the 3 step(s)" in eg.message
+    assert not any("out of a calm run" in c.message for c in d.causes)

@@ -9,6 +9,8 @@ from .. import names as N
 from ..flow import single_def
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be, text
+from ..rows import const as _const, minus_one as _minus_one, one_score_per_node as _one_score_per_node
+from ..rows import size0 as _size0, true as _true
 from ..walk import walk
 
 _NAMES = frozenset({"softmax", "log_softmax"})
@@ -364,37 +366,6 @@ def _batched_forward(m, fn: ast.FunctionDef, call: ast.Call) -> str | None:
 
 
 _RNNS = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
-
-
-def _one_score_per_node(fn, call) -> bool:
-    """The forward squeezes or flattens before its softmax (``x.squeeze(-1)``, ``x.view(-1)``):
-    one score per node, and a softmax over dim 0 is a distribution over the nodes (a policy
-    that picks a node, attention pooling), which is meant."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.lineno <= call.lineno
-               and (n.func.attr in ("squeeze", "flatten", "ravel")
-                    or n.func.attr in ("view", "reshape") and len(n.args) == 1 and _minus_one(n.args[0]))
-               for n in walk(fn))
-
-
-def _true(e) -> bool:
-    return isinstance(e, ast.Constant) and e.value is True
-
-
-def _const(e, v) -> bool:
-    return isinstance(e, ast.Constant) and e.value == v and type(e.value) is int
-
-
-def _minus_one(e) -> bool:
-    return isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and _const(e.operand, 1)
-
-
-def _size0(e) -> bool:
-    """``x.size(0)``, ``x.shape[0]``, ``len(x)``: the batch size."""
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size":
-        return bool(e.args) and _const(e.args[0], 0)
-    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
-        return _const(e.slice, 0)
-    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
 
 
 def _returned(fn: ast.FunctionDef, call: ast.Call) -> bool:

@@ -47,11 +47,12 @@ def exploding_gradient(run):
     recurrent = any(c.startswith(_RECURRENT) for _, c in order) or _repeated(run)
     first = _first_update(run, f) if recurrent and not clipped else None
     runaway = _runaway(run, f) if recurrent and not clipped else None
-    if len(g) < 10 and first is None and runaway is None:
+    early_break = f.first_bad is not None and onset(f).get("grad_growth", 1.0) >= 100
+    if len(g) < 10 and first is None and runaway is None and not early_break:
         return []
     spikes = _spikes(g) if len(g) >= 10 else 0
     deep = sum(c.startswith(("Linear", "Conv")) for _, c in order) >= 10  # deep nets compound gains too
-    s = _strength(run, f, spikes) if len(g) >= 10 else 0.0
+    s = _strength(run, f, spikes) if len(g) >= 10 else (1.0 if early_break else 0.0)
     rnn_jump = recurrent and not clipped and (_jump(run, f) or first is not None)
     if rnn_jump:
         s = max(s, 1.0 + 0.15 * math.log10(max(f.grad_max / f.grad_med, 1.0)))
@@ -63,6 +64,9 @@ def exploding_gradient(run):
     return [finding(
         "exploding-gradient", min(_explained_elsewhere(run, f, c, rnn_jump), 0.9),
         (_runaway_message(f, runaway) if runaway is not None and spikes == 0 and not rnn_jump else
+         f"the gradient norm grew {fmt(onset(f)['grad_growth'])}x in the {len(g)} step(s) before the loss went "
+         f"non-finite at step {f.first_bad} ({fmt(float(g[0]))} -> {fmt(f.grad_max)})"
+         if early_break and len(g) < 10 and spikes == 0 and first is None else
          _message(run, f, spikes, first if spikes == 0 else None, rnn_jump and spikes == 0))
         + (" in a recurrent net" if recurrent else "") + _clip_note(run, clipped),
         location=_peak(run) if f.first_bad is None else {"step": f.first_bad},
