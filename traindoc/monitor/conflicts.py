@@ -262,11 +262,18 @@ class LabelConflicts:
              "max_label": max(max(g) for g in self.groups.values())})
 
 
+# The share of an evaluation batch's rows found among the rows trained on, from which a
+# split counts as overlapping: a held-out split of distinct rows shares none exactly; byte-
+# identical copies in the data split at random put about half of the test rows in training
+# (bench/real 354: 0.49-0.52 over three seeds), a third in milder cases.
+PARTIAL = 0.3
+
+
 def overlap(c: LabelConflicts) -> None:
     """A ``split-overlap`` event when the rows the run evaluated (forwards without
     gradients) are rows it trained on since its previous evaluation: every one of them (the
     run never measures held-out data: a validation set taken from the training rows, k-fold
-    validating on its training indices), or half or more of the rows of evaluation batches
+    validating on its training indices), or 30 % or more of the rows of evaluation batches
     whose rows are mostly distinct, some of which were never trained on in the whole window
     (a split that shuffled one part and sliced the other, replicates split by row: a batch
     of the training rows re-run for a training accuracy is all inside by the end, a held-out
@@ -294,12 +301,14 @@ def overlap(c: LabelConflicts) -> None:
     # than an epoch cannot say which rows are never trained on)
     counts = sorted(c.counts.values())
     covered = bool(counts) and counts[len(counts) // 2] >= 2
-    partial = [e for e in calls if covered and e[1] >= 8 and 0.5 <= e[2] / e[1] < 1 and e[4] >= 0.75 * e[1]
+    partial = [e for e in calls if covered and e[1] >= 8 and PARTIAL <= e[2] / e[1] < 1 and e[4] >= 0.75 * e[1]
                and sum(k in c.trained for k in e[5]) < 0.98 * e[1]]
     p_rows, p_shared = sum(e[1] for e in partial), sum(e[2] for e in partial)
     if rows >= 32 and shared == rows:
         shape, n, k = "inside", rows, shared
-    elif p_rows >= 32 and p_rows * 2 >= rows:
+    elif p_rows >= 32 and p_rows * 2 >= sum(e[1] for e in calls if e[2] < e[1]):
+        # (among the evaluations not wholly made of training rows: a training-accuracy pass
+        # over the whole training set beside the test set's is no evidence either way, 354)
         shape, n, k = "partial", p_rows, p_shared
     else:
         return

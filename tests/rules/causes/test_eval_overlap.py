@@ -165,3 +165,44 @@ def test_replicates_split_by_row_evaluated_once_at_the_end(tmp_path):
     (ev,) = _replicates(tmp_path / "a", split_by_compound=False)
     assert ev["data"]["shape"] == "partial"
     assert _replicates(tmp_path / "b", split_by_compound=True) == []
+
+
+def _copies(tmp_path, copies: bool):
+    """bench/real 354: a folder of photo descriptors where 40 % of the photos also exist as
+    a second, byte-identical file; the files are split 80/20 at random, so about half of the
+    test rows are copies of training rows. Each epoch also evaluates the whole training set
+    (a training-accuracy pass, all inside), which must not outweigh the test set's overlap."""
+    g = torch.Generator().manual_seed(0)
+    photos = torch.randn(1000, 16, generator=g)
+    y = (photos[:, 0] > 0).float()
+    src = torch.cat([torch.arange(1000), torch.randperm(1000, generator=g)[:400]]) if copies else torch.arange(1400)
+    X = photos[src] if copies else torch.randn(1400, 16, generator=g)
+    Y = y[src] if copies else (X[:, 0] > 0).float()
+    order = torch.randperm(len(X), generator=g)
+    tr, te = order[: int(0.8 * len(X))], order[int(0.8 * len(X)):]
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    out = tmp_path / f"c{copies}"
+    with traindoc.watch(out=out, replay=False):
+        for epoch in range(6):
+            perm = tr[torch.randperm(len(tr), generator=g)]
+            for i in range(0, len(perm), 32):
+                idx = perm[i:i + 32]
+                loss = nn.functional.binary_cross_entropy_with_logits(model(X[idx]).squeeze(1), Y[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            with torch.no_grad():
+                model(X[tr])  # training accuracy
+                model(X[te])
+    return out
+
+
+def test_duplicate_files_split_at_random_beside_a_training_accuracy_pass(tmp_path):
+    out = _copies(tmp_path, copies=True)
+    (e,) = _overlap(out)
+    assert e["data"]["shape"] == "partial" and 0.3 <= e["data"]["shared"] / e["data"]["rows"] < 0.6
+    (c,) = [c for c in traindoc.diagnose(out).causes if c.name == "data-leakage"]
+    assert c.severity == "error" and "duplicates in the data" in c.message
+    assert _overlap(_copies(tmp_path, copies=False)) == []

@@ -19,8 +19,9 @@ def data_leakage(run):
     evaluation (forwards without gradients, at most once every three steps, in the first
     300 steps) whose every row is identical to a row trained on since the previous one
     (k-fold code validating on its training indices, a validation set copied from the
-    training rows), or whose batches of distinct rows are half or more such rows (a split
-    that shuffled one part and sliced the other); the monitor fingerprints the rows exactly. (``traindoc data check
+    training rows), or whose batches of distinct rows are 30 % or more such rows (a split
+    that shuffled one part and sliced the other; duplicate files split at random: an error
+    from half of them, 0.6 below); the monitor fingerprints the rows exactly. (``traindoc data check
     --val`` compares the rows' contents in files.)
 
     Why it happens: a split by hand with the wrong boundaries, indices drawn twice, a
@@ -41,9 +42,11 @@ def data_leakage(run):
     ``[:n]`` and ``[n:]``); keep look-back windows of a forecasting split on the inputs only.
     """
     best = None
-    for e in run.events():
-        if e["kind"] != "split-overlap":
-            continue
+    evs = [e for e in run.events() if e["kind"] == "split-overlap"]
+    # how the loaders were built says more than the rows' contents: a forecasting look-back
+    # read from the slices is a warning, the same rows seen by content would read as a split
+    built = [e for e in evs if (e.get("data") or {}).get("how") != "identical rows"]
+    for e in built or evs:
         f = _finding(e)
         if best is None or (f.confidence or 0) > (best.confidence or 0):
             best = f  # the most severe overlap of the run (several evaluation sets)
@@ -72,6 +75,9 @@ def _finding(e):
                        "a dataset that keeps the whole series and picks its rows later)"
     elif shape in ("tail", "head") and shared / train_rows < WINDOW_SHARE:
         c, note = 0.4, " (a short stretch at the boundary: a forecasting window's look-back keeps it on purpose)"
+    elif shape == "partial" and shared / rows < 0.5:
+        c, note = 0.6, (" (copies of training rows among distinct evaluation rows: duplicates in the data that a "
+                        "random split put on both sides, or an overlapping split)")
     else:
         c, note = 0.9, ""
     what = {"subset indices": "subsets of one dataset with intersecting indices",
