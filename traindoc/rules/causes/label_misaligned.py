@@ -121,8 +121,14 @@ def never_generalised(run, f) -> dict | None:
     k = int(np.searchsorted(f.loss_steps, steps[i]))
     at_best = float(np.median(f.loss[max(0, k - 5):k + 1]))
     tail = float(np.median(f.loss[-max(1, len(f.loss) // 10):]))
+    g = {"h": h, "what": ch[1], "val_min": float(v[i]), "val_last": float(v[-1]), "train": tail}
     if float(v[i]) >= 0.95 * h and at_best >= 0.85 * h and tail <= 0.5 * h and float(v[-1]) >= 1.5 * h:
-        return {"h": h, "what": ch[1], "val_min": float(v[i]), "val_last": float(v[-1]), "train": tail}
+        return g | {"strong": True}
+    # the milder form: never below the chance level at all, the training loss down to 0.85x
+    # of it, the validation loss 5 % above its best at the end (bench/real 356: embeddings
+    # paired with another molecule's label, 0.68 -> 0.55 against 0.698 -> 0.754)
+    if float(v[i]) >= 0.98 * h and at_best >= 0.9 * h and tail <= 0.85 * h and float(v[-1]) >= 1.05 * float(v[i]):
+        return g | {"strong": False}
     return None
 
 
@@ -132,10 +138,10 @@ def _split_labels(run, f) -> list:
         return []
     h = g["h"]
     return [finding(
-        "label-misaligned", 0.49,
+        "label-misaligned", 0.49 if g["strong"] else 0.4,
         f"the validation loss never went below the chance level ({fmt(g['val_min'])} at best against {fmt(h)}, "
         f"{g['what']}) while the training loss fell to {fmt(g['train'])} ({g['train'] / h:.0%} of it), and it rose "
-        f"to {fmt(g['val_last'])}, {g['val_last'] / h:.1f}x the chance level: the model is confidently wrong on the "
+        f"to {fmt(g['val_last'])}, {g['val_last'] / h:.2g}x the chance level: the model is wrong on the "
         "validation rows: their labels do not match the training ones' (class indices assigned per split, from "
         "an unsorted folder listing), or the training labels carry nothing that generalises and it memorised them",
         evidence=[{"series": "loss/eval", "min": fmt(g["val_min"]), "last": fmt(g["val_last"]), "chance": fmt(h)},
