@@ -608,3 +608,28 @@ def test_a_layer_applied_per_time_step_is_counted_once(tmp_path):
             opt.zero_grad(); model(torch.randn(4, 12, 3)).pow(2).mean().backward(); opt.step()
     ev = [e for e in traindoc.open_run(tmp_path / "r").events() if e["kind"] == "repeated-modules"]
     assert [e["data"] for e in ev] == [{"rec": 12}]
+
+
+def test_gradient_accumulation_and_a_reused_activation_are_no_repeats(tmp_path):
+    """Eight micro-batches a step, each one forward and one backward, through a model that
+    reuses one ReLU module after every layer: nothing is called 4+ times per backward."""
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList(nn.Linear(8, 8) for _ in range(5))
+            self.act = nn.ReLU()
+
+        def forward(self, x):
+            for layer in self.layers:
+                x = self.act(layer(x))
+            return x
+
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with traindoc.watch(out=tmp_path / "r"):
+        for _ in range(3):
+            opt.zero_grad()
+            for _ in range(8):
+                (model(torch.randn(4, 8)).pow(2).mean() / 8).backward()
+            opt.step()
+    assert not [e for e in traindoc.open_run(tmp_path / "r").events() if e["kind"] == "repeated-modules"]

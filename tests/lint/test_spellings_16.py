@@ -44,6 +44,15 @@ CASES = {
                 opt.step()
             step += 1
         """,
+        # near miss: a flag that does not change per iteration gates both
+        """
+        for x, y in loader:
+            if update_encoder:
+                enc_opt.zero_grad()
+            criterion(model(x), y).backward()
+            if update_encoder:
+                enc_opt.step()
+        """,
         # near misses: a train flag around both (an ordinary clear, backward, step); and a
         # clear gated on the window's first micro-batch (a different test: ignite's spelling)
         """

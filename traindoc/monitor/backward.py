@@ -87,6 +87,7 @@ class BackwardClock:
             elif self._waiting >= 256:  # an optimizer holds the model and never stepped: say so
                 self._start(idle=self._idle_optimizers())
         if self._first_zero is None and mon.optim.primary is None and not mon.live_roots():
+            self._first_zero = []  # once, whatever happens below (a failure must not repeat every backward)
             self._first_zero = _zero_leaves(t)  # before any update: the backward clock starts later
         if self.active and mon.optim.primary is None and not mon.live_roots():
             self._note_leaves(t)
@@ -268,9 +269,21 @@ def _holders(params: set[int], first: bool = False) -> list[str]:
 def _zero_leaves(t: torch.Tensor) -> list[bool]:
     """Which of the loss graph's leaf weights (graph_params' order) are exactly 0 at the
     run's first backward, before any update: bad-init's symmetric-weights check for a network
-    of raw tensors. One graph walk, one reduction per tensor and one host copy, once."""
+    of raw tensors. One graph walk, one reduction per tensor and one host copy per device,
+    once; [] where the leaves cannot be compared (sparse, meta)."""
     found = (graph_params(t) or [])[:256]
-    if not found:
+    if not found or any(p.layout != torch.strided for p in found):
+        return []  # (sparse leaves: no elementwise comparison to rely on)
+    try:
+        with torch.no_grad():
+            by_dev: dict = {}
+            for i, p in enumerate(found):
+                by_dev.setdefault(p.device, []).append(i)
+            out = [False] * len(found)
+            for idx in by_dev.values():  # one stack and one host copy per device
+                flags = torch.stack([(found[i].detach() != 0).any() for i in idx]).logical_not().tolist()
+                for i, z in zip(idx, flags):
+                    out[i] = bool(z)
+            return out
+    except (RuntimeError, NotImplementedError, TypeError):
         return []
-    with torch.no_grad():
-        return torch.stack([(p.detach() != 0).any().to("cpu") for p in found]).logical_not().tolist()

@@ -176,7 +176,9 @@ def raw_gains(params: list[torch.Tensor]) -> list[float | None]:
                 return [None] * len(params)
             norms = [params[i].detach().float().norm() * (weight_fan_in(params[i], raw=True) / params[i].numel()) ** 0.5
                      for i in idx]
-            vals = torch.stack([n.to("cpu") for n in norms]).tolist()
+            devs = {n.device for n in norms}
+            vals = (torch.stack(norms).tolist() if len(devs) == 1  # one host copy
+                    else [float(n) for n in norms])
     except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
         return [None] * len(params)
     out: list[float | None] = [None] * len(params)

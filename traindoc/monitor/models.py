@@ -133,15 +133,19 @@ class Models:
                                       {"class": type(m).__name__, "tensors": len(ps),
                                        "values": sum(p.numel() for p in ps)})
 
-    def note_repeats(self, act_names: list[str]) -> None:
+    def note_repeats(self, act_names: list[str], backwards: int = 1) -> None:
         """Once, on the first sampled step with activation statistics: the event
-        ``repeated-modules`` {module: calls} for the leaf modules one training step called
-        4 or more times (a layer applied per time step in a hand-written recurrence, a
-        shared block in a loop). Their gains compound over the calls like an RNN's
+        ``repeated-modules`` {module: calls} for the leaf modules with weights that one
+        backward's forward called 4 or more times (a layer applied per time step in a
+        hand-written recurrence, a cell called per time step from the loop, a shared block;
+        calls per step divided by the backwards in it, so that gradient accumulation's
+        micro-batches do not count). Their gains compound over the calls like an RNN's
         (exploding-gradient reads it). Cost: one count over the names already collected."""
         if self._repeats_said or not act_names:
             return
         self._repeats_said = True
+        per = max(1, backwards)  # micro-batches: one backward each (a time loop calls its cell T times, then one)
+        weighted = {name for m, name in self._mod_names.items() if next(m.parameters(recurse=False), None) is not None}
         names: dict[str, int] = {}
         for n in act_names:
             if n.startswith("act/") and "#" not in n:  # functional ops are named per call
@@ -149,7 +153,8 @@ class Models:
         calls: dict[str, int] = {}
         for n, k in names.items():  # each call adds one name per statistic
             mod = n[4:n.rfind("/")]
-            calls[mod] = max(calls.get(mod, 0), k)
+            if mod in weighted:  # (one ReLU module reused after every layer is no recurrence)
+                calls[mod] = max(calls.get(mod, 0), k // per)
         rep = {m: k for m, k in calls.items() if k >= 4}
         if rep:
             self.mon.writer.event(self.mon.step, "repeated-modules",

@@ -58,6 +58,7 @@ class Optimizers:
         self._pre_done: set[int] = set()  # optimizers whose step record ran inside their closure
         self._step_nest: dict[int, tuple[int, int]] = {}  # id(opt) -> (monitor step, hooked steps open)
         self._schedulers_seen: set[int] = set()
+        self._clip_noted = False  # clip_grad_norm_'s max_norm written to the meta (once)
         self._since_primary: dict[int, int] = {}  # id(opt) -> its steps since the primary's last
         self._interleaved: set[int] = set()  # optimizers the primary has stepped between
         self._param_sets: dict[frozenset, int] = {}  # the tensors of each described optimizer -> its index
@@ -106,9 +107,13 @@ class Optimizers:
                     self.on_scheduler(sched)
 
     # ------------------------------------------------------------------ hooks
-    def on_clip(self, total: Any) -> None:
+    def on_clip(self, total: Any, max_norm: Any = None) -> None:
         if isinstance(total, torch.Tensor) and total.numel() == 1:
             self.mon.rec.preclip.append(total.detach().reshape(()))
+        if not self._clip_noted and isinstance(max_norm, (int, float)):
+            # once: the threshold, so that a clip at inf (called to log the norm) reads as no clip
+            self._clip_noted = True
+            self.mon.writer.meta("clip", {"max_norm": float(max_norm), "step": self.mon.step})
 
     def on_scaler_step_begin(self, scaler: Any, opt: torch.optim.Optimizer) -> None:
         st = self.state(opt)

@@ -251,7 +251,7 @@ class Patches:
         @functools.wraps(orig_clip)
         def clip_grad_norm_(*args, **kwargs):
             total = orig_clip(*args, **kwargs)
-            guard("clip", optim.on_clip, total)
+            guard("clip", optim.on_clip, total, args[1] if len(args) > 1 else kwargs.get("max_norm"))
             return total
 
         self._setattr(clip_mod, "clip_grad_norm_", clip_grad_norm_)

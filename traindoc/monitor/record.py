@@ -107,7 +107,7 @@ class Recorder:
         if step_time is not None and not rec.sampled:
             mon.sampler.observe(step_time, None)
         if rec.act_vals:
-            mon.models.note_repeats(rec.act_names)
+            mon.models.note_repeats(rec.act_names, rec.fwd_group)
             names.extend(rec.act_names)
             tensors.append(torch.stack([v.float().reshape(()) for v in rec.act_vals]))
         p = _Pending()

@@ -46,3 +46,9 @@ def test_a_fixed_small_std_on_every_layer(tmp_path):
 def test_a_fan_in_scaled_init_is_not(tmp_path):
     _, bad = _train(tmp_path, lambda a, b: math.sqrt(2.0 / a))
     assert not bad
+
+
+def test_all_zero_raw_weights_in_an_optimizer_are_the_symmetric_case(tmp_path):
+    # zeros are no small scale: the hidden units stay identical copies (not "multiply to 0")
+    gains, bad = _train(tmp_path, lambda a, b: 0.0)
+    assert gains[0] == 0 and bad and "start at exactly 0" in bad[0].message and "multiply to" not in bad[0].message

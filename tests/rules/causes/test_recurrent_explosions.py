@@ -147,3 +147,27 @@ def test_a_deep_stack_that_broke_within_three_steps(make_run):
     eg = _eg(d)
     assert eg is not None and "grew" in eg.message and "in the 3 step(s)" in eg.message
     assert not any("out of a calm run" in c.message for c in d.causes)
+
+
+def test_a_clip_at_inf_recorded_by_the_monitor(tmp_path):
+    """The monitor writes clip_grad_norm_'s max_norm once (meta ``clip``): at inf no norm is
+    above it, whatever tensors the optimizer holds besides the clipped ones."""
+    import torch
+    from torch import nn
+
+    import traindoc
+    from traindoc.rules.causes.exploding_gradient import clip_bites
+
+    for max_norm, bites in ((float("inf"), False), (1e-3, True)):
+        model = nn.Linear(4, 1)
+        head = nn.Linear(1, 1)
+        opt = torch.optim.SGD([*model.parameters(), *head.parameters()], lr=0.01)
+        out = tmp_path / f"r{bites}"
+        with traindoc.watch(out=out, replay=False):
+            for _ in range(5):
+                opt.zero_grad()
+                head(model(torch.randn(8, 4))).pow(2).mean().backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)  # a subset of the optimizer's
+                opt.step()
+        run = traindoc.open_run(out)
+        assert float(run.meta["clip"]["max_norm"]) == max_norm and clip_bites(run) is bites

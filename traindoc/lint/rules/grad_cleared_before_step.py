@@ -198,26 +198,29 @@ def _cleared_on_the_step_iteration(m):
     ``if self.is_update_step(p): opt.step()``: the clear shares the step's accumulation gate
     but runs before the backward, so on each update iteration it wipes the k - 1
     micro-batches accumulated since the last step (bench/lint_recall_22 33). Gates that
-    read as accumulation only (a modulo, a name with accum/update/sync): ``if train:``
+    read as accumulation and change per iteration only (a modulo, a name set from one, a
+    call named for accum/update/sync): ``if train:`` or a flag ``if update_encoder:``
     around both is an ordinary zero_grad, backward, step."""
     from .accumulation_not_averaged import _inside
 
     if b"zero_grad" not in m.source:
         return
     for unit, own in _units(m):
-        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and _GATE.search(text(n.test) or "")]
+        modded = _modulo_names(unit)
+        ifs = [n for n in walk(unit) if isinstance(n, ast.If) and _GATE.search(ast.unparse(n.test))
+               and (isinstance(n.test, ast.Call) or "%" in ast.unparse(n.test) or text(n.test) in modded)]
         if len(ifs) < 2:
             continue
         backs = [c for c in own if train_event(m, c) == "B" and not any(_inside(g, c) for g in ifs)]
         for g in ifs:
             clears = [c for c in own if train_event(m, c) == "Z" and _inside(g, c)]
-            steps = [c for h in ifs if h is not g and text(h.test) == text(g.test)
+            steps = [c for h in ifs if h is not g and ast.unparse(h.test) == ast.unparse(g.test)
                      for c in own if train_event(m, c) == "S" and _inside(h, c)]
             for z in clears:
                 who = text(z.func.value) if isinstance(z.func, ast.Attribute) else ""
                 st = next((c for c in steps if c.lineno > z.lineno and step_target(c) == who), None)
                 if st is not None and any(z.lineno < b.lineno < st.lineno for b in backs):
-                    yield Hit(z, f"gradients cleared under the step's own gate (`{text(g.test)}`, line {g.lineno}) "
+                    yield Hit(z, f"gradients cleared under the step's own gate (`{ast.unparse(g.test)}`, line {g.lineno}) "
                                  f"before the backward: on each update iteration the clear wipes the micro-batches "
                                  f"accumulated since the last step, so the step on line {st.lineno} sees one; clear "
                                  "after the step instead")

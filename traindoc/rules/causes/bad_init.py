@@ -96,11 +96,21 @@ def _gains(run) -> list[tuple[str, float]]:
     (2-D and up) that was exactly 0 at the first backward, 1.0 (some other value) otherwise."""
     rows = [(p, g) for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
             for p, _, g in m.get("init_gain", [])]
+    rows = rows or _optimizer_gains(run)  # raw tensors handed to an optimizer
     gp = run.meta.get("graph_params")
     if rows or not isinstance(gp, dict) or not isinstance(gp.get("zero"), list):
         return rows
     return [(f"graph.param{i}", 0.0 if z else 1.0) for i, (shape, z) in enumerate(zip(gp["shapes"], gp["zero"]))
             if len(shape) >= 2]
+
+
+def _optimizer_gains(run) -> list[tuple[str, float]]:
+    """(opt0.group0.param3, gain) of the weights of raw tensors handed to an optimizer, read
+    before its first update (the optimizer summary's ``gains`` when no model is watched)."""
+    return [(f"opt{o.get('index', 0)}.group{gi}.param{pi}", float(gain))
+            for key, o in run.meta.items() if key.startswith("optimizer/") and isinstance(o, dict)
+            for gi, g in enumerate(o.get("groups", [])) if isinstance(g, dict)
+            for pi, gain in enumerate(g.get("gains") or []) if gain is not None]
 
 
 def zero_init_dominates(run) -> bool:
@@ -231,12 +241,9 @@ SMALL_PRODUCT = 1e-3  # the signal's scale after the hidden layers, as a share o
 def _small_gains(run) -> list[Finding]:
     """Raw weights whose gains multiply to under SMALL_PRODUCT over the hidden layers
     (every weight but the last, in the optimizer's order), with a loss that did not fall."""
-    rows = [(f"opt{o.get('index', 0)}.group{gi}.param{pi}", float(gain))
-            for key, o in run.meta.items() if key.startswith("optimizer/") and isinstance(o, dict)
-            for gi, g in enumerate(o.get("groups", [])) if isinstance(g, dict)
-            for pi, gain in enumerate(g.get("gains") or []) if gain is not None]
-    if len(rows) < 4:
-        return []
+    rows = _optimizer_gains(run)
+    if len(rows) < 4 or any(g == 0 for _, g in rows):
+        return []  # (a weight at exactly 0 is the symmetric case, not a small scale)
     hidden = rows[:-1]
     prod = float(np.prod([g for _, g in hidden]))
     _, loss = train_loss(run, focus_rank(run))
@@ -250,8 +257,8 @@ def _small_gains(run) -> list[Finding]:
     return [finding(
         "bad-init", min(0.85, 0.6 + 0.05 * np.log10(SMALL_PRODUCT / max(prod, 1e-300))),
         f"the weights start far below a fan-in-scaled init: gains rms(W)*sqrt(fan_in) {shown} over {len(hidden)} hidden "
-        f"weight layers multiply to {fmt(prod)}, so the output carries that fraction of the input's scale (ReLU halves "
-        f"its variance again) and the gradients are as small; the loss ended at {fmt(end / start)}x its start",
+        f"weight layers multiply to {fmt(prod)}, so the output carries about that fraction of the input's scale and "
+        f"the gradients are as small; the loss ended at {fmt(end / start)}x its start",
         location={"param": hidden[0][0]},
         evidence=[{"meta": "optimizer gains", "param": p, "gain": fmt(g)} for p, g in hidden[:4]],
         fix="initialise each weight with a fan-in-scaled std (Kaiming: sqrt(2 / fan_in) for ReLU, Xavier for tanh), "

@@ -54,7 +54,7 @@ def data_unnormalized(run):
             "only from inputs in the hundreds" if zero is not None and not zero.empty else
             f"the first layer ({first}) outputs |x|max {fmt(a0)}" + (f", std {fmt(s0)}" if s0 == s0 else "")
             + " before any update" + (" (its gain at step 0 times the largest input of the first three steps: "
-                                      "a step draws one or a few samples)" if tiny_batches(run) else "")
+                                      "a step draws one or two samples)" if tiny_batches(run) else "")
             + ", where standardised inputs give ~1")
     return [finding(
         "data-unnormalized", c,

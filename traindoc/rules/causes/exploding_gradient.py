@@ -133,11 +133,23 @@ def clip_bites(run) -> bool:
     with a norm below 0.9x the one clip_grad_norm_ returned. A clip at max_norm=inf (or
     at a norm no step reaches) is called but clips nothing, and does not stop an
     explosion (bench/real 339 clips at inf to log the norm: its 2172 spike was stepped
-    whole). Without the post-clip series (an imported log) a recorded clip counts."""
+    whole). With its max_norm recorded (the ``clip`` meta), whether a returned norm exceeded
+    it; else the norm stepped against the one returned; without the post-clip series (an
+    imported log) a recorded clip counts."""
     rank = focus_rank(run)
     pre = run.series("grad_norm_preclip", rank)
     if pre.empty:
         return False
+    clip = run.meta.get("clip")
+    try:  # (the meta writes inf as "inf")
+        max_norm = float(clip["max_norm"]) if isinstance(clip, dict) else None
+    except (KeyError, TypeError, ValueError):
+        max_norm = None
+    if max_norm is not None and not math.isnan(max_norm):
+        # the threshold is known: a clip bites when a norm it returned is above it (the norm
+        # stepped may cover other tensors than the clipped ones, so no comparison of the two)
+        v = pre.values[np.isfinite(pre.values)]
+        return bool(np.any(v > max_norm))
     post = run.series("grad_norm", rank)
     if post.empty:
         return True

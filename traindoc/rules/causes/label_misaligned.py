@@ -117,17 +117,20 @@ def never_generalised(run, f) -> dict | None:
     if ch is None or len(v) < 4 or not len(f.loss):
         return None
     h = ch[0]
+    # the validation rows may be balanced where the training rows are not: their chance level
+    # is then up to ln C, above the training labels' entropy (a 95/5 training set's 0.2)
+    hv = max(h, math.log(len(f.labels)))
     i = int(np.argmin(v))
     k = int(np.searchsorted(f.loss_steps, steps[i]))
     at_best = float(np.median(f.loss[max(0, k - 5):k + 1]))
     tail = float(np.median(f.loss[-max(1, len(f.loss) // 10):]))
     g = {"h": h, "what": ch[1], "val_min": float(v[i]), "val_last": float(v[-1]), "train": tail}
-    if float(v[i]) >= 0.95 * h and at_best >= 0.85 * h and tail <= 0.5 * h and float(v[-1]) >= 1.5 * h:
+    if float(v[i]) >= 0.95 * hv and at_best >= 0.85 * h and tail <= 0.5 * h and float(v[-1]) >= 1.5 * hv:
         return g | {"strong": True}
     # the milder form: never below the chance level at all, the training loss down to 0.85x
     # of it, the validation loss 5 % above its best at the end (bench/real 356: embeddings
     # paired with another molecule's label, 0.68 -> 0.55 against 0.698 -> 0.754)
-    if float(v[i]) >= 0.98 * h and at_best >= 0.9 * h and tail <= 0.85 * h and float(v[-1]) >= 1.05 * float(v[i]):
+    if float(v[i]) >= 0.98 * hv and at_best >= 0.9 * h and tail <= 0.85 * h and float(v[-1]) >= 1.05 * float(v[i]):
         return g | {"strong": False}
     return None
 

@@ -35,12 +35,13 @@ def input_absmax(run) -> float:
     return first_draw(run, ok) if len(ok) else float("nan")
 
 
-TINY_BATCH = 4  # samples a step: below this one step's inputs are a poor draw of their scale
+TINY_BATCH = 2  # samples a step: at most this, one step's inputs are a poor draw of their scale
 
 
 def first_draw(run, values: np.ndarray) -> float:
     """The first sampled step's value, or, when that step drew at most TINY_BATCH samples
-    (online SGD, a batch of 1), the largest of the first three sampled steps': one or two
+    (online SGD, a batch of 1; recorded batch indices needed: a DataLoader's), the largest
+    of the first three sampled steps' (steps 0-2: always sampled): one or two
     samples are a poor draw of the inputs' scale (bench/real 334: pulse counts 0..600 whose
     first reading was 0.5; the next two were 110 and 339). The later two steps follow one
     or two updates, which move a layer's output far less than a 100x input does."""

@@ -59,13 +59,14 @@ def onset(f: Features) -> dict[str, float]:
     v = f.loss
     g = f.grad
     out = {"steps_before": float(len(v))}
-    # from two finite steps on: a run that broke at step 3 (0.9 -> 89 -> 6e12 -> NaN) grew,
-    # it was not calm; with fewer than four the first step is the baseline
-    if len(v) >= 2:
+    # from three finite steps on: a run that broke at step 3 (0.9 -> 89 -> 6e12 -> NaN) grew,
+    # it was not calm; with fewer than four the first step is the baseline (two per-sample
+    # losses differ 3x by nature: not enough)
+    if len(v) >= 3:
         early = float(np.median(v[: max(2, len(v) // 4)])) if len(v) >= 4 else float(v[0])
         late = float(np.max(v[-3:]))
         out["loss_growth"] = late / max(abs(early), 1e-12)
-    if len(g) >= 2:
+    if len(g) >= 3:
         early = float(np.median(g[: max(2, len(g) // 4)])) if len(g) >= 4 else float(g[0])
         late = float(np.max(g[-3:]))
         out["grad_growth"] = late / max(early, 1e-12)
