@@ -51,8 +51,9 @@ def bad_init(run):
     when a normalisation layer hides the scale, learning crawls.
 
     Also, for a network of raw tensors handed to the optimizer (no module: no activation
-    statistics), the weights' fan-in gains read before the first update: when they multiply
-    to under 1e-3 over the hidden weight layers (three at least) and the loss stayed at 60 %
+    statistics), the weights' fan-in gains read before the first update (the first
+    optimizer's): when the median one is 0.3 or less and they multiply to under 1e-3 over
+    the hidden weight layers (three at least) and the loss stayed at 60 %
     of its start or above, the signal reaching the output (and the gradient coming back) is
     that small a fraction of the input's: the output does not depend on the input and the
     loss sits at its start (a fixed 0.01 std on five layers of width 100: 0.1 per layer).
@@ -236,16 +237,19 @@ def _large_gain(run) -> list[Finding]:
 
 
 SMALL_PRODUCT = 1e-3  # the signal's scale after the hidden layers, as a share of the input's
+SMALL_GAIN = 0.3  # a layer's gain at most this (the median one): below every common scheme (default 0.58)
 
 
 def _small_gains(run) -> list[Finding]:
     """Raw weights whose gains multiply to under SMALL_PRODUCT over the hidden layers
     (every weight but the last, in the optimizer's order), with a loss that did not fall."""
-    rows = _optimizer_gains(run)
+    rows = [(p, g) for p, g in _optimizer_gains(run) if p.startswith("opt0.")]  # one network: the first optimizer's
     if len(rows) < 4 or any(g == 0 for _, g in rows):
         return []  # (a weight at exactly 0 is the symmetric case, not a small scale)
     hidden = rows[:-1]
     prod = float(np.prod([g for _, g in hidden]))
+    if float(np.median([g for _, g in hidden])) > SMALL_GAIN:
+        return []  # the layers' own scale is ordinary (PyTorch's default 0.58): depth alone is no init fault
     _, loss = train_loss(run, focus_rank(run))
     n = len(loss)
     if n < 20 or prod >= SMALL_PRODUCT:
