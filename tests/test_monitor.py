@@ -494,6 +494,9 @@ def test_a_crash_is_summed_up_by_its_type_and_first_line():
     msg = "Weights only load failed.\n\t(1) In PyTorch 2.6 ...\n    indented\nCheck the documentation"
     assert exception_line(tb_of(RuntimeError(msg))) == "RuntimeError: Weights only load failed."
     assert exception_line("just a message") == "just a message"
+    # torch 2.6+'s own wording, colour codes and all (pytorch/examples time_sequence_prediction)
+    bold = "Weights only load failed. This file can still be loaded, \x1b[1mdo those steps only if you trust\x1b[0m."
+    assert "\x1b" not in exception_line(tb_of(RuntimeError(bold)))
 
 
 def test_a_skipped_nan_at_the_end_with_stop_on_still_closes_the_run(tmp_path):

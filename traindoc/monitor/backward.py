@@ -10,6 +10,7 @@ from typing import Any
 
 import torch
 
+from .context import host_floats
 from .graph_acts import GraphActivations, graph_leaves, graph_params
 from .quantities import grad_norms, total_norm
 from .reach import LossReach
@@ -276,14 +277,6 @@ def _zero_leaves(t: torch.Tensor) -> list[bool]:
         return []  # (sparse leaves: no elementwise comparison to rely on)
     try:
         with torch.no_grad():
-            by_dev: dict = {}
-            for i, p in enumerate(found):
-                by_dev.setdefault(p.device, []).append(i)
-            out = [False] * len(found)
-            for idx in by_dev.values():  # one stack and one host copy per device
-                flags = torch.stack([(found[i].detach() != 0).any() for i in idx]).logical_not().tolist()
-                for i, z in zip(idx, flags):
-                    out[i] = bool(z)
-            return out
+            return [v == 0 for v in host_floats([(p.detach() != 0).any() for p in found])]
     except (RuntimeError, NotImplementedError, TypeError):
         return []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import socket
 import sys
 import time
@@ -93,6 +94,23 @@ def weight_fan_in(p: torch.Tensor, raw: bool = False) -> int:
     return min(fan_in, p.shape[0]) if raw else fan_in
 
 
+def _gain(p: torch.Tensor, raw: bool) -> torch.Tensor:
+    """rms(W) * sqrt(fan_in) of one weight tensor, on its device (no sync)."""
+    return p.detach().float().norm() * (weight_fan_in(p, raw=raw) / p.numel()) ** 0.5
+
+
+def host_floats(ts: list[torch.Tensor]) -> list[float]:
+    """The values of 0-d tensors, read with one stack and one host copy per device."""
+    by_dev: dict[Any, list[int]] = {}
+    for i, t in enumerate(ts):
+        by_dev.setdefault(t.device, []).append(i)
+    out = [0.0] * len(ts)
+    for idx in by_dev.values():
+        for i, v in zip(idx, torch.stack([ts[i].float() for i in idx]).tolist()):
+            out[i] = v
+    return out
+
+
 def init_gains(model: torch.nn.Module) -> list[list]:
     """[parameter, module class, fan-in gain] for the trainable weight tensors (2-D and up)
     of ``model`` as it is now (at the first optimizer step: its initialisation). The gain is
@@ -112,20 +130,13 @@ def init_gains(model: torch.nn.Module) -> list[list]:
                 for pname, p in m.named_parameters(recurse=False):
                     if p.dim() < 2 or not p.requires_grad or not p.is_floating_point() or p.numel() == 0:
                         continue
-                    fan_in = weight_fan_in(p, raw=type(m).__module__.split(".")[0] != "torch")
                     rows.append([f"{mname}.{pname}" if mname else pname, cls])
-                    norms.append(p.detach().float().norm() * (fan_in / p.numel()) ** 0.5)
+                    norms.append(_gain(p, raw=type(m).__module__.split(".")[0] != "torch"))
                     if len(rows) >= _MAX_GAIN_ROWS:
                         break
                 if len(rows) >= _MAX_GAIN_ROWS:
                     break
-            by_dev: dict[Any, list[int]] = {}  # one stack and one copy per device
-            for i, n in enumerate(norms):
-                by_dev.setdefault(n.device, []).append(i)
-            gains = [0.0] * len(norms)
-            for idx in by_dev.values():
-                for i, g in zip(idx, torch.stack([norms[i] for i in idx]).tolist()):
-                    gains[i] = g
+            gains = host_floats(norms)
     except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
         return []
     return [r + [float(f"{g:.4g}")] for r, g in zip(rows, gains)]
@@ -174,11 +185,7 @@ def raw_gains(params: list[torch.Tensor]) -> list[float | None]:
             idx = [i for i, p in enumerate(params) if p.dim() >= 2 and p.is_floating_point() and p.numel()]
             if not idx:
                 return [None] * len(params)
-            norms = [params[i].detach().float().norm() * (weight_fan_in(params[i], raw=True) / params[i].numel()) ** 0.5
-                     for i in idx]
-            devs = {n.device for n in norms}
-            vals = (torch.stack(norms).tolist() if len(devs) == 1  # one host copy
-                    else [float(n) for n in norms])
+            vals = host_floats([_gain(params[i], raw=True) for i in idx])
     except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
         return [None] * len(params)
     out: list[float | None] = [None] * len(params)
@@ -198,11 +205,16 @@ def scheduler_summary(s: Any) -> dict[str, Any]:
     return {"class": type(s).__name__, "config": keep}
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
 def exception_line(tb: str) -> str:
     """``Type: first line of the message`` from a formatted traceback: the first line that
     does not start with whitespace after the last ``  File "..."`` frame line. A message
     of several lines (torch.load's weights_only advice, indented or not) would otherwise be
-    summed up by its last line."""
+    summed up by its last line. Terminal colour codes are dropped (torch.load's advice puts
+    ``\x1b[1m`` around its warning, which a report would show as text)."""
+    tb = _ANSI.sub("", tb)
     lines = [ln for ln in tb.splitlines() if ln.strip()]
     if not lines:
         return tb

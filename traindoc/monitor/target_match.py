@@ -31,7 +31,6 @@ def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
         return False
 
 
-
 SHIFTS = 4  # k = 0 (the input itself), 1 (the next token), 2 and 3 (shifted once too often)
 
 
@@ -39,9 +38,9 @@ def shift_shares(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor | None:
     """For k in 0..SHIFTS-1, the share of the class targets ``t`` (those not ignored: >= 0)
     equal to the token of the integer input ``x`` [.., T] k positions ahead, with ``t`` laid
     out over x's rows: ``t[r, j] == x[r, j + k]`` over the positions j whose j + k is in the
-    row, -1 where fewer than two are. ``t`` may be
-    shorter per row than ``x`` (``labels[:, 1:]`` flattened: T - 1 per row), the target of
-    position j being scored against the logits of position j (the causal-LM convention).
+    row, -1 where fewer than two are. ``t`` may be shorter per row than ``x``
+    (``labels[:, 1:]`` flattened: T - 1 per row), the target of position j being scored
+    against the logits of position j (the causal-LM convention).
     None when ``t`` does not divide into x's rows. A next-token target gives k = 1; labels
     shifted in the dataset and again in the loss, k = 2 (bench/real 330). SHIFTS device
     comparisons, no sync."""

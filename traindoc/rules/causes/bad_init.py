@@ -7,6 +7,7 @@ import numpy as np
 from ...findings import Finding
 from .. import rule
 from ..evidence import act_stat, finding, focus_rank, module_order, param_modules
+from ..evidence.model import optimizer_entries
 from ..symptoms.loss_plateau import STILL_HIGH
 from ..util import fmt, train_loss
 
@@ -108,10 +109,7 @@ def _gains(run) -> list[tuple[str, float]]:
 def _optimizer_gains(run) -> list[tuple[str, float]]:
     """(opt0.group0.param3, gain) of the weights of raw tensors handed to an optimizer, read
     before its first update (the optimizer summary's ``gains`` when no model is watched)."""
-    return [(f"opt{o.get('index', 0)}.group{gi}.param{pi}", float(gain))
-            for key, o in run.meta.items() if key.startswith("optimizer/") and isinstance(o, dict)
-            for gi, g in enumerate(o.get("groups", [])) if isinstance(g, dict)
-            for pi, gain in enumerate(g.get("gains") or []) if gain is not None]
+    return [(p, float(g)) for p, g in optimizer_entries(run, "gains") if g is not None]
 
 
 def zero_init_dominates(run) -> bool:

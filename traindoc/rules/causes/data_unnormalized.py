@@ -52,7 +52,7 @@ def data_unnormalized(run):
     what = (f"the first layer ({first}, an LSTM) outputs exact zeros in {float(zero.values[0]):.0%} of its values "
             "before any update: its gates saturate (a sigmoid pre-activation below about -90), which default weights reach "
             "only from inputs in the hundreds" if zero is not None and not zero.empty else
-            f"the first layer ({first}) outputs |x|max {fmt(a0)}" + (f", std {fmt(s0)}" if s0 == s0 else "")
+            f"the first layer ({first}) outputs |x|max {fmt(a0)}" + (f", std {fmt(s0)}" if np.isfinite(s0) else "")
             + " before any update" + (" (its gain at step 0 times the largest input of the first three steps: "
                                       "a step draws one or two samples)" if tiny_batches(run) else "")
             + ", where standardised inputs give ~1")

@@ -41,16 +41,21 @@ def raw_param_shapes(run) -> dict[str, tuple[int, ...]]:
     """Shape of every parameter no model names (``opt0.group1.param3``: raw tensors handed
     to the optimizer; ``graph.param3``: the loss graph's leaves when no optimizer stepped),
     from the optimizer summaries (``shapes`` per group) and the ``graph_params`` meta."""
-    out = {}
-    for key, o in run.meta.items():
-        if key.startswith("optimizer/") and isinstance(o, dict):
-            for gi, g in enumerate(o.get("groups", [])):
-                for pi, shape in enumerate(g.get("shapes", []) if isinstance(g, dict) else []):
-                    out[f"opt{o.get('index', 0)}.group{gi}.param{pi}"] = tuple(int(d) for d in shape)
+    out = {name: tuple(int(d) for d in shape) for name, shape in optimizer_entries(run, "shapes")}
     g = run.meta.get("graph_params")  # no optimizer: the loss graph's leaves, input side first
     for pi, shape in enumerate(g.get("shapes", []) if isinstance(g, dict) else []):
         out[f"graph.param{pi}"] = tuple(int(d) for d in shape)
     return out
+
+
+def optimizer_entries(run, key: str) -> list[tuple[str, object]]:
+    """(``opt0.group1.param3``, value) for each entry of the per-parameter list ``key``
+    (``shapes``, ``gains``) of every optimizer summary's groups: the raw tensors handed to
+    the optimizers, named as their series are."""
+    return [(f"opt{o.get('index', 0)}.group{gi}.param{pi}", v)
+            for k, o in run.meta.items() if k.startswith("optimizer/") and isinstance(o, dict)
+            for gi, g in enumerate(o.get("groups", [])) if isinstance(g, dict)
+            for pi, v in enumerate(g.get(key) or [])]
 
 
 def _raw_key(pname: str) -> tuple[int, ...] | None:
