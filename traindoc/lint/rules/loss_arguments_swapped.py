@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+
 from .. import names as N
-from ..flow import model_output
+from ..flow import model_output, single_def
 from ..ops import loss_of
 from ..registry import Hit, lint_rule
 from ..source import short
@@ -21,7 +23,9 @@ def check(m):
     (with or without logits), as a function or a module, whose second argument is
     provably the output of a model (a call of a same-file `nn.Module`, an
     `nn.Sequential`, a torch.nn layer, directly or through one name) and whose first is
-    not. Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
+    not; or whose first argument is provably integer class indices (`torch.arange(m)`,
+    `torch.randint(...)`, `.argmax(...)`, `.long()`, directly or through one name, the
+    contrastive `labels = torch.arange(n)` of InfoNCE) and whose second is not. Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
     teacher's output in distillation.
 
     Why it happens: the input is the prediction and the target the labels;
@@ -48,3 +52,37 @@ def check(m):
         if model_output(m, tgt) and not model_output(m, inp):
             yield Hit(site.node, f"{lc[0]}({short(inp)}, {short(tgt)}): the second argument is the model's output "
                                  "and the first is not; the prediction comes first, the target second")
+        elif lc[0] in ("cross_entropy", "nll_loss") and _indices(m, inp) and not _indices(m, tgt):
+            yield Hit(site.node, f"{lc[0]}({short(inp)}, {short(tgt)}): the first argument is integer class indices "
+                                 "(the target) and the second the scores; the scores come first, the indices second")
+
+
+# Calls whose result is an integer tensor whatever their input (unless a float dtype is passed).
+_INT_MAKERS = frozenset({"torch.arange", "torch.randint", "torch.randperm"})
+_INT_METHODS = frozenset({"argmax", "argmin", "long", "int", "argsort"})
+# Methods that keep the dtype of what they are called on.
+_KEEPS = frozenset({"repeat", "repeat_interleave", "view", "reshape", "to", "cuda", "flatten", "expand",
+                    "unsqueeze", "squeeze", "contiguous", "clone", "detach", "t"})
+
+
+def _indices(m, e, depth: int = 2) -> bool:
+    """``e`` is provably an integer tensor: ``torch.arange(n)`` (no float dtype, integer
+    bounds), ``torch.randint``, ``x.argmax(1)``, ``y.long()``, and dtype-keeping methods of
+    those (``.repeat(b)``, ``.to(device)``), directly or through one name."""
+    if isinstance(e, ast.Name) and depth:
+        d = single_def(m, e)
+        return d is not None and _indices(m, d, depth - 1)
+    if not isinstance(e, ast.Call):
+        return False
+    if any(k.arg == "dtype" and any(w in (short(k.value) or "") for w in ("float", "half", "double"))
+           for k in e.keywords):
+        return False
+    f = e.func
+    if isinstance(f, ast.Attribute) and f.attr in _INT_METHODS:
+        return True
+    c = m.callee(e)
+    if c[0] == "fn" and c[1] in _INT_MAKERS:
+        return not any(isinstance(a, ast.Constant) and isinstance(a.value, float) for a in e.args)
+    if isinstance(f, ast.Attribute) and f.attr in _KEEPS:
+        return _indices(m, f.value, depth)
+    return False

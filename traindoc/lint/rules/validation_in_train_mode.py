@@ -6,16 +6,14 @@ import ast
 import re
 
 from ..bindings import Param
+from ..eval_words import FUNC_WORDS as _FUNC_WORDS, LOOP_WORDS as _LOOP_WORDS, literal_words as _literal_words, \
+    pytest_file as _pytest_file, words as _words
 from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, inference_in_train_mode, mode_index
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
 from ..walk import walk
 
-# Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
-_SPLIT = re.compile(r"[^a-z0-9]+")
-_LOOP_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev", "holdout"})
-_FUNC_WORDS = frozenset({"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation"})
 # Words that say train/eval mode matters in a file: dropout, batch norm, or a model from a
 # library (torchvision/timm/transformers models have them).
 _MODE_MATTERS = (b"ropout", b"BatchNorm", b"batch_norm", b"from_pretrained", b"models.", b"timm")
@@ -48,7 +46,9 @@ def check(m):
     looks for them in the loop's function, around the loop, as a decorator, and in the
     same-file functions that call it; a `model.train()` between the `eval()` and the loop
     undoes it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
-    `model.forward(x)`; the finding points at the first such call in the loop. Also a
+    `model.forward(x)`, or through a method of the same class whose body runs it
+    (`self._compute_loss(batch)`, shared with the training step); the finding points at the
+    first such call in the loop. Also a
     per-batch validation function with no loop of its own (`def validation_step(self, x,
     y)`, named for validation and for a step or batch) that the file calls, that runs the
     model (directly or through a helper of the file) and that no call runs under no_grad:
@@ -63,7 +63,8 @@ def check(m):
     of the file ever puts in eval mode. A missing
     `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
-    mode changes nothing.
+    mode changes nothing, unless the evaluation function itself calls `model.train()` (a
+    model built elsewhere, put in train mode for evaluation: that call is the finding).
 
     Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
@@ -105,8 +106,12 @@ def check(m):
         has_eval = had_eval and undo is None
         has_nograd = (enclosing_no_grad(m, site.ctx.withs) or any(id(f) in no_grads for f in chain)
                       or _body_no_grad(m, loop))
-        if not has_eval and not any(w in m.source for w in _MODE_MATTERS):
+        # a `.train()` call in an evaluation function (one that does not train) is the line
+        # to change (to `.eval()`); before a training loop it is right, and the forward is
+        switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn)
+        if not has_eval and not switched and not any(w in m.source for w in _MODE_MATTERS):
             has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
+            # (unless the evaluation itself asks for train mode: its author thinks it matters)
         missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
         if not missing:
             continue
@@ -117,9 +122,6 @@ def check(m):
             why.append("dropout stays on and BatchNorm updates its running stats with validation data")
         if not has_nograd:
             why.append("autograd keeps every activation (memory, time)")
-        # a `.train()` call in an evaluation function (one that does not train) is the line
-        # to change (to `.eval()`); before a training loop it is right, and the forward is
-        switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn)
         if switched:
             why.insert(0, f"`{text(undo.func)}()` puts the model in train mode for it")
         at = undo if switched else _model_call(m, loop) or loop
@@ -283,28 +285,6 @@ def _evaluation_callers(m, fn) -> bool:
                               for c in ctxs)
 
 
-def _pytest_file(m) -> bool:
-    """A test module: named ``test_*.py`` / ``*_test.py``, or importing pytest or unittest.
-    Elsewhere ``def test_epoch(net, loader)`` is an evaluation function of the script."""
-    name = m.path.replace("\\", "/").rsplit("/", 1)[-1]
-    return name.startswith("test_") or name.endswith("_test.py") or b"pytest" in m.source \
-        or b"unittest" in m.source
-
-
-def _words(s: str) -> set[str]:
-    return set(_SPLIT.split(s.lower())) if s else set()
-
-
-def _literal_words(e) -> str:
-    """``loaders["val"]`` -> 'loaders val'; ``tqdm(range(len(test_set)))`` -> 'test_set'."""
-    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant) and isinstance(e.slice.value, str):
-        return f"{text(e.value)} {e.slice.value}"
-    if isinstance(e, ast.Call) and e.args:  # enumerate(val_loader), tqdm(range(len(test_set))), zip(xv, yv)
-        return " ".join(f"{text(a) or ''} {_literal_words(a)}" if isinstance(a, ast.Call) else text(a) or _literal_words(a)
-                        for a in e.args)
-    return ""
-
-
 def _train_mode_last(m, fn, loop):
     """The last mode switch before the loop in its function is ``.train()``: ``model.eval()``
     then ``model.train()`` again before the validation loop runs (it undoes the eval)."""
@@ -328,7 +308,11 @@ def _model_call(m, loop):
         calls = [n for n in walk(loop) if isinstance(n, ast.Call)]
         runs = [n for n in calls if _runs_model(m, n)] or [
             n for n in calls if any(_model_named(a) for a in n.args) and _runs_model(m, n, 1)
-            and not _sets_mode(m, n)]
+            and not _sets_mode(m, n)] or [
+            # a method of the same class that runs the model (`self._compute_loss(batch)`,
+            # shared by the training step) and sets no mode of its own
+            n for n in calls if isinstance(n.func, ast.Attribute) and text(n.func.value) == "self"
+            and _runs_model(m, n, 1) and not _sets_mode(m, n)]
         memo[id(loop)] = min(runs, key=lambda n: (n.lineno, n.col_offset)) if runs else None
     return memo[id(loop)]
 
