@@ -11,7 +11,7 @@ import torch
 
 from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
-from .target_match import SHIFTS, affine_copy, same_memory, shift_shares
+from .target_match import SHIFTS, ThresholdSplits, affine_copy, same_memory, shift_shares
 
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
@@ -38,6 +38,7 @@ class LossFns:
         self.taken_names: list[str] = []
         self._leak_inputs: list[tuple[str, torch.Tensor]] = []  # the model's latest inputs, first steps only
         self._leak_found = False
+        self._splits = ThresholdSplits()
         self._next_token_done = False
         self._labels: torch.Tensor | None = None  # counts of the paths below the class-dimension one
         # the class-dimension counts, by class count C: int64 [below 0, class 0 .. C-1, C and above],
@@ -185,6 +186,10 @@ class LossFns:
                                      "rescaled: standardised with the features)"))
                 if x.shape[0] >= 64:
                     _near_copy(cands, flags, name, where, x, t, varied)
+                    flags.append(self._splits.flag(where, x, t) * (1 if varied is None else varied))
+                    cands.append((where, f"the target of {name} is a threshold of column \0 of the model's {where} "
+                                         "(it separates the two classes in every batch checked: the label computed "
+                                         "from it?)"))
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
                 # a sequence of feature vectors (B, T, F) whose target at step t is feature j at
@@ -238,7 +243,7 @@ class LossFns:
         self._leak_found = True
         self._leak_inputs = []
         self.mon.writer.event(step, "target-in-input", what, {"loss_fn": name, "input": where,
-                                                              "near": " is nearly column " in what})
+                                                              "near": " is nearly column " in what or " threshold of column " in what})
 
     @property
     def label_counts(self) -> torch.Tensor | None:

@@ -63,3 +63,39 @@ def shift_shares(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor | None:
         ok = kept[:, :L]
         out.append((((x2[:, k:k + L] == y[:, :L]) & ok).sum() / ok.sum().clamp_min(1)).float())
     return torch.stack(out)
+
+
+class ThresholdSplits:
+    """A binary target that one column of the table separates perfectly, batch after batch:
+    every row of one class below every row of the other (the label is a threshold of that
+    column: a regression set binarised with its own target left among the features, the
+    OpenML bot's "a single threshold on the first axis"; bench/real 358). An honest strong
+    feature misorders a few pairs in a batch of 64 rows; one that never does, over three
+    batches or more, is the label written another way. Per table input, the columns that
+    have separated every batch so far (a device AND, no sync); about 6 reductions per step
+    during the leak check's first steps only."""
+
+    MIN_ROWS = 16  # of each class in a batch: with fewer, a perfect split is luck
+    MIN_BATCHES = 3
+
+    def __init__(self) -> None:
+        self._alive: dict[str, tuple[torch.Tensor, int]] = {}
+
+    def flag(self, where: str, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        """[holds, column] for this step (floats on the device)."""
+        tf = t.reshape(-1)
+        lo, hi = tf == tf.amin(), tf == tf.amax()
+        lo2, hi2 = lo.reshape(-1, 1), hi.reshape(-1, 1)
+        inf = torch.tensor(float("inf"), dtype=x.dtype, device=x.device)
+        lo_max, lo_min = torch.where(lo2, x, -inf).amax(0), torch.where(lo2, x, inf).amin(0)
+        hi_max, hi_min = torch.where(hi2, x, -inf).amax(0), torch.where(hi2, x, inf).amin(0)
+        fit = (lo | hi).all() & (lo.sum() >= self.MIN_ROWS) & (hi.sum() >= self.MIN_ROWS)
+        sep = ((lo_max < hi_min) | (hi_max < lo_min)) & fit
+        prev = self._alive.get(where)
+        if prev is not None and prev[0].shape == sep.shape and prev[0].device == sep.device:
+            sep, n = sep & prev[0], prev[1] + 1
+        else:
+            n = 1
+        self._alive[where] = (sep, n)
+        holds = sep.any().float() * float(n >= self.MIN_BATCHES)
+        return torch.stack([holds, sep.int().argmax().float()])

@@ -57,3 +57,35 @@ def test_a_feature_ordered_like_the_class_indices_is_not(tmp_path):
             opt.step()
     run = traindoc.open_run(tmp_path / "r")
     assert not [e for e in run.events() if e["kind"] == "target-in-input"]
+
+
+def _binarised(tmp_path, noise: float):
+    # a regression target binarised at its median, its own column kept among the features
+    # (bench/real 358, the OpenML bot's "a single threshold on the first axis"), mini-batches
+    g = torch.Generator().manual_seed(2)
+    x = torch.randn(2048, 5, generator=g)
+    mileage = x[:, 1] - 0.5 * x[:, 2] + 0.3 * torch.randn(2048, generator=g)
+    y = (mileage + noise * torch.randn(2048, generator=g) > mileage.median()).float()
+    x = torch.cat([mileage[:, None], x], 1)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 1))
+    opt = torch.optim.Adam(model.parameters(), 1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for epoch in range(3):
+            for i in range(0, 2048, 64):
+                loss = F.binary_cross_entropy_with_logits(model(x[i:i + 64]).squeeze(1), y[i:i + 64])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+    return traindoc.diagnose(tmp_path / "r").causes
+
+
+def test_a_label_thresholded_from_a_kept_column_is_target_leakage(tmp_path):
+    causes = _binarised(tmp_path, noise=0.0)
+    assert causes and causes[0].name == "target-leakage", [(c.name, c.message) for c in causes]
+    assert "threshold of column 0" in causes[0].message
+
+
+def test_a_column_the_label_mostly_follows_is_not(tmp_path):
+    # the same column with the label's own noise on top: it misorders a few pairs per batch
+    assert "target-leakage" not in [c.name for c in _binarised(tmp_path, noise=0.3)]
