@@ -73,6 +73,10 @@ SCHEMA: tuple[Series, ...] = (
            "std, absmax, zero, dead (ReLU), saturated (sigmoid/tanh), fp16_over (beyond the float16 range); for "
            "activations applied as functions, read from the autograd graph: {module} is sigmoid#1, relu#2, ... "
            "(dead, saturated only)"),
+    Series("time_grad/{module}", "ratio", SAMPLED, "Models", "for a weighted module one forward calls 8+ times (a "
+           "cell applied per time step from a Python loop, a shared block): the gradient norm at its last call's "
+           "output over its first call's (backpropagation through the calls; the first backward of the step only); "
+           "vanishing-gradient reads it"),
     Series("out/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value of the model's own output (its first "
            "tensor, or a Hugging Face output's `logits`), one reduction per training forward; data-outlier weighs the "
            "loss against it (a loss the outputs cannot explain says the targets hold values the model never predicts)"),

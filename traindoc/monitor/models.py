@@ -13,6 +13,7 @@ from torch.nn.modules.loss import _Loss
 
 from . import context
 from .quantities import activation_stats
+from .time_grads import MIN_CALLS, TimeGrads
 
 
 class Models:
@@ -38,6 +39,7 @@ class Models:
         self._orphans: dict[int, weakref.ref] = {}
         self._orphans_said: set[int] = set()
         self._repeats_said = False
+        self.time_grads = TimeGrads(mon)
 
     def live_roots(self) -> list[tuple[str, torch.nn.Module]]:
         """The models being trained, with the prefix of their parameter names."""
@@ -159,6 +161,7 @@ class Models:
         if rep:
             self.mon.writer.event(self.mon.step, "repeated-modules",
                                   f"{len(rep)} module(s) called 4+ times in one step", rep)
+            self.time_grads.modules = {m for m, k in rep.items() if k >= MIN_CALLS}
 
     # ------------------------------------------------------------------ forward hooks
     def _fwd_pre(self, module: torch.nn.Module, args: Any) -> None:
@@ -193,6 +196,8 @@ class Models:
         for k, v in activation_stats(module, y).items():
             rec.act_names.append(f"act/{name}/{k}")
             rec.act_vals.append(v)
+        if self.time_grads.modules:
+            self.time_grads.on_output(name, y, rec.fwd_group)
         rec.extra_time += self.mon.timer() - t0
 
     def _root_output(self, rec: Any, out: Any, args: Any = ()) -> None:

@@ -106,6 +106,7 @@ class Recorder:
         self._t_last = now
         if step_time is not None and not rec.sampled:
             mon.sampler.observe(step_time, None)
+        mon.guard("time-grads", mon.models.time_grads.take, rec.act_names, rec.act_vals)
         if rec.act_vals:
             mon.models.note_repeats(rec.act_names, rec.fwd_group)
             names.extend(rec.act_names)

@@ -20,7 +20,13 @@ def vanishing_gradient(run):
     weight layer to the first (median over steps; per weight, the norm divided by the
     square root of the layer's size, so that a wide first layer is not read as a
     stronger one) across at least 4 weight layers:
-    the early layers receive almost no learning signal. Embeddings and attention's
+    the early layers receive almost no learning signal. Or through time: a weighted module
+    one forward calls 8+ times (a hand-written recurrent cell) whose first call gets a
+    thousandth or less of the gradient its last call gets (`time_grad/<module>`, median
+    over the last third of the sampled steps) while the loss falls by less than a fifth:
+    the first time steps never learn (an LSTM cell with zero forget-gate bias halves the
+    signal at each step; a healthy one that learns the dependency opens its gates and the
+    ratio falls towards 1). Embeddings and attention's
     query/key projections are left out (their gradients follow token frequency and the
     attention's sharpness, not depth); a run whose loss fell by more than half gets a
     warning at most, and so does one whose loss ended above twice its start (units
@@ -38,6 +44,9 @@ def vanishing_gradient(run):
     """
     f = features(run)
     gn = sampled(run, "grad_norm/")
+    through = _through_time(run, f)
+    if through:
+        return through
     order = module_order(run)
     emb = {m for m, c in order if c.startswith("Embedding")}
     # embeddings' gradients scale with token frequency, not with depth, and attention's
@@ -97,3 +106,37 @@ def _median(v: np.ndarray) -> float:
     first sampled step; np.nanmedian would warn on the user's terminal)."""
     v = v[np.isfinite(v)]
     return float(np.median(v)) if v.size else float("nan")
+
+
+TIME_RATIO = 1e3  # the first call's gradient a thousandth of the last's, or less
+
+
+def _through_time(run, f) -> list:
+    """Backpropagation through a recurrence's calls vanished and the loss barely moved."""
+    worst = None
+    for name, s in sampled(run, "time_grad/").items():
+        v = s.values[np.isfinite(s.values)]
+        if v.size < 3:
+            continue
+        med = float(np.median(v[-max(2, v.size // 3):]))
+        if med >= TIME_RATIO and (worst is None or med > worst[1]):
+            worst = (name, med, s)
+    if worst is None or not np.isfinite(f.rel_drop0) or f.rel_drop0 >= 0.2:
+        return []  # (a model that learns has found its path, whatever the early steps get)
+    mod, ratio, s = worst
+    calls = next((e["data"].get(mod) for e in run.events() if e["kind"] == "repeated-modules"
+                  and isinstance(e.get("data"), dict)), None)
+    c = min(0.7, 0.55 + 0.05 * np.log10(ratio / TIME_RATIO))
+    return [finding(
+        "vanishing-gradient", c,
+        f"the gradient vanishes through the repeated calls of {mod}"
+        + (f" ({calls} per forward)" if calls else "")
+        + f": its first call gets {fmt(1 / ratio)} of the gradient its last call gets (median of the last "
+        f"third of the run), and the loss moved {f.rel_drop0:.1%} from its start: the first time steps never learn",
+        location={"module": mod},
+        evidence=[{"series": f"time_grad/{mod}", "median": fmt(ratio), "last": fmt(float(s.values[-1]))}],
+        fix="give the recurrence a gradient path: initialise an LSTM's forget-gate bias to 1 (or use nn.LSTM/GRU, "
+            "which keep one), gating or residual connections, or shorter sequences",
+        confirm="print the gradient norm at each time step's output (a tensor hook): it shrinks by orders of "
+                "magnitude from the last step to the first",
+    )]
