@@ -6,7 +6,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..evidence import calm_jump, early_update, features, finding, lr_growth
+from ..evidence import calm_jump, carried_grads, early_update, features, finding, lr_growth
 from ..util import fmt, trailing_robust_z
 
 
@@ -16,7 +16,9 @@ def data_outlier(run):
     run's recent distribution (robust z above 50 and 20x the recent median) while the
     steps around it are calm, the signature of a batch that holds an extreme sample:
     a value in the wrong unit, a sequence 100x longer than the rest. Also a weak
-    suspect when a calm run turns non-finite all at once.
+    suspect when a calm run turns non-finite all at once. Not in a run that huge first
+    updates, a rising learning rate or gradients never cleared (`.grad` stale on 60 % of
+    the sampled steps) already throw around.
 
     Why it happens: unit or typing errors in a column, crawler/bot accounts with huge
     histories, uncapped sequence lengths, a corrupt record.
@@ -98,6 +100,9 @@ def _spike(run, f) -> tuple[int, float, bool] | None:
     j = calm_jump(f, run)
     if j is None and (early_update(run) > 0.3 or lr_growth(run, upto=int(st[i])) > 3):
         return None  # a run already thrown around by its learning rate
+    carried = carried_grads(run)
+    if carried is not None and carried[0]:  # (stale on 60 % or more of the sampled steps)
+        return None  # ... or by gradients never cleared: each update the sum of all so far (bench/real 365)
     return i, float(z[i]), j is not None
 
 

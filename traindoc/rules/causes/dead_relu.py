@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank, param_modules
+from ..evidence import (below_raw_inputs, act_stat, carried_grads, early_update, features, finding, focus_rank,
+                        param_modules)
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -18,6 +19,10 @@ def dead_relu(run):
 
     Why it happens: a learning rate spike or a huge early update that pushes biases far
     negative, negative bias initialisation, inputs on the wrong scale.
+
+    Units that die while the gradients are never cleared (`.grad` still holding earlier
+    steps' gradients on 60 % of the sampled steps or more) are that fault's consequence: the
+    confidence drops by 30 %, as it does after huge first updates (a learning rate first).
 
     How to confirm: the act/<module>/dead series (fraction of units with no positive
     output in the batch) stays high; evaluate the fraction on a larger batch.
@@ -60,6 +65,13 @@ def _dead_units(run) -> list:
     if early_update(run) > 0.3:
         c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
     c, upstream = below_raw_inputs(run, c)
+    carried = carried_grads(run)
+    if carried is not None and carried[0]:  # (stale on 60 % or more of the sampled steps)
+        # .grad never cleared: every step applies the sum of all gradients so far, updates that
+        # grow with the step count and push the units below zero (a consequence; bench/real 365)
+        c *= 0.7
+        upstream += (f"; .grad still held earlier steps' gradients on {len(carried[0])} of {carried[1]} sampled "
+                     "steps (missing-zero-grad): the summed updates are what kills them")
     blocked = _blocked_first_layer(run) if val >= 0.99 else None
     evidence = [{"series": f"act/{worst}/dead", "median": round(val, 3)},
                 {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}]
