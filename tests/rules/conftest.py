@@ -60,8 +60,9 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
     w.meta("model/model", {"name": "model", "class": "Sequential", "parameters": trainable, "trainable": trainable,
                            "dtypes": list(dtypes), "modules": modules}
            | ({"init_gain": init_gain} if init_gain is not None else {}) | (model_extra or {}))
-    w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr},
-                           "groups": [{"lr": lr, "n_params": len(params), "numel": in_opt}
+    lr0 = float(lr(0)) if callable(lr) else lr  # (a callable: the learning rate per step)
+    w.meta("optimizer/0", {"index": 0, "class": opt, "defaults": {"lr": lr0},
+                           "groups": [{"lr": lr0, "n_params": len(params), "numel": in_opt}
                                       | ({"shapes": shapes} if shapes is not None else {})]})
     for key, value in (meta or {}).items():
         w.meta(key, value)
@@ -77,7 +78,8 @@ def write_run(folder, n=300, loss=None, grad=None, lr=1e-3, opt="Adam", seed=0, 
             v0 = {"loss/ce": float((loss if ce is None else ce)[s])}
         else:
             v0 = {}
-        v = {**v0, "loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 4.0 if bad_g else 0.0, "lr/0/0": lr,
+        v = {**v0, "loss": float(loss[s]), "grad_norm": float(grad[s]), "grad_nonfinite": 4.0 if bad_g else 0.0,
+             "lr/0/0": float(lr(s)) if callable(lr) else lr,
              "time/step": 0.01 * (1 + 0.05 * rng.random())}
         v["time/data"] = 0.001 if time_data is None else time_data * v["time/step"]
         for i, p in enumerate([] if no_grads else params):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import rule
-from ..evidence import features, finding
+from ..evidence import features, finding, focus_rank
 from ..util import fmt
 
 _ADAPTIVE = ("Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta")
@@ -22,6 +24,11 @@ def lr_too_low(run):
     rate lowered "to be safe" after a NaN, a schedule that decays to zero too early or a
     warmup that never ends.
 
+    Also a schedule that sets the learning rate to zero (or below 1e-4 of its peak) for
+    60 % of the run or more, after which the loss stops improving: a step decay with gamma 0,
+    a schedule whose horizon is a few epochs while training runs many (a cosine or warmup
+    schedule reaches 0 at its very end only). An error: the steps after it train nothing.
+
     How to confirm: an LR range test, or rerun with the learning rate x10 (then x100):
     the loss starts to fall.
 
@@ -31,6 +38,9 @@ def lr_too_low(run):
     f = features(run)
     if f.first_bad is not None or len(f.loss) < 20 or not math.isfinite(f.rel_drop):
         return []
+    stopped = _schedule_stopped(run, f)
+    if stopped:
+        return stopped
     flat = f.rel_drop < 0.15
     ur = f.update_ratio
     adaptive = f.opt_class.startswith(_ADAPTIVE)
@@ -54,4 +64,54 @@ def lr_too_low(run):
         evidence=ev,
         fix="raise the learning rate into the usual range for the optimizer (Adam ~1e-3, SGD ~1e-2..1e-1)",
         confirm="run an LR range test, or rerun with the learning rate x10: the loss starts to fall",
+    )]
+
+
+ZERO = 1e-4  # of the peak learning rate: a step that moves nothing
+STOPPED_SHARE = 0.6  # of the run's steps: most of it trains nothing (a converged model at 0 for its last
+# half, a user's choice, is left alone)
+
+
+def _schedule_stopped(run, f) -> list:
+    """The first param group's learning rate at ~0 for 60 % of the steps or more, from a
+    step after which the loss no longer improves (bench/real 364: StepLR with gamma 0)."""
+    lrs = run.matching("lr/", focus_rank(run))
+    if not lrs:
+        return []
+    s = lrs[sorted(lrs)[0]]
+    v, st = s.values, s.steps
+    ok = np.isfinite(v)
+    if ok.sum() < 20 or not (v[ok] > 0).any():
+        return []
+    peak = float(np.max(v[ok]))
+    low = ok & (v <= ZERO * peak)
+    # from the first step where it stays there to the end (a warmup from 0 starts low and rises)
+    after = np.flatnonzero(~low)
+    start = int(after[-1]) + 1 if after.size else 0
+    if start >= len(v) or (len(v) - start) < STOPPED_SHARE * len(v) or start == 0:
+        return []
+    at = int(st[start])
+    loss, lsteps = f.loss, f.loss_steps
+    before = loss[lsteps <= at]
+    later = loss[lsteps > at]
+    if before.size < 3 or later.size < 5:
+        return []
+    level = float(np.median(before[-max(3, before.size // 10):]))
+    end = float(np.median(later[-max(3, later.size // 5):]))
+    if end < 0.9 * level:
+        return []  # the loss still improved after it (other parameters train on)
+    share = (len(v) - start) / len(v)
+    return [finding(
+        "lr-too-low", 0.8,
+        f"the learning rate fell to {fmt(float(v[start]))} ({fmt(float(v[start]) / peak)} of its peak {fmt(peak)}) "
+        f"at step {at} and stayed there for the remaining {share:.0%} of the run; the loss stopped improving "
+        f"({fmt(level)} then, {fmt(end)} at the end): the schedule stopped training",
+        location={"step": at},
+        evidence=[{"series": f"lr/{sorted(lrs)[0]}",
+                   "peak": fmt(peak), "from_step": at, "value": fmt(float(v[start]))},
+                  {"series": "loss", "at_fall": fmt(level), "last": fmt(end)}],
+        fix="check the scheduler's arguments (a StepLR/MultiStepLR gamma of 0, a horizon shorter than the run: "
+            "T_max, total_steps, milestones in epochs vs steps); keep the learning rate above ~1e-2 of its peak "
+            "until the last epochs",
+        confirm="print scheduler.get_last_lr() each epoch; rerun with the scheduler off: the loss keeps falling",
     )]
