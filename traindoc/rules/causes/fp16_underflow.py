@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import rule
-from ..evidence import features, finding, sampled
+from ..evidence import features, finding, module_sizes, sampled
 from ..util import fmt
 from .fp16_overflow import eps_flushed, fp16_forward_inf
 
@@ -31,6 +33,14 @@ def fp16_underflow(run):
     many elements) give activation gradients below that, which become 0 and stop the
     weights behind them from learning. Loss scaling exists for exactly this.
 
+    And updates rounded away: parameters stored in bfloat16 or float16 (`model.to(torch.bfloat16)`,
+    `model.half()`: no float32 master copy) with an Adam-family optimizer whose step, about
+    the learning rate per element, is below half the spacing of the format at the typical
+    weight (2^-9 of it for bfloat16, 2^-12 for float16, the weight RMS read from
+    param_norm; a warning when 30 % or more of normally distributed weights of that RMS are
+    beyond it, an error from 60 %): those weights round back to where they were at every step,
+    and the loss falls far more slowly than with float32 weights.
+
     How to confirm: the same run with torch.amp.GradScaler (or in float32) learns; the
     grad_underflow/* series of traindoc show the share of gradient values below 6e-8.
 
@@ -52,6 +62,9 @@ def fp16_underflow(run):
     frac_zero = float(np.mean([z > 0.5 for z in zero.values()])) if zero else 0.0
     under = {p: float(np.nanmedian(s.values)) for p, s in uf.items() if len(s.values)}
     worst = max(under.items(), key=lambda kv: kv[1], default=(None, 0.0))
+    rounded = _updates_rounded_away(run, f)
+    if rounded:
+        return rounded
     if not half:
         return []
     flushed = eps_flushed(run)
@@ -128,3 +141,49 @@ def _drop_cancelled_biases(zero: dict[str, float]) -> dict[str, float]:
 def _finite_loss_steps(run) -> np.ndarray:
     loss = run.series("loss")
     return loss.steps[np.isfinite(loss.values)] if not loss.empty else np.zeros(0, dtype=np.int64)
+
+
+# Half the spacing between neighbouring values, relative to the value, at the low end of a
+# binade: an update smaller than this share of a weight rounds back to the weight.
+_HALF_SPACING = {"bfloat16": 2.0 ** -9, "float16": 2.0 ** -12}
+_PER_ELEMENT = ("Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "Adagrad", "Lion")
+
+
+def _updates_rounded_away(run, f) -> list:
+    """Adam-family steps (about lr per element) below half a spacing of the weights' own
+    low-precision format at their typical size: the optimizer writes back the same weights."""
+    fmt_ = next((d for d in ("bfloat16", "float16") if d in f.dtypes), None)
+    if fmt_ is None or "float32" in f.dtypes or not f.opt_class.startswith(_PER_ELEMENT) or not np.isfinite(f.lr) \
+            or f.lr <= 0:
+        return []
+    sizes = module_sizes(run)
+    rms = []
+    for p, s in sampled(run, "param_norm/").items():
+        mod, _, kind = p.rpartition(".")
+        v = s.values[np.isfinite(s.values)]
+        if kind == "weight" and sizes.get(mod) and v.size:
+            rms.append(float(np.median(v)) / np.sqrt(sizes[mod]))
+    if not rms:
+        return []
+    typical = float(np.median(rms))
+    floor = f.lr / _HALF_SPACING[fmt_]  # weights larger than this cannot move by one step
+    # the share of weights above it, for normally distributed weights of that RMS
+    share = math.erfc(floor / (typical * math.sqrt(2)))
+    if share < 0.3:
+        return []
+    c = 0.6 if share >= 0.6 else 0.45
+    return [finding(
+        "fp16-underflow", c,
+        f"the parameters are stored in {fmt_} and {f.opt_class} steps them by about its learning rate "
+        f"({fmt(f.lr)}) per element: below half the {fmt_} spacing for every weight larger than {fmt(floor)}, "
+        f"about {share:.0%} of the weights at their RMS of {fmt(typical)}: those updates round back to the same "
+        "weight at every step",
+        evidence=[{"meta": "model dtypes", "value": sorted(f.dtypes)},
+                  {"meta": "optimizer", "class": f.opt_class, "lr": fmt(f.lr)},
+                  {"series": "param_norm/*", "typical_weight_rms": fmt(typical), "smallest_movable": fmt(floor)}],
+        fix="keep float32 weights and compute in low precision: torch.autocast(dtype=torch.bfloat16) around the "
+            "forward instead of model.to(torch.bfloat16) (or an optimizer with float32 master weights / "
+            "stochastic rounding)",
+        confirm="rerun with float32 weights under autocast: the loss falls much faster; or count "
+                "(p_before == p_after).float().mean() over a step",
+    )]
