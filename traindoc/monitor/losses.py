@@ -72,7 +72,13 @@ class LossFns:
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """The model's latest inputs, for the leak check (first LEAK_STEPS steps) and the
-        label-conflict fingerprints."""
+        label-conflict fingerprints. A later forward of the step whose float inputs all
+        require grad is fed another root's output (``head(encoder(x))`` called from the loop):
+        not the data, whose rows stay those of the first (bench/real 368)."""
+        if self.mon.rec.train_fwds > 1:
+            xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+            if xs and all(x.is_floating_point() and x.requires_grad for x in xs):
+                return
         self.mon.conflicts.note_inputs(args, kwargs)
         if self.mon.step < LEAK_STEPS and not self._leak_found:
             self._leak_inputs = [(f"argument {i}", a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)] + \
