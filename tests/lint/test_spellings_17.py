@@ -36,6 +36,15 @@ CASES = {
             targets = torch.arange(q.shape[0], device=q.device).repeat(2)
             return F.cross_entropy(sims, targets)
         """,
+        # near miss: an arange cast to the scores' dtype, or to a float dtype, is not indices
+        """
+        import torch
+        import torch.nn.functional as F
+        def toy(scores, lab):
+            ramp = torch.arange(10).to(scores)
+            other = torch.arange(10).to(torch.float32)
+            return F.cross_entropy(ramp, lab) + F.cross_entropy(other, lab)
+        """,
         # near miss: an arange made as floats is not indices (a regression-like toy)
         """
         import torch
@@ -85,6 +94,17 @@ CASES = {
                 for pts, lab in test_loader:
                     hits += (net(pts).argmax(-1) == lab).sum().item()
             return hits
+        """,
+        # near miss: Monte-Carlo dropout, train mode on purpose (the model sampled per batch)
+        """
+        import torch
+        def predict_uncertainty(net, test_loader, n=20):
+            net.train()
+            means = []
+            with torch.no_grad():
+                for x, _ in test_loader:
+                    means.append(torch.stack([net(x) for _ in range(n)]).mean(0))
+            return means
         """,
         # near miss: the same function with eval()
         """

@@ -97,6 +97,11 @@ class LabelConflicts:
         self._pending = (h, b)
         self.mon.recorder.defer(self.mon.step, [], [h.float()], lambda step, vals: self._seen(step, vals, b))
 
+    def drop_pending(self) -> None:
+        """The step's rows are no single forward's (a head fed two towers): none is paired
+        with the loss's labels."""
+        self._pending = None
+
     def on_target(self, name: str, target: torch.Tensor) -> None:
         self.targets.note(name, target)
         pend, self._pending = self._pending, None  # one loss per forward: a second one is another head

@@ -72,12 +72,15 @@ class LossFns:
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """The model's latest inputs, for the leak check (first LEAK_STEPS steps) and the
-        label-conflict fingerprints. A later forward of the step whose float inputs all
-        require grad is fed another root's output (``head(encoder(x))`` called from the loop):
+        label-conflict fingerprints. A later forward of the step whose float inputs were all
+        computed by autograd (non-leaf) is fed another root's output (``head(encoder(x))`` called from the loop):
         not the data, whose rows stay those of the first (bench/real 368)."""
         if self.mon.rec.train_fwds > 1:
             xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
-            if xs and all(x.is_floating_point() and x.requires_grad for x in xs):
+            if xs and all(x.is_floating_point() and x.grad_fn is not None for x in xs):
+                if self.mon.conflicts.fwds.get(self.mon.step, 0) > 1:
+                    self.mon.conflicts.drop_pending()  # two towers fed it: neither's rows are the batch's
+                    self._leak_inputs = []
                 return
         self.mon.conflicts.note_inputs(args, kwargs)
         if self.mon.step < LEAK_STEPS and not self._leak_found:
@@ -192,7 +195,7 @@ class LossFns:
                                      "rescaled: standardised with the features)"))
                 if x.shape[0] >= 64:
                     _near_copy(cands, flags, name, where, x, t, varied)
-                    flags.append(self._splits.flag(where, x, t) * (1 if varied is None else varied))
+                    flags.append(self._splits.flag(where, x, t, self.mon.step) * (1 if varied is None else varied))
                     cands.append((where, f"the target of {name} is a threshold of column \0 of the model's {where} "
                                          "(it separates the two classes in every batch checked: the label computed "
                                          "from it?)"))

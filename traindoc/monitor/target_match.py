@@ -71,7 +71,8 @@ class ThresholdSplits:
     column: a regression set binarised with its own target left among the features, the
     OpenML bot's "a single threshold on the first axis"; bench/real 358). An honest strong
     feature misorders a few pairs in a batch of 64 rows; one that never does, over three
-    batches or more, is the label written another way. Per table input, the columns that
+    batches (steps) or more, with the classes touching at the threshold, is the label
+    written another way. Per table input, the columns that
     have separated every batch so far (a device AND, no sync); about 6 reductions per step
     during the leak check's first steps only."""
 
@@ -79,10 +80,13 @@ class ThresholdSplits:
     MIN_BATCHES = 3
 
     def __init__(self) -> None:
-        self._alive: dict[str, tuple[torch.Tensor, int]] = {}
+        self._alive: dict[str, tuple[torch.Tensor, int, int]] = {}
 
-    def flag(self, where: str, x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-        """[holds, column] for this step (floats on the device)."""
+    def flag(self, where: str, x: torch.Tensor, t: torch.Tensor, step: int) -> torch.Tensor:
+        """[holds, column] for this step (floats on the device). A threshold leaves the two
+        classes touching: the gap between them is about the column's spacing in the batch
+        (under 3 x range / rows); two naturally separate clusters (binary Iris' petal length)
+        leave a wide one. Batches are counted by step (a batch seen by two losses is one)."""
         tf = t.reshape(-1)
         lo, hi = tf == tf.amin(), tf == tf.amax()
         lo2, hi2 = lo.reshape(-1, 1), hi.reshape(-1, 1)
@@ -90,12 +94,14 @@ class ThresholdSplits:
         lo_max, lo_min = torch.where(lo2, x, -inf).amax(0), torch.where(lo2, x, inf).amin(0)
         hi_max, hi_min = torch.where(hi2, x, -inf).amax(0), torch.where(hi2, x, inf).amin(0)
         fit = (lo | hi).all() & (lo.sum() >= self.MIN_ROWS) & (hi.sum() >= self.MIN_ROWS)
-        sep = ((lo_max < hi_min) | (hi_max < lo_min)) & fit
+        gap = torch.maximum(hi_min - lo_max, lo_min - hi_max)  # > 0: separated
+        touching = gap < 3 * (x.amax(0) - x.amin(0)) / x.shape[0]
+        sep = (gap > 0) & touching & fit
         prev = self._alive.get(where)
         if prev is not None and prev[0].shape == sep.shape and prev[0].device == sep.device:
-            sep, n = sep & prev[0], prev[1] + 1
+            sep, n = sep & prev[0], prev[1] + (step != prev[2])
         else:
             n = 1
-        self._alive[where] = (sep, n)
+        self._alive[where] = (sep, n, step)
         holds = sep.any().float() * float(n >= self.MIN_BATCHES)
         return torch.stack([holds, sep.int().argmax().float()])

@@ -89,3 +89,24 @@ def test_a_label_thresholded_from_a_kept_column_is_target_leakage(tmp_path):
 def test_a_column_the_label_mostly_follows_is_not(tmp_path):
     # the same column with the label's own noise on top: it misorders a few pairs per batch
     assert "target-leakage" not in [c.name for c in _binarised(tmp_path, noise=0.3)]
+
+
+def test_threshold_splits_need_touching_classes_over_three_steps():
+    # ThresholdSplits itself: a label thresholded from column 0 holds from the third step
+    # (not from a third loss call in one step); two clusters with a wide gap (binary Iris'
+    # petal length 1.0-1.9 against 3.0-5.1) never hold, though they separate perfectly
+    from traindoc.monitor.target_match import ThresholdSplits
+
+    g = torch.Generator().manual_seed(4)
+    s, iris = ThresholdSplits(), ThresholdSplits()
+    for step in range(3):
+        x = torch.randn(64, 3, generator=g)
+        y = (x[:, 0] > 0).float()
+        first = float(s.flag("a", x, y, step)[0])  # two loss calls in one step are one batch
+        held = float(s.flag("a", x, y, step)[0])
+        assert first == held == (1.0 if step == 2 else 0.0)
+        xi = torch.randn(64, 3, generator=g)
+        yi = (torch.arange(64) % 2).float()
+        xi[:, 0] = torch.where(yi > 0, 3.0 + 2.1 * torch.rand(64, generator=g), 1.0 + 0.9 * torch.rand(64, generator=g))
+        assert float(iris.flag("a", xi, yi, step)[0]) == 0
+    assert held == 1

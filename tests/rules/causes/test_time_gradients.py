@@ -61,5 +61,7 @@ def test_a_recurrence_whose_first_steps_get_no_gradient(tmp_path):
 
 
 def test_the_same_cell_with_the_answer_at_the_last_step_is_not(tmp_path):
+    # (its first calls may still get little gradient: they carry nothing to learn; the loss
+    # that falls is what keeps the finding away)
     r = _run(tmp_path, at=T - 1)
     assert "vanishing-gradient" not in [c.name for c in traindoc.diagnose(r).causes]

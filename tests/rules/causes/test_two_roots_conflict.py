@@ -42,3 +42,24 @@ def test_conflicting_copies_fed_through_an_encoder_are_label_conflict(tmp_path):
 
 def test_the_same_loop_without_copies_is_not(tmp_path):
     assert "label-conflict" not in [c.name for c in _run(tmp_path, conflict=False)]
+
+
+def test_a_two_tower_pair_model_is_not(tmp_path):
+    # enc(a), enc(b), head(cat): the same b item with other partners and other labels is no
+    # conflict: the head's input is skipped and neither tower's rows alone are paired with the
+    # labels (a guard for the two-tower loop as a whole: here other gates keep it quiet too)
+    g = torch.Generator().manual_seed(1)
+    items = torch.randint(0, 40, (60, 5), generator=g)
+    a, b = torch.randint(0, 60, (900,), generator=g), torch.randint(0, 60, (900,), generator=g)
+    y = ((a + b) % 3)
+    torch.manual_seed(0)
+    enc, head = nn.EmbeddingBag(40, 16), nn.Linear(32, 3)
+    opt = torch.optim.Adam([*enc.parameters(), *head.parameters()], 5e-3)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for i in range(0, 900, 30):
+            za, zb = enc(items[a[i:i + 30]]), enc(items[b[i:i + 30]])
+            loss = F.cross_entropy(head(torch.cat([za, zb], 1)), y[i:i + 30])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    assert "label-conflict" not in [c.name for c in traindoc.diagnose(tmp_path / "r").causes]

@@ -25,7 +25,8 @@ def check(m):
     `nn.Sequential`, a torch.nn layer, directly or through one name) and whose first is
     not; or whose first argument is provably integer class indices (`torch.arange(m)`,
     `torch.randint(...)`, `.argmax(...)`, `.long()`, directly or through one name, the
-    contrastive `labels = torch.arange(n)` of InfoNCE) and whose second is not. Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
+    contrastive `labels = torch.arange(n)` of InfoNCE) and whose second is not (that clause
+    for cross_entropy and nll_loss only). Symmetric losses (MSE, L1) are not checked, nor is `kl_div`, whose target is a
     teacher's output in distillation.
 
     Why it happens: the input is the prediction and the target the labels;
@@ -74,9 +75,8 @@ def _indices(m, e, depth: int = 2) -> bool:
         return d is not None and _indices(m, d, depth - 1)
     if not isinstance(e, ast.Call):
         return False
-    if any(k.arg == "dtype" and any(w in (short(k.value) or "") for w in ("float", "half", "double"))
-           for k in e.keywords):
-        return False
+    if any(k.arg == "dtype" and not any(w in (short(k.value) or "") for w in ("int", "long")) for k in e.keywords):
+        return False  # (a float dtype, or one held in a name: not provably integer)
     f = e.func
     if isinstance(f, ast.Attribute) and f.attr in _INT_METHODS:
         return True
@@ -84,5 +84,13 @@ def _indices(m, e, depth: int = 2) -> bool:
     if c[0] == "fn" and c[1] in _INT_MAKERS:
         return not any(isinstance(a, ast.Constant) and isinstance(a.value, float) for a in e.args)
     if isinstance(f, ast.Attribute) and f.attr in _KEEPS:
+        # .to(device) keeps the dtype; .to(torch.float32) or .to(other_tensor) does not
+        if f.attr == "to" and not all(_device_like(a) for a in e.args):
+            return False
         return _indices(m, f.value, depth)
     return False
+
+
+def _device_like(a) -> bool:
+    t = (short(a) or "").lower()
+    return "device" in t or "cuda" in t or "cpu" in t or t in ("dev", "rank", "local_rank")

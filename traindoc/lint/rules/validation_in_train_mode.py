@@ -108,7 +108,8 @@ def check(m):
                       or _body_no_grad(m, loop))
         # a `.train()` call in an evaluation function (one that does not train) is the line
         # to change (to `.eval()`); before a training loop it is right, and the forward is
-        switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn)
+        switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn) \
+            and not _deliberate_train_mode(m, fn, loop)
         if not has_eval and not switched and not any(w in m.source for w in _MODE_MATTERS):
             has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
             # (unless the evaluation itself asks for train mode: its author thinks it matters)
@@ -376,3 +377,23 @@ def _trains(m, node, depth: int = 0) -> bool:
 def _body_no_grad(m, loop) -> bool:
     """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
     return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)
+
+
+# Train mode on purpose in an evaluation: Monte-Carlo dropout, BatchNorm recalibration.
+_DELIBERATE = re.compile(r"mc|monte|carlo|uncertain|bayes|sample|recalib|bn|batchnorm|bn_stats|precise")
+
+
+def _deliberate_train_mode(m, fn, loop) -> bool:
+    """``model.train()`` for a reason: the function or loop is named for MC dropout or
+    BatchNorm statistics (``evaluate_mc``, ``n_samples``, ``update_bn``), the loop runs over
+    training data (recalibrating BatchNorm), or it calls the model more than once per batch
+    (MC sampling)."""
+    words = _words(getattr(fn, "name", "")) | _words(text(loop.iter) or _literal_words(loop.iter))
+    if any(_DELIBERATE.fullmatch(w) or w.startswith(("mc", "sample")) for w in words) or "train" in words:
+        return True
+    calls = [n for n in walk(loop) if isinstance(n, ast.Call) and _runs_model(m, n)]
+    inner = {id(x) for c in calls for x in walk(c) if x is not c}  # net(x) inside net(x).argmax(1)
+    runs = [c for c in calls if not any(id(x) in inner for x in (c,))]
+    repeated = (ast.For, ast.While, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
+    return len(runs) > 1 or any(isinstance(n, repeated) and n is not loop and any(
+        c is x for c in runs for x in walk(n)) for n in walk(loop))

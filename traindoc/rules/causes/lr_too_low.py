@@ -25,7 +25,8 @@ def lr_too_low(run):
     warmup that never ends.
 
     Also a schedule that sets the learning rate to zero (or below 1e-4 of its peak) for
-    60 % of the run or more, after which the loss stops improving: a step decay with gamma 0,
+    60 % of the run or more (every param group), cutting off a loss that was still falling,
+    after which it stops improving: a step decay with gamma 0,
     a schedule whose horizon is a few epochs while training runs many (a cosine or warmup
     schedule reaches 0 at its very end only). An error: the steps after it train nothing.
 
@@ -73,42 +74,42 @@ STOPPED_SHARE = 0.6  # of the run's steps: most of it trains nothing (a converge
 
 
 def _schedule_stopped(run, f) -> list:
-    """The first param group's learning rate at ~0 for 60 % of the steps or more, from a
-    step after which the loss no longer improves (bench/real 364: StepLR with gamma 0)."""
+    """Every param group's learning rate at ~0 for 60 % of the steps or more, from a step
+    where the loss was still falling and after which it no longer improves (bench/real
+    364: StepLR with gamma 0)."""
     lrs = run.matching("lr/", focus_rank(run))
-    if not lrs:
+    starts = []
+    for key, s in sorted(lrs.items()):
+        v, ok = s.values, np.isfinite(s.values)
+        if ok.sum() < 20 or not (v[ok] > 0).any():
+            return []
+        peak = float(np.max(v[ok]))
+        after = np.flatnonzero(~(ok & (v <= ZERO * peak)))  # (a warmup from 0 starts low and rises)
+        start = int(after[-1]) + 1 if after.size else 0
+        if start == 0 or start >= len(v) or len(v) - start < STOPPED_SHARE * len(v):
+            return []  # a group that trains on (a head beside a frozen backbone): not stopped
+        starts.append((int(s.steps[start]), key, float(v[start]), peak, (len(v) - start) / len(v)))
+    if not starts:
         return []
-    s = lrs[sorted(lrs)[0]]
-    v, st = s.values, s.steps
-    ok = np.isfinite(v)
-    if ok.sum() < 20 or not (v[ok] > 0).any():
-        return []
-    peak = float(np.max(v[ok]))
-    low = ok & (v <= ZERO * peak)
-    # from the first step where it stays there to the end (a warmup from 0 starts low and rises)
-    after = np.flatnonzero(~low)
-    start = int(after[-1]) + 1 if after.size else 0
-    if start >= len(v) or (len(v) - start) < STOPPED_SHARE * len(v) or start == 0:
-        return []
-    at = int(st[start])
+    at, key, value, peak, share = max(starts)  # the last group to stop
     loss, lsteps = f.loss, f.loss_steps
-    before = loss[lsteps <= at]
-    later = loss[lsteps > at]
-    if before.size < 3 or later.size < 5:
+    before, later = loss[lsteps <= at], loss[lsteps > at]
+    if before.size < 6 or later.size < 5:
         return []
-    level = float(np.median(before[-max(3, before.size // 10):]))
+    k = max(3, before.size // 4)
+    level, prev = float(np.median(before[-k:])), float(np.median(before[-2 * k:-k]))
     end = float(np.median(later[-max(3, later.size // 5):]))
-    if end < 0.9 * level:
+    if prev - level < 0.02 * abs(prev):
+        return []  # the loss had stopped falling before (a converged run, ReduceLROnPlateau): nothing cut off
+    if level - end >= 0.1 * abs(level):
         return []  # the loss still improved after it (other parameters train on)
-    share = (len(v) - start) / len(v)
     return [finding(
         "lr-too-low", 0.8,
-        f"the learning rate fell to {fmt(float(v[start]))} ({fmt(float(v[start]) / peak)} of its peak {fmt(peak)}) "
+        f"the learning rate fell to {fmt(value)} ({fmt(value / peak)} of its peak {fmt(peak)}) "
         f"at step {at} and stayed there for the remaining {share:.0%} of the run; the loss stopped improving "
         f"({fmt(level)} then, {fmt(end)} at the end): the schedule stopped training",
         location={"step": at},
-        evidence=[{"series": f"lr/{sorted(lrs)[0]}",
-                   "peak": fmt(peak), "from_step": at, "value": fmt(float(v[start]))},
+        evidence=[{"series": f"lr/{key}", "peak": fmt(peak), "from_step": at, "value": fmt(value)},
                   {"series": "loss", "at_fall": fmt(level), "last": fmt(end)}],
         fix="check the scheduler's arguments (a StepLR/MultiStepLR gamma of 0, a horizon shorter than the run: "
             "T_max, total_steps, milestones in epochs vs steps); keep the learning rate above ~1e-2 of its peak "
