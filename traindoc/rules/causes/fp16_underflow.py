@@ -33,15 +33,11 @@ def fp16_underflow(run):
     many elements) give activation gradients below that, which become 0 and stop the
     weights behind them from learning. Loss scaling exists for exactly this.
 
-    And updates rounded away: parameters stored in bfloat16 or float16 (`model.to(torch.bfloat16)`,
-    `model.half()`: no float32 master copy) with an Adam-family optimizer whose step, about
-    the learning rate per element, is below half the spacing of the format at the typical
-    weight (2^-9 of it for bfloat16, 2^-12 for float16, the weight RMS read from
-    param_norm; 30 % or more of normally distributed weights of that RMS beyond it, an error
-    when 60 % or more are and the loss fell by less than half; not with an optimizer that
-    compensates: Kahan summation, stochastic rounding, master weights): those weights round
-    back to where they were at every step, and the loss falls far more slowly than with
-    float32 weights.
+    And updates rounded away: parameters stored in bfloat16 or float16 (no float32 master
+    copy) with an Adam-family optimizer whose ~lr steps are below half the format's spacing
+    (2^-9 of a weight for bfloat16, 2^-12 for float16) for 30 % of normally distributed
+    weights at the weight RMS (an error from 60 % with a loss that fell by less than half;
+    not with Kahan summation, stochastic rounding or master weights): they never move.
 
     How to confirm: the same run with torch.amp.GradScaler (or in float32) learns; the
     grad_underflow/* series of traindoc show the share of gradient values below 6e-8.
@@ -58,17 +54,14 @@ def fp16_underflow(run):
     # zero gradients count only on steps whose loss was finite: a NaN/Inf loss (inf / inf
     # in a float16 forward) zeroes or poisons every gradient, which says nothing of flushing
     ok = _finite_loss_steps(run)
-    zero = {p: float(np.mean(s.values[np.isin(s.steps, ok)] == 0)) for p, s in gn.items()
-            if np.isin(s.steps, ok).any()}
-    zero = _drop_cancelled_biases(zero)
+    zero = _drop_cancelled_biases({p: float(np.mean(s.values[np.isin(s.steps, ok)] == 0)) for p, s in gn.items()
+                                   if np.isin(s.steps, ok).any()})
     frac_zero = float(np.mean([z > 0.5 for z in zero.values()])) if zero else 0.0
     under = {p: float(np.nanmedian(s.values)) for p, s in uf.items() if len(s.values)}
     worst = max(under.items(), key=lambda kv: kv[1], default=(None, 0.0))
-    rounded = _updates_rounded_away(run, f)
-    if rounded and "float16" not in f.dtypes:
-        return rounded  # (bfloat16 flushes nothing: float32's exponent range)
-    if not half:
-        return []
+    rounded = _updates_rounded_away(run, f)  # (bfloat16 flushes nothing: float32's exponent range)
+    if not half or rounded and "float16" not in f.dtypes:
+        return rounded
     flushed = eps_flushed(run)
     if flushed is not None:
         return [_eps_finding(f, *flushed)]
