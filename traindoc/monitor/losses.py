@@ -11,7 +11,7 @@ import torch
 
 from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
-from .target_match import SHIFTS, ThresholdSplits, affine_copy, same_memory, shift_shares
+from .target_match import SHIFTS, ThresholdSplits, affine_copy, same_memory, shift_shares, threshold_candidate
 
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
@@ -168,7 +168,8 @@ class LossFns:
             return
         # Each candidate is a pair of device tensors [holds, column] read with the step's
         # transfer (no sync of its own); the first that holds is the leak.
-        cands: list[tuple[str, str]] = []; flags: list[torch.Tensor] = []  # noqa: E702
+        cands: list[tuple[str, str]] = []
+        flags: list[torch.Tensor] = []
         # a constant target (an all-zero batch of rare events) equals any constant column by
         # chance: such a batch proves nothing (folded into the flag, no sync of its own)
         varied = (t.amax() != t.amin()).float() if t.numel() > 1 and t.dtype != torch.bool else None
@@ -194,9 +195,7 @@ class LossFns:
                                      "rescaled: standardised with the features)"))
                 if x.shape[0] >= 64:
                     _near_copy(cands, flags, name, where, x, t, varied)
-                    flags.append(self._splits.flag(where, x, t, self.mon.step) * (1 if varied is None else varied))
-                    cands.append((where, f"the target of {name} is a threshold of column \0 of the model's {where} (it "
-                                         "splits the classes in every batch checked: the label computed from it?)"))
+                    threshold_candidate(cands, flags, name, where, self._splits.flag(where, x, t, self.mon.step), varied)
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
                 # a sequence of feature vectors (B, T, F) whose target at step t is feature j at

@@ -3,6 +3,8 @@ same memory, or a column of the input table that is a rescaled copy of a class t
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 
@@ -105,3 +107,11 @@ class ThresholdSplits:
         self._alive[where] = (sep, n, step)
         holds = sep.any().float() * float(n >= self.MIN_BATCHES)
         return torch.stack([holds, sep.int().argmax().float()])
+
+
+def threshold_candidate(cands: list, flags: list, name: str, where: str, flag: torch.Tensor, varied: Any) -> None:
+    """The leak check's candidate after the near copy (losses.LossFns._check_leak): a binary
+    target that one column splits (:class:`ThresholdSplits`'s flag for this step)."""
+    flags.append(flag * (1 if varied is None else varied))
+    cands.append((where, f"the target of {name} is a threshold of column \0 of the model's {where} (it "
+                         "splits the classes in every batch checked: the label computed from it?)"))
