@@ -34,3 +34,15 @@ def literal_words(e) -> str:
         return " ".join(f"{text(a) or ''} {literal_words(a)}" if isinstance(a, ast.Call) else text(a) or literal_words(a)
                         for a in e.args)
     return ""
+
+
+# An inference function (``def predict(self, X)``) is an evaluation pass when it switches
+# the model to eval mode itself: its author meant inference but left autograd on.
+INFER_WORDS = frozenset({"predict", "inference", "infer", "forecast"})
+
+
+def evals_before(fn, loop) -> bool:
+    """``fn`` calls ``<something>.eval()`` (no argument) before ``loop``."""
+    return fn is not None and any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "eval" and not c.args
+        and c.lineno < loop.lineno for c in ast.walk(fn))

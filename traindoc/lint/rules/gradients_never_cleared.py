@@ -30,7 +30,9 @@ def check(m):
     `p.grad = None`, no `p.grad.zero_()`, and no call of a helper whose name says it zeroes
     gradients. An update written by hand from `.grad` (`w -= lr * w.grad`, a `sgd(params, lr)`
     helper of the file) counts as the step. Gradient accumulation (`if (i + 1) % k == 0: step(); zero_grad()`) is
-    recognised as correct; accumulation that never clears is the bug. Also a loop whose only
+    recognised as correct; accumulation that never clears is the bug. Lightning's `training_step`
+    under manual optimization (`manual_backward`) counts as a loop body (the trainer loops), so
+    a GAN module that clears `opt_g` but never `opt_d` is found. Also a loop whose only
     clear is in one branch of an `if`/`else` whose other branch steps too (`if use_amp:
     scaler.step(opt) else: opt.step(); opt.zero_grad()`): that path never clears.
 
@@ -84,6 +86,27 @@ def check(m):
                                "iterations, so each update uses the sum of every gradient so far; set "
                                "p.grad = None (or p.grad.zero_()) after the update",
                           related=((b, "the backward() whose gradients add up"),))
+
+    for fn in _step_methods(m):
+        back, steps, clears = ix._func_summary(fn, 0)
+        if back and steps and not clears and not _assigns_grad(fn):
+            step = min(steps, key=lambda n: (n.lineno, n.col_offset))
+            yield Hit(step, f"`{fn.name}` (Lightning runs it once per batch) calls backward and an optimizer step "
+                            "but never clears gradients: .grad adds up across batches; call "
+                            "opt.zero_grad() after the step (manual optimization does not clear them)")
+        elif back and steps and clears:
+            yield from _uncleared_optimizer(m, ix, fn)
+
+
+def _step_methods(m):
+    """Lightning's ``training_step`` under manual optimization (it calls ``manual_backward``):
+    the trainer calls it once per batch, so its body is a loop body whose loop the file
+    does not show. Methods already inside a loop of the file are judged with that loop."""
+    for fn in m.w.functions.get("training_step", ()):
+        if not m.w.func_ctx[id(fn)].loops and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "manual_backward"
+                for n in walk(fn)):
+            yield fn
 
 
 def _branch_only(ix, loop):
@@ -154,9 +177,10 @@ def _uncleared_optimizer(m, ix, loop):
     loop itself (a helper that clears, ``p.grad = None``, could clear either). An optimizer
     passed in, whose model the file cannot name, is uncleared when every clear is another
     stepped optimizer's. The backward before the step is cited as evidence."""
-    calls = ix.by_loop.get(id(loop), ())
+    calls = ix.by_func.get(id(loop), ()) if isinstance(loop, ast.FunctionDef) else ix.by_loop.get(id(loop), ())
     steps = [n for n in calls if ix.kind.get(id(n)) == "s"]
     clears = [n for n in calls if ix.kind.get(id(n)) == "c"]
+    where = f"`{loop.name}` (run once per batch)" if isinstance(loop, ast.FunctionDef) else f"the loop on line {loop.lineno}"
     if _assigns_grad(loop) or any(not (isinstance(c.func, ast.Attribute) and c.func.attr == "zero_grad")
                                   for c in clears):
         return
@@ -179,7 +203,7 @@ def _uncleared_optimizer(m, ix, loop):
         whose = f"the .grad of `{t}`'s parameters" if unknown else f"`{owner}`'s .grad"
         back = max((n for n in calls if ix.kind.get(id(n)) == "b" and n.lineno <= st.lineno),
                    key=lambda n: n.lineno, default=None)  # the backward that feeds this step
-        yield Hit(st, f"`{t}` is stepped in the loop on line {loop.lineno} but never cleared: the loop clears "
+        yield Hit(st, f"`{t}` is stepped in {where} but never cleared: it clears "
                       f"{', '.join(sorted(f'`{c}`' for c in cleared))} only, so {whose} adds up across "
                       f"iterations; call {t}.zero_grad(set_to_none=True) after its step",
                   related=((back, "the backward() whose gradients add up"),) if back is not None else ())

@@ -28,7 +28,8 @@ def check(m):
     module), so each iteration's state comes from the previous one, while
     nothing in the loop detaches it (no `.detach()`, `.detach_()`, `repackage_hidden`) and
     nothing resets it (no other assignment in the loop, such as
-    `hidden = model.init_hidden(bs)`). Also a state kept on the module:
+    `hidden = model.init_hidden(bs)`); also when the state comes back under another name
+    (`out, new_h = model(x, h)` then `h = new_h`). Also a state kept on the module:
     `out, self.hidden = self.lstm(x, self.hidden)` in a method (also with a model class of
     the file that holds an LSTM/GRU/RNN), with nothing in the class detaching it and no other assignment to that attribute outside `__init__`.
 
@@ -81,8 +82,29 @@ def check(m):
             yield Hit(n, f"`{name}` is returned by `{text(n.value.func) or 'the model'}(...)` and fed back into it on the "
                          f"next iteration of the training loop (line {loop.lineno}) without .detach(): the graph "
                          "chains across iterations (second backward fails, or retain_graph=True grows without bound)")
+        yield from _renamed(m, loop, assigns, done)
         yield from _through_helper(m, loop, done)
     yield from _kept_on_module(m)
+
+
+def _renamed(m, loop, assigns: dict, done: set):
+    """``logits, new_h = model(x, h)`` then ``h = new_h`` in the same loop, the only assignment
+    to ``h`` there (Lightning's TBPTT example): the state comes back under another name and is
+    fed in again all the same."""
+    for name, nodes in assigns.items():
+        if len(nodes) != 1 or not isinstance(nodes[0].value, ast.Name) or id(nodes[0]) in done:
+            continue
+        got = nodes[0].value.id
+        call = next((n for n in assigns.get(got, ()) if isinstance(n.value, ast.Call) and _takes(n.value, name)
+                     and len(n.targets) == 1 and got not in _names(n.targets[0])[:1]
+                     and _state_of_model(m, n, got)), None)
+        if call is None or len(assigns.get(got, ())) != 1:
+            continue
+        done.add(id(nodes[0]))
+        yield Hit(nodes[0], f"`{name}` is set to `{got}`, the state `{text(call.value.func) or 'the model'}(...)` returned "
+                            f"from it (line {call.lineno}), and fed back in on the next iteration of the training "
+                            f"loop (line {loop.lineno}) without .detach(): the graph chains across iterations "
+                            "(second backward fails, or retain_graph=True grows without bound)")
 
 
 def _through_helper(m, loop, done: set):

@@ -41,7 +41,7 @@ def check(m):
     receiver is provably a tensor: a name built by a tensor factory (`torch.tensor`,
     `torch.randn`, `torch.from_numpy`, ...), a parameter annotated `torch.Tensor`, a
     tensor kind the checker knows (a softmax output, ...), or an element unpacked from a
-    DataLoader in a `for x, y in loader:` header, or a name the function reads as a tensor
+    DataLoader in a `for x, y in loader:` header (or in `x, y = next(iter(loader))`), or a name the function reads as a tensor
     (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
     `model`, whose objects may move in place), or computes with as one (an operand of
     arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
@@ -112,7 +112,7 @@ def _tensor(m, e, ctx) -> bool:
         return True
     if d and len(d) == 1 and isinstance(d[0], Param) and d[0].annotation is not None:
         return (m.qualname(d[0].annotation) or "") in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor")
-    if _read_as_tensor(e.id, ctx.func) or _used_as_tensor(m, e.id, ctx.func):
+    if _read_as_tensor(e.id, ctx.func) or _used_as_tensor(m, e.id, ctx.func) or _first_batch(e.id, ctx.func):
         return True
     for loop in reversed(ctx.loops):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
@@ -199,6 +199,20 @@ def _factory(m, x, depth: int = 4) -> bool:
 
 
 _MADE = frozenset({"torch.nn.functional.one_hot", "torch.cat", "torch.stack", "torch.where", "torch.arange"})
+
+
+def _first_batch(name: str, fn) -> bool:
+    """``x, y = next(iter(loader))``: an element of a DataLoader batch taken by hand (accelerate's
+    sync test), a tensor whatever its name, as in a ``for x, y in loader:`` header. A single
+    batch object (``batch = next(iter(loader))``) is not unpacked and is left alone."""
+    for n in walk(fn) if fn is not None else ():
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and _unpacked(n.targets[0], name) \
+                and isinstance(n.value, ast.Call) and text(n.value.func) == "next" and n.value.args \
+                and isinstance(n.value.args[0], ast.Call) and text(n.value.args[0].func) == "iter" \
+                and n.value.args[0].args and any(w in (text(n.value.args[0].args[0]) or "").lower()
+                                                 for w in _LOADER_WORDS):
+            return True
+    return False
 
 
 def _unpacked(target, name: str) -> bool:

@@ -41,7 +41,10 @@ def check(m):
     model, ...)`). With `shuffle=False` said and that training loop in sight, a dataset
     built with random augmentation (`transform=` a `Random*` transform) counts as a training
     set whatever its name, and so does a replay or rollout buffer (`replay_buffer`,
-    `experience`: consecutive steps of one episode) the same function trains on. Loaders
+    `experience`: consecutive steps of one episode) the same function trains on, and a loader
+    bound to a training name (`self.train_loader = DataLoader(self.dataset, ...)`) that the
+    same function's loop then trains on, whatever its dataset is called (darts' forecaster:
+    windows of one series in time order). Loaders
     built in evaluation, test, plotting or inspection
     functions are not flagged. Also, whatever the names: a loader factory
     whose shuffling comes only from a `DistributedSampler` (`sampler=DistributedSampler(ds)
@@ -101,7 +104,8 @@ def check(m):
                                        or _TRAIN.search(own) and not own.startswith("trainer") and _reads_files(m, ds)
                                        or _loader_factory(fn) and not _generated(m, ds)
                                        or off and _augmented(m, ds)
-                                       or sh is None and _BUFFER.search(last) and _trains_on(m, call, fn)):
+                                       or sh is None and (_BUFFER.search(last) or _TRAIN.search(own)
+                                                          and not own.startswith("trainer")) and _trains_on(m, call, fn)):
             continue
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue

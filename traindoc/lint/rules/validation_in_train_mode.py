@@ -6,8 +6,8 @@ import ast
 import re
 
 from ..bindings import Param
-from ..eval_words import FUNC_WORDS as _FUNC_WORDS, LOOP_WORDS as _LOOP_WORDS, literal_words as _literal_words, \
-    pytest_file as _pytest_file, words as _words
+from ..eval_words import FUNC_WORDS as _FUNC_WORDS, INFER_WORDS, LOOP_WORDS as _LOOP_WORDS, evals_before, \
+    literal_words as _literal_words, pytest_file as _pytest_file, words as _words
 from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, inference_in_train_mode, mode_index
 from ..registry import Hit, lint_rule
 from ..source import text
@@ -38,14 +38,14 @@ _MODEL_NAMES = frozenset(
 def check(m):
     """What it detects: a loop over validation or test data (its iterable is named like
     `val_loader`, `valid_dl`, `loaders["test"]`, `eval_dataloader`, or a name set once to
-    a wrapper of such data, `bar = tqdm(val_loader)`, or it sits in a function
-    named like `validate`/`evaluate`, or in a helper that only such functions call, outside
-    their loops: `extract_feature(model, loader)` called by `evaluate`) that calls the model
+    a wrapper of such data, `bar = tqdm(val_loader)`, or it sits in a function named like
+    `validate`/`evaluate`, or in an inference function, `predict`, that calls `.eval()` itself,
+    or in a helper only such functions call, outside their loops) that calls the model
     and does no `backward()` or optimizer step, when either `model.eval()` (or
     `.train(False)`) or `torch.no_grad()` / `torch.inference_mode()` is missing. The rule
     looks for them in the loop's function, around the loop, as a decorator, and in the
-    same-file functions that call it; a `model.train()` between the `eval()` and the loop
-    undoes it. The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
+    same-file functions that call it; a `model.train()` between them undoes the `eval()`.
+    The model runs as `model(x)`, `self.net(x)`, `model.generate(x)` or
     `model.forward(x)`, or through a method of the same class whose body runs it
     (`self._compute_loss(batch)`, shared with the training step); the finding points at the
     first such call in the loop. Also a
@@ -59,9 +59,8 @@ def check(m):
     validation data, with no `torch.set_grad_enabled(is_train)` or no_grad around its
     forward or the validation call: the finding points at the forward. Also inference in a
     method of a class (`with torch.no_grad(): value = self.critic(...)`, a PPO rollout) on an
-    attribute that another method puts in train mode (`self.critic.train()`) and that no line
-    of the file ever puts in eval mode. A missing
-    `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
+    attribute another method puts in train mode (`self.critic.train()`) and no line of the
+    file puts in eval mode. A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
     mode changes nothing, unless the evaluation function itself calls `model.train()` (a
     model built elsewhere, put in train mode for evaluation: that call is the finding).
@@ -246,7 +245,7 @@ def _validation_iterable(m, site) -> str | None:
     fwords = _words(fname)
     if not (_words(f"{it} {_literal_words(loop.iter)}") & _LOOP_WORDS or fwords & _FUNC_WORDS
             or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)
-            or _wrapped_validation(m, loop.iter)
+            or _wrapped_validation(m, loop.iter) or fwords & INFER_WORDS and evals_before(site.ctx.func, loop)
             or _evaluation_callers(m, site.ctx.func)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
