@@ -136,3 +136,17 @@ def test_many_inputs_each_copied_many_times(tmp_path):
                 opt.step()
     (c,) = [c for c in traindoc.diagnose(tmp_path / "r").causes if c.name == "data-duplicates"]
     assert "hold only" in c.message and "the most frequent came" in c.message
+
+
+def test_copies_seen_within_the_first_epoch(tmp_path):
+    # bench/real 361: each compound 30-50 times in a big table; the monitor's window (the
+    # first 300 steps) ends inside the first epoch, and its rows, each drawn once, hold only
+    # a twentieth as many distinct inputs
+    g = torch.Generator().manual_seed(0)
+    X, Y = torch.randn(400, 12, generator=g), torch.randn(400, 3, generator=g)
+    rows = torch.arange(400).repeat(40)  # 16 000 rows
+    (c,) = _epochs(tmp_path / "a", X[rows], Y[rows], epochs=2, bs=32, loader=True)
+    assert "within the first epoch" in c.message and "permutes 16000 rows" in c.message
+    # the same size, every row distinct: nothing
+    X, Y = torch.randn(16000, 12, generator=g), torch.randn(16000, 3, generator=g)
+    assert _epochs(tmp_path / "b", X, Y, epochs=2, bs=32, loader=True) == []
