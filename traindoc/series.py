@@ -80,9 +80,10 @@ SCHEMA: tuple[Series, ...] = (
     Series("out/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value of the model's own output (its first "
            "tensor, or a Hugging Face output's `logits`), one reduction per training forward; data-outlier weighs the "
            "loss against it (a loss the outputs cannot explain says the targets hold values the model never predicts)"),
-    Series("in/absmax", "max |x|", SAMPLED, "Models", "the largest absolute value over the model's float tensor "
-           "arguments (the first four), one reduction each per training forward: data-unnormalized reads the inputs' scale here "
-           "rather than off a first layer (a ReLU RNN's output sums its inputs over time)"),
+    Series("in/absmax", "max |x|", EVERY, "Models", "the largest absolute value over the model's float tensor "
+           "arguments (the first four) in the step's first training forward, one reduction: data-unnormalized reads the "
+           "inputs' scale here rather than off a first layer (a ReLU RNN's output sums its inputs over time), "
+           "data-outlier lays gradient spikes against it"),
     Series("scaler/scale", "scale", "with a GradScaler", "Scalers", "the loss scale"),
     Series("scaler{i}/scale", "scale", "with several GradScalers", "Scalers", "the loss scale of the i-th scaler"),
     Series("scaler/skipped", "flag", "with a GradScaler", "Recorder", "1 on a step the scaler skipped"),

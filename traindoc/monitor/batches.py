@@ -12,6 +12,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset
 
+from .models import note_input_absmax
 from .splits import shared_rows
 
 
@@ -208,6 +209,8 @@ class Batches:
             return
         rec = self.mon.rec
         rec.train_fwds += 1
+        if not rec.sampled and rec.train_fwds == 1:
+            note_input_absmax(rec, args)
         self.mon.loss_fns.note_inputs(args, kwargs)
         if self.loader_used or rec.fwd_count >= 8:
             return

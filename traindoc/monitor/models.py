@@ -214,16 +214,8 @@ class Models:
             return
         rec.act_names.append("out/absmax")
         rec.act_vals.append(_absmax(y))
-        # the inputs: dense float tensors on the output's device (the step's values are stacked
-        # on one device at the read); none when raw bytes come in (uint8 images cast inside the
-        # model: a small float side input would speak for them)
-        ins = [x for x in (args if isinstance(args, tuple) else ())[:4] if isinstance(x, torch.Tensor)]
-        xs = [] if any(x.dtype == torch.uint8 for x in ins) else [
-            _absmax(x) for x in ins if x.is_floating_point() and x.layout == torch.strided
-            and x.numel() and x.device == y.device]
-        if xs:
-            rec.act_names.append("in/absmax")
-            rec.act_vals.append(xs[0] if len(xs) == 1 else torch.stack([v.float() for v in xs]).amax())
+        if rec.train_fwds <= 1:  # the step's first training forward, as on unsampled steps
+            note_input_absmax(rec, args, y.device)  # (on the output's device)
 
     def add_forward_hooks(self) -> None:
         if self._hook_handles or self.compiled:
@@ -299,3 +291,22 @@ class _RootHook:
     def __deepcopy__(self, memo: dict) -> "_RootHook":
         return _RootHook(None)
 
+
+def note_input_absmax(rec: Any, args: Any, device: Any = None) -> None:
+    """``in/absmax``: the largest |value| of the model's dense float tensor arguments (the
+    first four, on one device: the step's values are stacked on one device at the read);
+    none when raw bytes come in (uint8 images cast inside the model: a small float side
+    input would speak for them). For the first training forward of the step only (a
+    discriminator or a head fed another model's output is not the data), every step: on a
+    sampled step from the model's output hook, on the others from its input hook (one
+    reduction a step: a loss or gradient spike can then be laid against the size of the
+    batch that came with it, data-outlier's evidence)."""
+    ins = [x for x in (args if isinstance(args, tuple) else ())[:4] if isinstance(x, torch.Tensor)]
+    if any(x.dtype == torch.uint8 for x in ins):
+        return
+    fl = [x for x in ins if x.is_floating_point() and x.layout == torch.strided and x.numel()]
+    device = device if device is not None else fl[0].device if fl else None
+    xs = [_absmax(x) for x in fl if x.device == device]
+    if xs:
+        rec.act_names.append("in/absmax")
+        rec.act_vals.append(xs[0] if len(xs) == 1 else torch.stack([v.float() for v in xs]).amax())

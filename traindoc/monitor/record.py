@@ -108,7 +108,8 @@ class Recorder:
             mon.sampler.observe(step_time, None)
         mon.guard("time-grads", mon.models.time_grads.take, rec.act_names, rec.act_vals)
         if rec.act_vals:
-            mon.models.note_repeats(rec.act_names, rec.fwd_group)
+            if rec.sampled:  # (an unsampled step carries only in/absmax)
+                mon.models.note_repeats(rec.act_names, rec.fwd_group)
             names.extend(rec.act_names)
             tensors.append(torch.stack([v.float().reshape(()) for v in rec.act_vals]))
         p = _Pending()

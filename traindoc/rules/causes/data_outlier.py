@@ -7,6 +7,7 @@ import numpy as np
 from ...findings import Finding
 from .. import rule
 from ..evidence import calm_jump, carried_grads, early_update, features, finding, lr_growth
+from ..evidence.inputs import outlier_batches
 from ..util import fmt, trailing_robust_z
 
 
@@ -47,6 +48,12 @@ def data_outlier(run):
     evidence) is left out, and a loss that does not vary across batches (targets on a
     uniformly huge scale rather than a few extreme ones) only gets a warning.
 
+    Also: the first onset of a gradient spike and three quarters of them (two or more,
+    before the run went non-finite) came on batches whose largest input is 3x the typical
+    batch's, on a table otherwise on a sane scale (the monitor records the inputs' |x|max
+    every step); 0.75 when that many on such batches has a chance of 0.05 or less (binomial,
+    at their share of the steps), else 0.6. Exploding-gradient and lr-too-high then defer.
+
     How to confirm: the sample indices of the spiking step are in the run; look at
     their feature values and lengths against the column's P99.9
     (``traindoc data check`` reports length and value outliers).
@@ -55,6 +62,9 @@ def data_outlier(run):
     at P99.9), fix the unit, and keep the data check in CI.
     """
     f = features(run)
+    heavy = outlier_batches(run)
+    if heavy is not None:
+        return [_heavy_finding(run, heavy)]
     spike = _spike(run, f)
     if spike is not None:
         return [_spike_finding(run, f, *spike)]
@@ -104,6 +114,29 @@ def _spike(run, f) -> tuple[int, float, bool] | None:
     if carried is not None and carried[0]:  # (stale on 60 % or more of the sampled steps)
         return None  # ... or by gradients never cleared: each update the sum of all so far (bench/real 365)
     return i, float(z[i]), j is not None
+
+
+def _heavy_finding(run, d: dict) -> Finding:
+    """The gradient's spikes began on batches holding an input far beyond the typical one."""
+    first = d["onsets"][0]
+    idx = run.batch_indices(first)
+    loc = {"step": first}
+    if idx is not None:
+        loc["samples"] = [int(k) for k in idx[:64]]
+    on = ", ".join(str(k) for k in d["heavy"][:6]) + (" ..." if len(d["heavy"]) > 6 else "")
+    n, k = len(d["onsets"]), len(d["heavy"])
+    return finding(
+        "data-outlier", 0.75 if d["chance"] <= 0.05 else 0.6,
+        f"{'all' if k == n else k} of the {n} gradient spikes began on batches holding an extreme input (steps {on}: "
+        f"the batch's largest |x| {fmt(min(d['sizes']))}-{fmt(max(d['sizes']))} where a typical batch's is "
+        f"{fmt(d['typical'])}); such batches are {d['heavy_share']:.0%} of the steps, so as many onsets landing on them by chance has probability {d['chance']:.2g}: a few extreme rows throw the weights",
+        location=loc,
+        evidence=[{"series": "in/absmax", "spike_onsets": d["onsets"][:8], "typical": round(d["typical"], 3),
+                   "heavy_share": round(d["heavy_share"], 3), "chance": round(d["chance"], 4)}],
+        fix="find the rows with the extreme values among the step's samples (traindoc data check lists value "
+            "outliers); drop them, fix their unit or cap the feature (P99.9), then standardise",
+        confirm=f"train without the rows of step {first}'s batch that hold the extreme values: the spikes go",
+    )
 
 
 def _spike_finding(run, f, i: int, zi: float, calm: bool) -> Finding:

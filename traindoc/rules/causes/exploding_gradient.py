@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import calm_jump, features, finding, focus_rank, lr_growth, module_order, onset
+from ..evidence.inputs import outlier_batches
 from ..util import fmt, trailing_robust_z
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
@@ -267,6 +268,8 @@ def _explained_elsewhere(run, f, c: float, rnn_jump: bool = False) -> float:
         c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
     if calm_jump(f, run) is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
+    if outlier_batches(run) is not None:
+        c *= 0.5  # every spike began on a batch with an extreme input (data-outlier)
     if output_saturated(run, f):
         c *= 0.4  # the output squashing pinned at +-1: gradients collapsed, they did not explode
     return c

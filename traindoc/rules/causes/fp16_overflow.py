@@ -14,7 +14,13 @@ from ..evidence.bundles import forensics_files
 def inf_from_finite(run) -> tuple[str, int, float] | None:
     """A module whose output is +-inf on a sampled step while the module before it
     produced finite values far below float32's range: in a float32 model that only
-    happens when the op ran in float16 (autocast). Returns (module, step, input absmax)."""
+    happens when the op ran in float16 (autocast). Returns (module, step, input absmax).
+    None when the monitor recorded the forwards' autocast states and none was float16: a
+    float32 op overflows too once a diverging run's inputs and weights are huge enough
+    (inputs at 5e26 times weights at 1e12 pass 3.4e38)."""
+    states = [e.get("data") for e in run.events() if e.get("kind") == "autocast"]
+    if states and not any(isinstance(d, dict) and "float16" in d.values() for d in states):
+        return None
     acts = sampled(run, "act/")
     order = [m for m, _ in module_order(run) if m in acts]
     for prev, mod in zip(order, order[1:]):

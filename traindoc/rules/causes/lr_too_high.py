@@ -7,6 +7,7 @@ import numpy as np
 from .. import rule
 from ..evidence import (act_stat, calm_jump, carried_grads, early_update, features, finding, focus_rank, lr_growth,
                         onset, param_modules)
+from ..evidence.inputs import outlier_batches
 from ..util import fmt, gross_divergence
 from .bad_init import zero_init_dominates
 from .loss_reduction import sum_evidence
@@ -241,6 +242,8 @@ def _confidence(run, f, s: float, worse: bool) -> float:
     c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
     if calm_jump(f, run) is not None and f.first_bad is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
+    if outlier_batches(run) is not None:
+        c *= 0.5  # every spike began on a batch with an extreme input (data-outlier)
     scale = input_scale(run, before=f.first_bad)
     if np.isfinite(scale) and scale > 100:
         c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)

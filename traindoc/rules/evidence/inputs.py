@@ -114,3 +114,57 @@ def below_raw_inputs(run, c: float) -> tuple[float, str]:
         return c, ""
     return min(c, raw[3] - 0.05), (f"; the inputs reach the first layer ({raw[0]}) at |x|max {raw[1]:.3g}: "
                                     "unnormalised inputs are the likelier cause of this")
+
+
+HEAVY = 3.0  # a batch whose largest input is 3x the typical batch's (standard normal batches of 32+: within 1.6x)
+SPIKE = 10.0  # a gradient norm 10x the median of the ten steps before it
+
+
+def outlier_batches(run) -> dict | None:
+    """The gradient's spikes come with outsized batches: the largest |input| of each step
+    (``in/absmax``, recorded every step) against the gradient norm. On a table standardised
+    to a sane scale (the typical batch's |x|max at most SANE_INPUT), the steps whose batch
+    holds an input 3x the typical one are "heavy"; a gradient spike's onset (10x the median
+    of the ten steps before it, the step before not a spike) is where a run gets thrown.
+    When the first onset and three quarters or more of them (two or more, before the run
+    went non-finite) came on heavy steps, and heavy steps are at most half of all, the
+    extreme rows are what threw it: a linear layer's weight gradient is the input times the
+    backpropagated error, so a row 40x the others gives a step 40x (squared under MSE, whose
+    error grows with it). ``chance`` is the binomial probability of as many onsets on heavy
+    steps if onsets fell anywhere (bench/real 369: onsets at steps 7 and 18, both heavy,
+    heavy share 0.35: 0.12). None without the every-step series (a run recorded before it
+    was) or with fewer than 12 steps before the first non-finite one."""
+    return cached(run, "outlier-batches", _outlier_batches)
+
+
+def _outlier_batches(run) -> dict | None:
+    f = features(run)
+    s = run.series("in/absmax", focus_rank(run))
+    if s.empty or f.grad_steps_values is None:
+        return None
+    end = f.first_bad if f.first_bad is not None else int(s.steps[-1]) + 1
+    a = {int(k): float(v) for k, v in zip(s.steps, s.values) if k < end and np.isfinite(v)}
+    gs, gv = f.grad_steps_values
+    g = {int(k): float(v) for k, v in zip(gs, gv) if k < end}
+    steps = sorted(set(a) & set(g))
+    if len(steps) < 12 or len(a) < 0.8 * end:
+        return None  # sampled steps only: the spikes' batches are not there to compare
+    typical = float(np.median([a[k] for k in steps]))
+    if not 0 < typical <= SANE_INPUT:
+        return None  # raw inputs throughout: data-unnormalized's case, not a few rows'
+    heavy = {k for k in steps if a[k] > HEAVY * typical}
+    share = len(heavy) / len(steps)
+    onsets, was = [], False
+    for i, k in enumerate(steps):
+        prev = [g[j] for j in steps[max(0, i - 10):i]]
+        spike = len(prev) >= 3 and g[k] > SPIKE * max(float(np.median(prev)), 1e-12)
+        if spike and not was:
+            onsets.append(k)
+        was = spike
+    hits = sum(k in heavy for k in onsets)
+    if len(onsets) < 2 or not 0 < share <= 0.5 or onsets[0] not in heavy or hits < 0.75 * len(onsets):
+        return None
+    n = len(onsets)
+    chance = sum(math.comb(n, j) * share ** j * (1 - share) ** (n - j) for j in range(hits, n + 1))
+    return {"onsets": onsets, "heavy": [k for k in onsets if k in heavy], "heavy_share": share,
+            "typical": typical, "chance": chance, "sizes": [a[k] for k in onsets if k in heavy]}
