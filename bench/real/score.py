@@ -192,6 +192,13 @@ def ranked(doc: dict) -> list[tuple[str, str, float | None]]:
     return [(c["name"], c.get("severity", "?"), c.get("confidence")) for c in doc.get("causes", [])]
 
 
+def rule_errors(doc: dict) -> list[str]:
+    """The rules that raised while diagnosing (``monitor-error`` findings "rule X failed: ..."):
+    a rule that raises names nothing, so a miss may be a crash, not a threshold."""
+    return [f.get("message", "") for f in doc.get("findings", [])
+            if f.get("name") == "monitor-error" and str(f.get("message", "")).startswith("rule ")]
+
+
 def experiments(doc: dict) -> list[str]:
     """``experiment:verdict(cause)`` for each experiment that confirm ran."""
     ex = doc.get("experiments") or {}
@@ -235,9 +242,11 @@ def main() -> int:
         prog, version, seed = job
         script = prog / f"{version}.py"
         run, info = record(script, seed, cache, a.rerun, a.any_version)
+        doc = diagnose(run)
         return {"program": prog.name, "version": version, "seed": seed, "half": half(prog.name),
                 "expect": exp[prog.name] if version == "buggy" else "healthy", "run": str(run),
-                "cpu_s": round(info["cpu_s"], 1), "rc": info["rc"], "ranked": ranked(diagnose(run))}
+                "cpu_s": round(info["cpu_s"], 1), "rc": info["rc"], "ranked": ranked(doc),
+                "rule_errors": rule_errors(doc)}
 
     t0 = time.time()
     with ThreadPoolExecutor(min(a.j, 2)) as ex:
@@ -321,6 +330,11 @@ def main() -> int:
         for r in fa:
             print(f"  {r['program']:36s} seed {r['seed']}: {', '.join(r['error_causes']) or '-'}"
                   + (f" | +confirm: {', '.join(r['confirm_error_causes']) or '-'}" if "confirm_error_causes" in r else ""))
+    crashed = [r for r in results if r.get("rule_errors")]
+    if crashed:
+        print(f"\nrules that raised while diagnosing ({len(crashed)} runs):")
+        for r in crashed:
+            print(f"  {r['program']:36s} {r['version']}: {'; '.join(m[:120] for m in r['rule_errors'])}")
     cpus = sorted(r["cpu_s"] for r in results)
     print(f"\nper run under traindoc run: CPU median {cpus[len(cpus) // 2]:.1f} s, max {cpus[-1]:.1f} s; "
           f"traindoc code {code_hash()}; halves by sha256(folder name)[0] parity")
