@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import rule
-from ..evidence import early_update, features, finding, last_module_class
+from ..evidence import act_stat, early_update, features, finding, last_module_class
 from ..util import fmt
 
 
@@ -27,7 +27,8 @@ def label_misaligned(run):
     """What it detects: a loss that stays at the chance level, the entropy of the label
     distribution (ln C for C balanced classes), for the whole run, although gradients
     flow and the weights move at a normal rate: the model can learn nothing beyond the
-    label frequencies, as when the targets do not belong to their inputs.
+    label frequencies, as when the targets do not belong to their inputs. Not when a ReLU
+    layer is dead on 99 %+ of the sampled steps: its constant output sits at chance too.
 
     Why it happens: labels shuffled independently of the features, an off-by-one shift
     between the features file and the labels file, the wrong label column, a join on the
@@ -89,6 +90,8 @@ def label_misaligned(run):
         return []  # the first updates wrecked the weights: a collapsed net also sits at chance (lr-too-high)
     if last_module_class(run) in ("Sigmoid", "Softmax"):
         return []  # a squashed output feeding the loss: loss-mismatch explains the floor
+    if any(len(v) > 1 and float(np.median(v[1:])) >= 0.99 for v in act_stat(run, "dead", before=None).values()):
+        return []  # a ReLU layer that passes nothing leaves the output constant: dead-relu's chance level (390)
     # From the loss alone a misaligned label cannot be told from a task with almost no
     # signal (a healthy 55 %-accuracy binary task sits 0.8 % under chance, the shuffled
     # and shifted faults 0.3-1.2 %): a warning until the confirm experiment settles it.

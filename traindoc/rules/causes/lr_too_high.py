@@ -65,6 +65,8 @@ def lr_too_high(run):
     1.05 ln C (worse than a uniform guess; perplexity above the vocabulary size) in a
     quarter of the run after it had gone below ln C. And, at a rate far above the
     optimizer's usual range, an update/weight ratio above 3e-2 even when the loss fell.
+    And, as a warning, a ReLU layer alive at the start that died under steps of 3e-2 or
+    more of the weights (median up to its death) while the loss made little progress.
 
     How to confirm: an LR range test (sweep the learning rate over a few hundred steps
     and watch where the loss turns up), or rerun with the learning rate divided by 10:
@@ -77,6 +79,7 @@ def lr_too_high(run):
     ur = f.update_ratio
     s, evid = _branches(run, f)
     early = next((e["first_steps_max"] for e in evid if "first_steps_max" in e), None)
+    killed = next((e for e in evid if "dead_from_step" in e), None)
     s, worse = _uniform_evidence(run, f, s, evid)
     s, gross = _gross_evidence(run, f, s, evid)
     s, grow, only_schedule = _schedule_evidence(run, f, s, evid)
@@ -90,7 +93,7 @@ def lr_too_high(run):
         "lr-too-high", _confidence(run, f, s, worse is not None),
         (f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: " if np.isfinite(f.lr)
          else "the learning rate (of the update written by hand) is too high: ")
-        + _story(f, grow, only_schedule, gross, worse, early),
+        + (_killed_story(f, killed) if killed is not None else _story(f, grow, only_schedule, gross, worse, early)),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
         fix=("give LBFGS a line search (torch.optim.LBFGS(..., line_search_fn='strong_wolfe')): without one it "
@@ -181,6 +184,11 @@ def _branches(run, f) -> tuple[float, list]:
     loss_ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "min": fmt(f.loss_min)}
     if len(f.loss) >= 20 and np.isfinite(ur):
         progress, regress = _progress(f)
+        killed = _killed_units(run)
+        if killed is not None and ur <= 0.03 and (progress < 0.3 or regress > 0.3):
+            # the run's median ratio is the quiet state after the units died; while they
+            # died, each step moved the weights by 3 %+ of their norm (bench/real 390)
+            return 0.8, [loss_ev, killed]
         if ur > 0.03 and (progress < 0.3 or regress > 0.3):
             return (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0), [loss_ev]
         if ur > 0.03 and high_for(f, run):
@@ -201,6 +209,32 @@ def _branches(run, f) -> tuple[float, list]:
             rise = f.loss_last / max(f.loss_first, 1e-12)
             return 1.0 + 0.1 * min(2.0, np.log10(rise)), [{**loss_ev, "note": "no update/weight ratios recorded"}]
     return 0.0, []
+
+
+def _killed_units(run) -> dict | None:
+    """A ReLU layer alive at the first sampled step (at most 10 % of its units silent on the
+    batch) that died (90 %+ silent) later, while the update/weight ratio over the sampled
+    steps up to its death had a median of 3e-2 or more (healthy runs: ~1e-3; a dying ReLU
+    under such steps is the classic large-learning-rate death), with the gradients cleared
+    each step (summed stale gradients kill units too: missing-zero-grad). The evidence entry,
+    or None. A warning at most: dead-relu names the same death."""
+    u = run.series("update_ratio", focus_rank(run))
+    carried = carried_grads(run)
+    if u.empty or carried is not None and carried[0]:
+        return None
+    for name, s in sorted(run.matching("act/", focus_rank(run)).items()):
+        if not name.endswith("/dead"):
+            continue
+        ok = np.isfinite(s.values)
+        v, st = s.values[ok], s.steps[ok]
+        if len(v) < 4 or v[0] > 0.1 or not (v >= 0.9).any():
+            continue
+        died = int(st[int(np.argmax(v >= 0.9))])
+        w = u.values[(u.steps <= died) & np.isfinite(u.values)]
+        if len(w) >= 3 and float(np.median(w)) >= 0.03:
+            return {"series": f"act/{name}", "alive_at_start": round(float(v[0]), 3), "dead_from_step": died,
+                    "update_ratio_while_dying": fmt(float(np.median(w)))}
+    return None
 
 
 def _early_blowup(f) -> float:
@@ -252,6 +286,14 @@ def _confidence(run, f, s: float, worse: bool) -> float:
     if worse and _stale_grads(run):
         c *= 0.5  # gradients never cleared add up into steps too large (missing-zero-grad)
     return c
+
+
+def _killed_story(f, k: dict) -> str:
+    layer = k["series"][len("act/"):-len("/dead")]
+    return (f"the ReLUs of {layer} were alive at the start ({k['alive_at_start']:.0%} silent) and 90 %+ dead from step "
+            f"{k['dead_from_step']}, while each step moved the weights by {k['update_ratio_while_dying']} of their norm "
+            f"(median; healthy ~1e-3); the loss went from {fmt(f.loss_first)} to {fmt(f.loss_last)}: steps that large "
+            "push units below zero for good (dead-relu is the same death, seen from the layer)")
 
 
 def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple | None,
