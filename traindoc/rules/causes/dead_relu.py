@@ -20,6 +20,10 @@ def dead_relu(run):
     Why it happens: a learning rate spike or a huge early update that pushes biases far
     negative, negative bias initialisation, inputs on the wrong scale.
 
+    Units alive at the start that die right after a gradient spike (30x the ten steps
+    before it) died of that one update: the confidence drops by 60 %, whatever threw the step
+    (an outlier batch, the rate, a missing clip) comes first.
+
     Units that die while the gradients are never cleared (`.grad` still holding earlier
     steps' gradients on 60 % of the sampled steps or more) are that fault's consequence: the
     confidence drops by 30 %, as it does after huge first updates (a learning rate first).
@@ -65,6 +69,13 @@ def _dead_units(run) -> list:
     if early_update(run) > 0.3:
         c *= 0.7  # the units died under updates that rewrote the weights: the learning rate comes first
     c, upstream = below_raw_inputs(run, c)
+    spike = _died_after_spike(run, worst)
+    if spike is not None:
+        # one huge update pushed the units below zero: what made that step huge (an outlier
+        # batch, a rate, a missing clip, summed gradients) is the cause; the deaths follow
+        c *= 0.4
+        upstream += (f"; the layer was alive at the start and died right after the gradient norm jumped "
+                     f"{fmt(spike[1])}x at step {spike[0]}: whatever threw that step comes first")
     carried = carried_grads(run)
     if carried is not None and carried[0]:  # (stale on 60 % or more of the sampled steps)
         # .grad never cleared: every step applies the sum of all gradients so far, updates that
@@ -88,6 +99,29 @@ def _dead_units(run) -> list:
         fix="lower the learning rate / add warmup, init biases at zero with Kaiming weights, or use LeakyReLU/GELU",
         confirm=f"evaluate the share of dead units of {worst} on a large batch; rerun with LeakyReLU: the loss falls",
     )]
+
+
+def _died_after_spike(run, module: str) -> tuple[int, float] | None:
+    """(step, ratio) of a gradient-norm spike (30x the median of the ten steps before it) at
+    or before the first sampled step on which ``module`` was 90 %+ dead, the layer having
+    been alive (at most 10 % silent) at the first sampled step; else None."""
+    d = run.series(f"act/{module}/dead", focus_rank(run))
+    f = features(run)
+    if d.empty or f.grad_steps_values is None:
+        return None
+    ok = np.isfinite(d.values)
+    v, st = d.values[ok], d.steps[ok]
+    if not len(v) or v[0] > 0.1 or not (v >= 0.9).any():
+        return None
+    died = int(st[int(np.argmax(v >= 0.9))])
+    gs, gv = f.grad_steps_values
+    for i in range(len(gv)):
+        if gs[i] > died:
+            break
+        prev = gv[max(0, i - 10):i]
+        if len(prev) >= 3 and gv[i] > 30 * float(np.median(prev)):
+            return int(gs[i]), float(gv[i] / np.median(prev))
+    return None
 
 
 def _blocked_first_layer(run) -> str | None:

@@ -258,6 +258,7 @@ def _explained_elsewhere(run, f, c: float, rnn_jump: bool = False) -> float:
     with clipping, which is the missing piece; a rate that grew during the run still does."""
     from .loss_reduction import sum_evidence
     from .lr_too_high import high_for, input_scale
+    from .data_outlier import extreme_targets
     from .saturated_activation import output_saturated
 
     if input_scale(run, before=f.first_bad) > 100:
@@ -268,8 +269,8 @@ def _explained_elsewhere(run, f, c: float, rnn_jump: bool = False) -> float:
         c *= 0.6  # the learning rate is out of range: it explains the blow-up first (lr-too-high)
     if calm_jump(f, run) is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
-    if outlier_batches(run) is not None:
-        c *= 0.5  # every spike began on a batch with an extreme input (data-outlier)
+    if outlier_batches(run) is not None or extreme_targets(run):
+        c *= 0.5  # the spikes began on batches with an extreme input, or targets that extreme (data-outlier)
     if output_saturated(run, f):
         c *= 0.4  # the output squashing pinned at +-1: gradients collapsed, they did not explode
     return c

@@ -273,11 +273,13 @@ def _progress(f) -> tuple[float, float]:
 
 
 def _confidence(run, f, s: float, worse: bool) -> float:
+    from .data_outlier import extreme_targets
+
     c = min(0.85, 0.5 * s) * (1.0 if high_for(f, run) else 0.8)
     if calm_jump(f, run) is not None and f.first_bad is not None:
         c *= 0.5  # one batch blew a calm run up: an extreme sample (data-outlier)
-    if outlier_batches(run) is not None:
-        c *= 0.5  # every spike began on a batch with an extreme input (data-outlier)
+    if outlier_batches(run) is not None or extreme_targets(run):
+        c *= 0.5  # the spikes began on batches with an extreme input, or targets that extreme (data-outlier)
     scale = input_scale(run, before=f.first_bad)
     if np.isfinite(scale) and scale > 100:
         c *= 0.5  # the input scale explains the blow-up better (data-unnormalized)
