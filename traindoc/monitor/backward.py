@@ -32,6 +32,8 @@ class BackwardClock:
         # after a step (or after a zero_grad call) begins; sampled steps only, 4 tensors
         self.carry_pending = False
         self.carried: tuple[list[torch.Tensor], torch.Tensor | float, list] | None = None
+        self._cleared = False  # a zero_grad since the last backward (a closure's re-evaluation)
+        self._closure_said = False
         self.graph_acts = GraphActivations(mon)  # functional sigmoid/tanh/relu outputs, from the graph
         # with no model and no optimizer (raw tensors updated by hand): the loss graph's leaf
         # tensors, input side first, kept weakly; walked again when one of them is gone
@@ -48,6 +50,23 @@ class BackwardClock:
 
     def on_zero_grad(self) -> None:
         self.carry_pending = True  # the next backward's starting gradient is measured again
+        self._cleared = True
+
+    def _closure_carry(self) -> None:
+        """A closure evaluated again within one step (LBFGS's line search) whose backward
+        starts with .grad still set and no zero_grad since the previous evaluation: each
+        evaluation adds onto the last, so the optimizer reads sums of stale gradients
+        (skorch's LBFGS bug). One event, the first time; no tensor work (a ``p.grad = None``
+        written by hand in the closure reads as cleared, a ``p.grad.zero_()`` does not)."""
+        opt = self.mon.optim.primary_optimizer()
+        if opt is None or self._closure_said:
+            return
+        params = [p for g in opt.param_groups for p in g["params"] if p.requires_grad][:4]
+        if params and any(p.grad is not None for p in params):
+            self._closure_said = True
+            self.mon.writer.event(self.mon.step, "closure-grads-carried",
+                                  f"{type(opt).__name__}'s closure ran again without clearing .grad",
+                                  {"optimizer": type(opt).__name__})
 
     def _measure_carried(self) -> None:
         """The norm of what .grad holds before this backward adds to it, for the primary
@@ -73,7 +92,10 @@ class BackwardClock:
         rec.fwd_group += 1
         if self.carry_pending and rec.sampled:
             self._measure_carried()
+        cleared, self._cleared = self._cleared, False
         if mon.optim.closure_tail is not None:
+            if not cleared:
+                self._closure_carry()
             return  # a closure evaluated again within one step (LBFGS line search): not a new loss
         if mon.optim.primary is None and self.since_step and not self.active:
             self._waiting += 1

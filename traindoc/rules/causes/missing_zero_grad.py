@@ -24,12 +24,30 @@ def missing_zero_grad(run):
     measurement decides: a gradient still there on most sampled steps is this cause; an
     empty one on every sampled step rules it out, whatever the norm's shape.
 
+    And: an optimizer that evaluates its closure several times per step (LBFGS) whose
+    closure does not clear the gradients: the monitor saw a re-evaluation's backward begin
+    with ``.grad`` set and no ``zero_grad`` since the previous evaluation (event
+    ``closure-grads-carried``). Clearing once per step outside the closure is not enough.
+
     How to confirm: print ``p.grad.norm()`` right after zero_grad() and before backward():
     it must be 0; rerun with zero_grad() at the top of every step.
 
     How to fix: call ``optimizer.zero_grad(set_to_none=True)`` once per step (once per
     accumulation cycle when accumulating on purpose).
     """
+    ev = next((e for e in run.events() if e.get("kind") == "closure-grads-carried"), None)
+    if ev is not None:
+        opt = (ev.get("data") or {}).get("optimizer", "the optimizer")
+        return [finding(
+            "missing-zero-grad", 0.9,
+            f"{opt} evaluates the closure several times per step, and the closure does not clear the gradients: from "
+            f"step {ev.get('step')} on, each evaluation's backward() added onto the previous one's, so the directions "
+            "and curvature pairs it builds are sums of stale gradients",
+            location={"step": ev.get("step")},
+            evidence=[{"event": "closure-grads-carried", "optimizer": opt}],
+            fix="call optimizer.zero_grad() inside the closure, before loss.backward()",
+            confirm="print p.grad.norm() at the top of the closure: it must be 0 (or None) on every evaluation",
+        )]
     measured = _measured(run)
     if measured is not None:
         return measured

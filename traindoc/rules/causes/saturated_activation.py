@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from .. import rule
-from ..evidence import below_raw_inputs, act_stat, features, finding, module_order
+from ..evidence import below_raw_inputs, act_stat, early_update, features, finding, focus_rank, module_order
+from ..util import fmt
 
 
 @rule("saturated-activation", needs=("act/",))
@@ -21,6 +22,9 @@ def saturated_activation(run):
 
     Why it happens: inputs on a large scale, an initialisation too large for the fan-in,
     a learning rate that blew the pre-activations up.
+
+    A layer unsaturated at the first sampled step and pinned after first updates that each
+    moved the weights by 30 %+ of their norm is their consequence: the confidence halves.
 
     How to confirm: the act/<module>/saturated series; a histogram of the
     pre-activations shows most of the mass beyond |x| = 3.
@@ -49,6 +53,13 @@ def saturated_activation(run):
     if math.isfinite(f.rel_drop) and f.rel_drop > 0.5:
         c = min(c, 0.45)  # the loss fell by more than half: saturated but learning (a warning)
     c, upstream = below_raw_inputs(run, c)
+    first = run.series(f"act/{worst}/saturated", focus_rank(run))
+    if not first.empty and first.values[0] <= 0.1 and early_update(run) > 0.3:
+        # unsaturated at the start, pinned after first updates that rewrote the weights (each
+        # moved them by 30 %+ of their norm): what made the steps that large comes first
+        c *= 0.5
+        upstream += ("; the layer was not saturated at the start: the first updates, each "
+                     f"{fmt(early_update(run))} of the weights' norm, blew its inputs up")
     out = worst == last or worst.endswith("(output)")  # the model's own output, pinned while the loss stays put
     return [finding(
         "saturated-activation", c,
