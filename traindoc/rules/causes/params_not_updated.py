@@ -39,7 +39,9 @@ def params_not_updated(run):
     requires_grad=False left on after a freeze.
 
     Parameters that had ``requires_grad=False`` when training began are frozen on purpose
-    and left out, even when they sit in the optimizer. Parameters whose gradient arrives
+    and left out, even when they sit in the optimizer; an optimizer that holds only such
+    frozen tensors while trainable ones exist elsewhere (a classifier owned by the loss
+    object, SoftmaxLoss-style) holds none of them. Parameters whose gradient arrives
     and is exactly zero on every sampled step are in the graph and the optimizer: the
     gradient vanishes numerically (a float16 loss that overflows or underflows to a
     constant), so the finding is only a warning that points at that cause.
@@ -95,9 +97,15 @@ def _unreached(run) -> tuple[list[dict], float]:
         classes = sorted({str(o.get("class")) for o in orphans})
         reasons.append({"events": "unregistered-module", "modules": len(orphans), "classes": classes[:4],
                         "values": values})
-    if trainable and in_opt and in_opt < 0.9 * trainable:
+    # in_opt 0 counts where optimizers were recorded holding only frozen tensors: the
+    # trainable ones live elsewhere (a classifier owned by the loss object: bench/real 386)
+    only_frozen = in_opt == 0 and any(int(g.get("numel", 0)) > 0 for k, o in run.meta.items()
+                                      if k.startswith("optimizer/") and isinstance(o, dict) for g in o.get("groups", []))
+    if trainable and (in_opt or only_frozen) and in_opt < 0.9 * trainable:
         share = max(share, 1 - in_opt / trainable)
-        reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable})
+        missing = _modules_summing_to(run, trainable - in_opt) if only_frozen else []
+        reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable,
+                        **({"missing_modules": missing} if missing else {})})
     elif trainable and 0 < in_opt < trainable:
         # a few values short: when they add up exactly to whole modules (a head and a CRF
         # built outside the optimizer's groups: HVPNeT, bench/real 183), those modules never
