@@ -70,17 +70,16 @@ def data_outlier(run):
         return [_heavy_finding(run, heavy)]
     spike = _spike(run, f)
     col = _column(run) or _target_column(run)
-    found = [x for x in (_spike_finding(run, f, *spike) if spike is not None else None, col) if x is not None]
-    if found:
-        best = max(found, key=lambda x: x.confidence or 0.0)
-        if len(found) == 2:
-            # a loss spike and an extreme value in the table the model is fed (or in its
-            # targets): two readings of the same rows (bench/real 383: boxes in raw pixels)
-            best = finding("data-outlier", min(0.85, (best.confidence or 0.0) + 0.1),
-                           best.message + f"; and the loss jumped at step {found[0].location.get('step')}",
-                           location=best.location, evidence=best.evidence + found[0].evidence[:1],
-                           fix=best.fix, confirm=best.confirm)
-        return [best]
+    jump = _spike_finding(run, f, *spike) if spike is not None else None
+    if jump is not None and col is not None:
+        # a loss spike and an extreme value in the table the model is fed (or in its targets):
+        # two readings of the same rows (bench/real 383: boxes in raw pixels among fractions)
+        return [finding("data-outlier", min(0.85, max(jump.confidence or 0.0, col.confidence or 0.0) + 0.1),
+                        f"{col.message}; the loss jumped at step {jump.location['step']}",
+                        location=jump.location,  # (the spike's batch: where to look for the rows)
+                        evidence=col.evidence + jump.evidence, fix=col.fix, confirm=col.confirm)]
+    if jump is not None or col is not None:
+        return [jump or col]
     far = _targets_out_of_reach(run, f)
     if far is not None:
         return [far]
@@ -139,7 +138,8 @@ def _heavy_finding(run, d: dict) -> Finding:
         "data-outlier", 0.75 if d["chance"] <= 0.05 else 0.6,
         f"{'all' if k == n else k} of the {n} gradient spikes began on batches holding an extreme input (steps {on}: "
         f"the batch's largest |x| {fmt(min(d['sizes']))}-{fmt(max(d['sizes']))} where a typical batch's is "
-        f"{fmt(d['typical'])}); such batches are {d['heavy_share']:.0%} of the steps, so as many onsets landing on them by chance has probability {d['chance']:.2g}: a few extreme rows throw the weights",
+        f"{fmt(d['typical'])}); such batches are {d['heavy_share']:.0%} of the steps, so as many onsets landing "
+        f"on them by chance has probability {d['chance']:.2g}: a few extreme rows throw the weights",
         location=loc,
         evidence=[{"series": "in/absmax", "spike_onsets": d["onsets"][:8], "typical": round(d["typical"], 3),
                    "heavy_share": round(d["heavy_share"], 3), "chance": round(d["chance"], 4)}],
