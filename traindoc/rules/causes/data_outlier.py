@@ -54,8 +54,8 @@ def data_outlier(run):
     every step); 0.75 when that many on such batches has a chance of 0.05 or less (binomial,
     at their share of the steps), else 0.6. Exploding-gradient and lr-too-high then defer.
 
-    The strongest of a spike and a column or target outlier is reported; both together
-    add 0.1 (the same rows read twice).
+    A spike and a column or target outlier together are one finding, the column's, at the
+    spike's batch, 0.1 above the stronger of the two (the same rows read twice).
 
     How to confirm: the sample indices of the spiking step are in the run; look at
     their feature values and lengths against the column's P99.9
