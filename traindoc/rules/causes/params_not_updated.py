@@ -97,24 +97,10 @@ def _unreached(run) -> tuple[list[dict], float]:
         classes = sorted({str(o.get("class")) for o in orphans})
         reasons.append({"events": "unregistered-module", "modules": len(orphans), "classes": classes[:4],
                         "values": values})
-    # in_opt 0 counts where optimizers were recorded holding only frozen tensors: the
-    # trainable ones live elsewhere (a classifier owned by the loss object: bench/real 386)
-    only_frozen = in_opt == 0 and any(int(g.get("numel", 0)) > 0 for k, o in run.meta.items()
-                                      if k.startswith("optimizer/") and isinstance(o, dict) for g in o.get("groups", []))
-    if trainable and (in_opt or only_frozen) and in_opt < 0.9 * trainable:
-        share = max(share, 1 - in_opt / trainable)
-        missing = _modules_summing_to(run, trainable - in_opt) if only_frozen else []
-        reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable,
-                        **({"missing_modules": missing} if missing else {})})
-    elif trainable and 0 < in_opt < trainable:
-        # a few values short: when they add up exactly to whole modules (a head and a CRF
-        # built outside the optimizer's groups: HVPNeT, bench/real 183), those modules never
-        # train, however small their share of the model
-        missing = _modules_summing_to(run, trainable - in_opt)
-        if missing:
-            share = max(share, 0.5)
-            reasons.append({"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable,
-                            "missing_modules": missing})
+    opt_ev = _optimizer_short(run, trainable, in_opt)
+    if opt_ev is not None:
+        share = max(share, opt_ev.pop("share"))
+        reasons.append(opt_ev)
     fw = _weights_all_frozen(run)
     if fw:
         share = max(share, 0.9)
@@ -142,6 +128,25 @@ def _unreached(run) -> tuple[list[dict], float]:
             share = max(share, 1 - with_grad / n_tensors)
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
     return reasons, share
+
+
+def _optimizer_short(run, trainable: int, in_opt: int) -> dict | None:
+    """Evidence (with its ``share``) that the optimizers hold too few of the trainable values:
+    under 90 % of them; none at all where optimizers were recorded holding only frozen
+    tensors (a classifier owned by the loss object: bench/real 386); or a few values short
+    that add up exactly to whole modules (a head and a CRF built outside the optimizer's
+    groups: HVPNeT, bench/real 183: those never train, however small their share)."""
+    only_frozen = in_opt == 0 and any(int(g.get("numel", 0)) > 0 for k, o in run.meta.items()
+                                      if k.startswith("optimizer/") and isinstance(o, dict) for g in o.get("groups", []))
+    ev = {"meta": "optimizer", "params_in_optimizer": in_opt, "trainable_in_model": trainable}
+    if trainable and (in_opt or only_frozen) and in_opt < 0.9 * trainable:
+        missing = _modules_summing_to(run, trainable - in_opt) if only_frozen else []
+        return {**ev, **({"missing_modules": missing} if missing else {}), "share": 1 - in_opt / trainable}
+    if trainable and 0 < in_opt < trainable:
+        missing = _modules_summing_to(run, trainable - in_opt)
+        if missing:
+            return {**ev, "missing_modules": missing, "share": 0.5}
+    return None
 
 
 def _last_phase(run) -> tuple[int, int] | None:
