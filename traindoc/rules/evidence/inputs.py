@@ -4,6 +4,7 @@ whose symptoms other rules see downstream, so it is decided once, here."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -154,13 +155,17 @@ def _outlier_batches(run) -> dict | None:
         return None  # raw inputs throughout: data-unnormalized's case, not a few rows'
     heavy = {k for k in steps if a[k] > HEAVY * typical}
     share = len(heavy) / len(steps)
-    onsets, was = [], False
-    for i, k in enumerate(steps):
-        prev = [g[j] for j in steps[max(0, i - 10):i]]
-        spike = len(prev) >= 3 and g[k] > SPIKE * max(float(np.median(prev)), 1e-12)
-        if spike and not was:
-            onsets.append(k)
-        was = spike
+    gv_ = np.array([g[k] for k in steps])
+    # the median of the (up to) ten steps before each, vectorised (a 100 000-step run: one pass)
+    padded = np.concatenate([np.full(10, np.nan), gv_])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 10)[:-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the first steps' all-NaN windows
+        before = np.nanmedian(windows, axis=1)
+    enough = np.arange(len(steps)) >= 3
+    spike = enough & (gv_ > SPIKE * np.maximum(before, 1e-12))
+    start = spike & ~np.concatenate([[False], spike[:-1]])
+    onsets = [steps[i] for i in np.flatnonzero(start)]
     hits = sum(k in heavy for k in onsets)
     if len(onsets) < 2 or not 0 < share <= 0.5 or onsets[0] not in heavy or hits < 0.75 * len(onsets):
         return None
