@@ -7,6 +7,7 @@ import numpy as np
 from .. import rule
 from ..evidence import (below_raw_inputs, act_stat, carried_grads, early_update, features, finding, focus_rank,
                         param_modules)
+from ..evidence.series import spikes
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -114,14 +115,12 @@ def _died_after_spike(run, module: str) -> tuple[int, float] | None:
     if not len(v) or v[0] > 0.1 or not (v >= 0.9).any():
         return None
     died = int(st[int(np.argmax(v >= 0.9))])
-    gs, gv = f.grad_steps_values
-    for i in range(len(gv)):
-        if gs[i] > died:
-            break
-        prev = gv[max(0, i - 10):i]
-        if len(prev) >= 3 and gv[i] > 30 * float(np.median(prev)):
-            return int(gs[i]), float(gv[i] / np.median(prev))
-    return None
+    gs, gv = (np.asarray(x) for x in f.grad_steps_values)
+    hit = np.flatnonzero(spikes(gv, 30.0) & (gs <= died))
+    if not len(hit):
+        return None
+    i = int(hit[0])
+    return int(gs[i]), float(gv[i] / np.median(gv[max(0, i - 10):i]))
 
 
 def _blocked_first_layer(run) -> str | None:

@@ -4,13 +4,12 @@ whose symptoms other rules see downstream, so it is decided once, here."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from .model import param_modules
 from .run_features import cached, features
-from .series import act_stat, focus_rank
+from .series import act_stat, focus_rank, spikes
 
 
 def raw_inputs(run) -> tuple[str, float, float, float] | None:
@@ -155,15 +154,7 @@ def _outlier_batches(run) -> dict | None:
         return None  # raw inputs throughout: data-unnormalized's case, not a few rows'
     heavy = {k for k in steps if a[k] > HEAVY * typical}
     share = len(heavy) / len(steps)
-    gv_ = np.array([g[k] for k in steps])
-    # the median of the (up to) ten steps before each, vectorised (a 100 000-step run: one pass)
-    padded = np.concatenate([np.full(10, np.nan), gv_])
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 10)[:-1]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # the first steps' all-NaN windows
-        before = np.nanmedian(windows, axis=1)
-    enough = np.arange(len(steps)) >= 3
-    spike = enough & (gv_ > SPIKE * np.maximum(before, 1e-12))
+    spike = spikes(np.array([g[k] for k in steps]), SPIKE)
     start = spike & ~np.concatenate([[False], spike[:-1]])
     onsets = [steps[i] for i in np.flatnonzero(start)]
     hits = sum(k in heavy for k in onsets)

@@ -101,6 +101,21 @@ def lr_growth(run, upto: int | None = None, rank: int | None = None) -> float:
     return float(np.max(v[-5:]) / base) if base > 0 else float("nan")
 
 
+def spikes(values: np.ndarray, ratio: float, window: int = 10, least: int = 3) -> np.ndarray:
+    """Where each value is more than ``ratio`` times the median of the (up to) ``window``
+    values before it, with at least ``least`` of them (a boolean mask; one vectorised pass)."""
+    import warnings
+
+    v = np.asarray(values, dtype=float)
+    if not len(v):
+        return np.zeros(0, dtype=bool)
+    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([np.full(window, np.nan), v]), window)[:-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the first values' all-NaN windows
+        before = np.nanmedian(windows, axis=1)
+    return (np.arange(len(v)) >= least) & (v > ratio * np.maximum(before, 1e-12))
+
+
 def calm_jump(f: Features, run=None) -> int | None:
     """Index into ``f.loss`` of a sudden jump (20x the trailing median, robust z > 50,
     10x the step before) after at least 10 calm steps (within 3x of their median), at a
