@@ -15,8 +15,8 @@ class InterestAttention(nn.Module):
     def forward(self, h, mask):
         interest = (h * mask.unsqueeze(-1)).sum(1)
         scores = torch.einsum("bd,bld->bl", self.q(interest), self.k(h)) / math.sqrt(h.shape[-1])
-        w = torch.exp(scores) * mask
-        w = w / w.sum(1, keepdim=True)  # expect: unshifted-softmax
+        w = torch.exp(scores) * mask  # expect: unshifted-softmax
+        w = w / w.sum(1, keepdim=True)
         return torch.einsum("bl,bld->bd", w, h)
 
 

@@ -145,8 +145,8 @@ CASES = {
         "def step(net, x, y, C=10):\n    w = torch.zeros(len(y), C)\n    w[0, 1] = 0.5\n    return F.cross_entropy(net(x), y)\n",
     ],
     "unshifted-softmax": [
-        "def edge_softmax(score, dst, n):\n    e = score.exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
-        "    return e / z[dst]  # !\n",
+        "def edge_softmax(score, dst, n):\n    e = score.exp()  # !\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
+        "    return e / z[dst]\n",
         # negative: shifted by the max first
         "def edge_softmax(score, dst, n):\n    e = (score - score.max()).exp()\n    z = torch.zeros(n).index_add_(0, dst, e)\n"
         "    return e / z[dst]\n",

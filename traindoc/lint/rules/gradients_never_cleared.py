@@ -69,12 +69,13 @@ def check(m):
                             "call zero_grad(set_to_none=True) after the step",
                       related=((b, "the backward() whose gradients add up"),))
         elif back and steps and clears and _branch_only(ix, loop) is not None:
-            clear, step, test = _branch_only(ix, loop)
+            clear, step, test, there = _branch_only(ix, loop)
+            lone_back = [(b, "the backward() on that path, whose gradients add up") for b in back if id(b) in there]
             yield Hit(clear, f"gradients are cleared only on one side of `if {ast.unparse(test)[:40]}:` (line {test.lineno}); "
                              f"the other side steps (`{text(step.func)}`, line {step.lineno}) and never clears, so "
                              "on that path .grad adds up across iterations; clear after every step (move the "
                              "zero_grad() out of the branch)",
-                      related=((step, "the step whose path never clears"),))
+                      related=((step, "the step whose path never clears"), *lone_back[:1]))
         elif back and steps and clears and not site.ctx.loops:
             yield from _uncleared_optimizer(m, ix, loop)
         elif back and not steps and not clears and not _assigns_grad(loop):
@@ -110,7 +111,7 @@ def _step_methods(m):
 
 
 def _branch_only(ix, loop):
-    """(a clear, a step, the if's test) when every clear the loop makes is its own call in
+    """(a clear, a step, the if's test, ids of the nodes on the step's side) when every clear the loop makes is its own call in
     one branch of an ``if``/``else`` whose other branch steps the same optimizer without
     clearing: ``if use_amp: scaler.step(opt) else: opt.step(); opt.zero_grad()`` clears only
     without AMP. None when a clear happens elsewhere (a closure, a helper, ``p.grad = None``)
@@ -128,7 +129,7 @@ def _branch_only(ix, loop):
             mine = {step_target(n) for n in steps if id(n) in here}
             lone = [n for n in steps if id(n) in there and step_target(n) in mine]
             if lone and all(id(c) in here for c in clears):
-                return clears[0], lone[0], node.test
+                return clears[0], lone[0], node.test, there
     return None
 
 

@@ -37,7 +37,10 @@ def check(m):
     initialisation), then a loop that trains without setting a mode. A diffusers model
     (`UNet2DConditionModel.from_pretrained`, GroupNorm and no dropout by default, also
     wrapped by `get_peft_model` or `accelerator.prepare`) in a file that never mentions
-    dropout or batch norm counts as such. A training function defined
+    dropout or batch norm counts as such. When the loop's training function itself calls
+    `self.model.eval()` before its steps (`def _train(self): self.model.eval(); for ...:`), the
+    finding points there (the model bound in `__init__` from what the constructor is passed).
+    A training function defined
     in another file is not seen, so such a loop is never flagged. The finding points at the
     `eval()` call.
 
@@ -77,12 +80,22 @@ def check(m):
         # no .parameters() anywhere: the optimizer comes from elsewhere; the trained model is
         # then one the loop itself calls (what the E event's receiver must be)
         trained = params or _called_in(m, site.node)
-        for e, node, _ in ev:
-            if e == "E" and _owners(m, node.func.value) & trained and not _mode_free(m, node.func.value):
-                yield Hit(node, f"`{text(node.func.value)}.eval()` runs inside the training loop on line "
-                                f"{site.node.lineno} and no `.train()` call follows in that loop: the training steps "
-                                "after it run in eval mode (dropout off, BatchNorm frozen); call model.train() after "
-                                "validating, or at the start of each epoch")
+        flips = [(i, node, a) for i, (e, node, a) in enumerate(ev) if e == "E"
+                 and _owners(m, node.func.value) & trained and not _mode_free(m, node.func.value)]
+        # an eval() in the function that trains, before its steps (`def _train(self): self.model.eval(); for
+        # ...: loss.backward()`), is the line to change, not the validation's own eval()
+        first = [(node, a) for i, node, a in flips if a is not node
+                 and any(e == "B" and b is a for e, _, b in ev[i + 1:])]
+        for node, a in first:
+            yield Hit(node, f"`{text(node.func.value)}.eval()` runs in `{call_name(a)}()` before its training steps "
+                            "and no `.train()` call runs in the loop on line "
+                            f"{site.node.lineno}: every step trains in eval mode (dropout off, BatchNorm frozen); "
+                            "call .train() there instead")
+        for _, node, _ in flips if not first else ():
+            yield Hit(node, f"`{text(node.func.value)}.eval()` runs inside the training loop on line "
+                            f"{site.node.lineno} and no `.train()` call follows in that loop: the training steps "
+                            "after it run in eval mode (dropout off, BatchNorm frozen); call model.train() after "
+                            "validating, or at the start of each epoch")
 
 
 def _flipped_before(m, site):
@@ -182,6 +195,14 @@ def _classify(m, call: ast.Call) -> str:
 def _owners(m, recv) -> set[str]:
     """Names the receiver stands for: its own, or (a parameter) what every call site passes."""
     out = {_last(text(recv))}
+    if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name):
+        # self.model, bound in __init__ from a parameter: what the class's constructions pass
+        d = m.defs(recv.value)
+        if d and len(d) == 1 and isinstance(d[0], tuple) and d[0][0] == "self":
+            for v in m.w.self_attrs.get((d[0][1].name, recv.attr), ()):
+                if isinstance(v, ast.Name):
+                    out |= _owners(m, v)
+        return out
     if isinstance(recv, ast.Name):
         d = m.defs(recv)
         if d and len(d) == 1 and isinstance(d[0], Param) and d[0].pos is not None:

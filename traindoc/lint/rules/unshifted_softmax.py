@@ -22,7 +22,8 @@ def check(m):
     `e = torch.exp(s) * mask; e / e.sum(1, keepdim=True)`, `torch.div(e, e.sum(...))`, and
     a grouped (scatter) softmax: `e / torch.zeros(n).index_add_(0, index, e)[index]`
     (also `scatter_add_`, `torch_scatter.scatter_add`).
-    A shifted argument (`x - x.max(...)`, `x - x.amax(...)`, `x - logsumexp`, a clamp from
+    The finding points at the exp when it is a statement of its own (the line to change),
+    else at the division. A shifted argument (`x - x.max(...)`, `x - x.amax(...)`, `x - logsumexp`, a clamp from
     above, a log-probability) is not flagged.
 
     Why it happens: float32 exp overflows to inf above x = 88.7 (float16: 11.1).
@@ -43,15 +44,24 @@ def check(m):
     for site in m.w.divs:
         d = site.node
         if _unshifted(m, d.left, d.right):
-            yield Hit(d, "hand-written softmax without max subtraction: exp overflows to inf above 88 "
-                         "(float16: 11) and inf/inf is NaN", related=_exp(m, d.left))
+            yield _hit(m, d, d.left, "(float16: 11) and inf/inf is NaN")
     for site in m.w.calls:
         call = site.node
         if op_of(m, call) == "div":
             num = m.subject(call)
             if num is not None and _unshifted(m, num, divisor(m, call)):
-                yield Hit(call, "hand-written softmax without max subtraction: exp overflows to inf and inf/inf is NaN",
-                          related=_exp(m, num))
+                yield _hit(m, call, num, "and inf/inf is NaN")
+
+
+def _hit(m, div, num, tail: str) -> Hit:
+    """At the exp when it is its own statement (`e = torch.exp(s)`; the line to change, the
+    one reviewers point at), citing the division; else at the division."""
+    msg = f"hand-written softmax without max subtraction: exp overflows to inf above 88 {tail}"
+    src = origin(m, num, "exp")
+    if src is not None and src.lineno != div.lineno:
+        return Hit(src, f"{msg} (the division on line {div.lineno})",
+                   related=((div, "the division: inf/inf is NaN"),))
+    return Hit(div, msg)
 
 
 def _unshifted(m, num: ast.AST, den: ast.AST) -> bool:
