@@ -289,3 +289,21 @@ def test_a_constant_buffer_filled_from_data_is_data_again():
     x[1, 2] = 0.0
     r = first_nonfinite(fn, x)
     assert r.kind == "unstable-op" and r.culprit.short == "log", r.summary()
+
+
+def test_an_input_column_holding_inf_is_the_data_not_the_next_matmul():
+    # a constant column z-scored by its zero std is +inf in every row; the first layer passes
+    # the inf on, the second makes NaN (inf - inf): the batch broke it (bench/real 384)
+    m = nn.Sequential(nn.Linear(3, 8), nn.ReLU(), nn.Linear(8, 2))
+    x = torch.randn(16, 3)
+    x[:, 2] = float("inf")
+    r = first_nonfinite(lambda: m(x).sum(), model=m)
+    assert r.kind == "nonfinite-input" and r.culprit.source == "input"
+
+
+def test_an_additive_minus_inf_mask_input_stays_with_the_op():
+    s = torch.randn(2, 4)
+    mask = torch.zeros(2, 4)
+    mask[1, :] = float("-inf")  # every key of row 1 masked: the softmax makes NaN
+    r = first_nonfinite(lambda: (s + mask).softmax(-1).sum())
+    assert r.kind == "unstable-op"

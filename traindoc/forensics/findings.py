@@ -296,9 +296,12 @@ def _nonfinite_data_finding(nonfin: list[dict[str, Any]], c: dict[str, Any] | No
     idx = [p["index"] for p in nonfin if p["index"] is not None] or ctx.samples
     rows = [p["position"] for p in nonfin if p["index"] is None]  # a batch built by hand
     fields = sorted({f["field"] for p in nonfin for f in p["fields"] if "nonfinite" in f["extreme"]})
-    who = (f"sample(s) {idx[:8]}" if idx or not rows else
-           f"row(s) {rows[:8]} of the step's batch (built by hand, so no dataset indices)")
-    msg = f"{who} hold NaN/Inf" + (f" in field(s) {fields}" if fields else "")
+    held = next((i for i in (c or {}).get("inputs") or () if (i.get("nonfinite") or 0) > 0), None)
+    who = (f"sample(s) {idx[:8]}" if idx else
+           f"row(s) {rows[:8]} of the step's batch (built by hand, so no dataset indices)" if rows else
+           # no row named (every row fails alone): the tensor that holds them
+           "the step's batch" + (f" ({_brief(held)})" if held else ""))
+    msg = f"{who} hold{'s' if not idx and not rows else ''} NaN/Inf" + (f" in field(s) {fields}" if fields else "")
     if c and read_first:
         msg += f"; first read by {c['op']} in {_where_t(c)} at step {step}"
     return Finding("data-nonfinite", ERROR, msg,
