@@ -617,6 +617,15 @@ def test_loss_reduction_accumulation_without_dividing(make_run):
     d = diagnose(make_run(loss=wobbly, accum=(4, 1.0), opt="Adam", lr=1e-3))
     assert [c.severity for c in d.causes if c.name == "loss-reduction"] == ["warning"]
 
+    # two models side by side, each loss backpropagated once into its own optimizer: no accumulation
+    two = {"0": {"reach": [0, 2], "own": True, "overlaps": []}, "1": {"reach": [1, 3], "own": False, "overlaps": []}}
+    assert "loss-reduction" not in names(make_run(loss=wobbly, accum=(2, 1.0), opt="SGD", lr=0.05,
+                                                  meta={"loss_reach": two}))
+    # one model whose two micro-batch backwards both reach it: still accumulation
+    one = {"0": {"reach": [0, 1, 2, 3], "own": True, "overlaps": []}}
+    assert "loss-reduction" in names(make_run(loss=wobbly, accum=(2, 1.0), opt="SGD", lr=0.05,
+                                              meta={"loss_reach": one}))
+
 
 def test_a_sigmoid_output_is_a_mismatch_only_before_a_loss_that_applies_it_again(make_run):
     # sigmoid then BCEWithLogitsLoss: squashed twice, the loss floors; sigmoid then a summed

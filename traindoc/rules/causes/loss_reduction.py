@@ -194,4 +194,19 @@ def _accumulated(run) -> tuple[float, float, int] | None:
     """(micro-batches per step, backpropagated / loss-function value, a step) when the run
     accumulated gradients over >= 2 backwards per step without dividing the loss."""
     got = _unscaled_sum(run, "accum/backwards", "accum/scale")
-    return got if got is not None and got[0] >= 2 else None  # (averaged: scale ~ 1/k)
+    if got is None or got[0] < 2 or _one_backward_per_model(run):
+        return None
+    return got  # (averaged: scale ~ 1/k)
+
+
+def _one_backward_per_model(run) -> bool:
+    """Two or more optimizers over disjoint tensors whose first backwards each reach one of
+    them only (the monitor's ``loss_reach`` meta): two models trained side by side in one loop
+    (MorvanZhou's dropout tutorial steps an overfitting net and a dropout net on one batch),
+    each loss backpropagated once, not micro-batches accumulated into one model."""
+    doc = run.meta.get("loss_reach")
+    if not isinstance(doc, dict):
+        return False
+    reach = [set(d.get("reach") or ()) for d in doc.values() if isinstance(d, dict) and not d.get("overlaps")]
+    reach = [r for r in reach if r]
+    return len(reach) >= 2 and all(a.isdisjoint(b) for i, a in enumerate(reach) for b in reach[i + 1:])
