@@ -11,7 +11,7 @@ import torch
 
 from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
-from .target_match import SHIFTS, ThresholdSplits, affine_copy, same_memory, shift_shares, threshold_candidate
+from .target_match import SHIFTS, ThresholdSplits, affine_copy, near_copy, same_memory, shift_shares, threshold_candidate
 
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
@@ -194,7 +194,7 @@ class LossFns:
                 cands.append((where, f"the target of {name} is column \0 of the model's {where} (itself, or "
                                      "rescaled: standardised with the features)"))
                 if x.shape[0] >= 64:
-                    _near_copy(cands, flags, name, where, x, t, varied)
+                    near_copy(cands, flags, name, where, x, t, varied)
                     threshold_candidate(cands, flags, name, where, self._splits.flag(where, x, t, self.mon.step), varied)
             elif x.ndim == 3 and x.is_floating_point() and x.shape[0] >= 2 and x.shape[1] > 1 and x.shape[2] > 1 \
                     and t.numel() == x.shape[0] * x.shape[1] and t.shape[:2] == x.shape[:2] and t.dtype != torch.bool:
@@ -382,15 +382,3 @@ def _class_counts(input: Any, t: torch.Tensor) -> torch.Tensor:
     ok = (t >= 0) & (t < c)
     return torch.zeros(c, device=t.device).scatter_add_(0, t.clamp(0, max(c - 1, 0)).long(), ok.float())
 
-
-def _near_copy(cands: list, flags: list, name: str, where: str, x: torch.Tensor, t: torch.Tensor,
-               varied: torch.Tensor) -> None:
-    """A candidate of the leak check: a column of the table correlated 0.9 or more with a
-    binary target (computed from the label plus noise); after the exact and rescaled copies.
-    Two-valued targets only: the order of class indices 0..C-1 is arbitrary, so an honest
-    feature can correlate with it by that accident (bench/real 262's fixed column typer)."""
-    two = ((t == t.amin()) | (t == t.amax())).all().float()  # (a flag on the device: no sync)
-    near = affine_copy(x, t, 0.9) & (two > 0)
-    flags.append(torch.stack([near.any().float() * varied, near.int().argmax().float()]))
-    cands.append((where, f"the target of {name} is nearly column \0 of the model's {where} "
-                         "(|correlation| 0.9 or more with the class target: computed from the label?)"))

@@ -16,12 +16,18 @@ def affine_copy(x: torch.Tensor, t: torch.Tensor, level: float = 0.9999) -> torc
     that well. ``level`` 0.9: a column computed from the label plus a little noise (the
     churn flag plus jitter: about 0.95). A few device ops, no sync; only during the leak
     check's first steps."""
+    r, discrete = class_correlation(x, t)
+    return (r >= level) & discrete
+
+
+def class_correlation(x: torch.Tensor, t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """|correlation| of each column of ``x`` [B, F] with the target ``t`` [B], and whether
+    the target is a class target (a 0-d bool on the device: no sync)."""
     tf = t.reshape(-1).to(x.dtype)
     discrete = (tf == tf.round()).all() if t.is_floating_point() else torch.ones((), dtype=torch.bool, device=x.device)
     xc = x - x.mean(0)
     tc = tf - tf.mean()
-    r = (xc * tc.reshape(-1, 1)).sum(0) / (xc.norm(dim=0) * tc.norm()).clamp_min(1e-12)
-    return (r.abs() >= level) & discrete
+    return ((xc * tc.reshape(-1, 1)).sum(0) / (xc.norm(dim=0) * tc.norm()).clamp_min(1e-12)).abs(), discrete
 
 
 def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -107,6 +113,23 @@ class ThresholdSplits:
         self._alive[where] = (sep, n, step)
         holds = sep.any().float() * float(n >= self.MIN_BATCHES)
         return torch.stack([holds, sep.int().argmax().float()])
+
+
+def near_copy(cands: list, flags: list, name: str, where: str, x: torch.Tensor, t: torch.Tensor,
+               varied: torch.Tensor) -> None:
+    """A candidate of the leak check (losses.LossFns._check_leak): a column of the table correlated 0.9 or more with a
+    binary target (computed from the label plus noise) while no other column reaches 0.7;
+    after the exact and rescaled copies.
+    Two-valued targets only: the order of class indices 0..C-1 is arbitrary, so an honest
+    feature can correlate with it by that accident (bench/real 262's fixed column typer)."""
+    two = ((t == t.amin()) | (t == t.amax())).all().float()  # (a flag on the device: no sync)
+    r, discrete = class_correlation(x, t)
+    # one column far ahead of the others: well-separated classes make every honest column strong (MorvanZhou 302)
+    second = r.topk(2).values[1]
+    near = (r >= 0.9) & discrete & (two > 0) & (second < 0.7)
+    flags.append(torch.stack([near.any().float() * varied, near.int().argmax().float()]))
+    cands.append((where, f"the target of {name} is nearly column \0 of the model's {where} "
+                         "(|correlation| 0.9 or more with the class target: computed from the label?)"))
 
 
 def threshold_candidate(cands: list, flags: list, name: str, where: str, flag: torch.Tensor, varied: Any) -> None:
