@@ -75,4 +75,8 @@ class _Hook:
     def _norm(self, g: torch.Tensor) -> None:
         if self.i not in self.store:  # (a second backward through the graph, retain_graph or
             # autograd.grad's penalty, is not the step's first)
-            self.store[self.i] = torch.linalg.vector_norm(g.detach(), dtype=torch.float32)
+            g = g.detach()
+            # (float16/bfloat16 accumulate in float32; a float64 model, pytorch/examples'
+            # time_sequence_prediction, cannot be narrowed by vector_norm's dtype: its norm, then cast)
+            self.store[self.i] = (torch.linalg.vector_norm(g).float() if g.dtype == torch.float64
+                                  else torch.linalg.vector_norm(g, dtype=torch.float32))
