@@ -1,0 +1,62 @@
+"""Auditing toolkit model factory -- fixed the way StandardScaler does it, as the report suggests:
+a column whose standard deviation is zero is scaled by 1 instead of 0, so the constant column becomes
+all zeros instead of NaN; nothing else changed.
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seed", type=int, default=0)
+args = ap.parse_args()
+torch.manual_seed(args.seed)
+torch.set_num_threads(1)
+
+
+def toy(n):
+    predictive = torch.randn(n, 3)
+    noise = torch.randn(n, 1)
+    constant = torch.full((n, 1), 3.0)
+    y = ((predictive > 0).sum(1) >= 2).float()
+    return torch.cat([predictive, noise, constant], 1), y
+
+
+class ModelFactory:
+    def fit_scaler(self, X):
+        self.mean = X.mean(0)
+        std = X.std(0)
+        self.std = torch.where(std == 0, torch.ones_like(std), std)
+
+    def transform(self, X):
+        return (X - self.mean) / self.std
+
+    def build(self, X, y):
+        self.fit_scaler(X)
+        model = nn.Sequential(nn.Linear(5, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 1))
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        loader = DataLoader(TensorDataset(self.transform(X), y), batch_size=50, shuffle=True)
+        for epoch in range(20):
+            total = 0.0
+            for xb, yb in loader:
+                loss = F.binary_cross_entropy_with_logits(model(xb).squeeze(1), yb)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                total += loss.item() * len(xb)
+            if epoch % 5 == 4:
+                print(f"epoch {epoch} bce {total / len(X):.4f}")
+        return model
+
+
+X_train, y_train = toy(2000)
+X_test, y_test = toy(500)
+factory = ModelFactory()
+model = factory.build(X_train, y_train)
+with torch.no_grad():
+    logits = model(factory.transform(X_test)).squeeze(1)
+    test_loss = F.binary_cross_entropy_with_logits(logits, y_test).item()
+    acc = ((logits > 0).float() == y_test).float().mean().item()
+print(f"final_loss={test_loss:.6g} acc={acc:.4f}")
