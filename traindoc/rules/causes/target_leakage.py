@@ -16,7 +16,8 @@ def target_leakage(run):
     input (a next-token target that was never shifted, `y = x`: the model only has to
     copy its input), or a target equal to a column of the table the model receives (the
     label left among the features); or a binary target correlated 0.9 or more with one
-    column (a column computed from the label plus noise), or a binary target that one column
+    column while no other column reaches 0.7 (a column computed from the label plus noise;
+    two well-separated classes make every honest column strong together), or a binary target that one column
     separates perfectly, every row of one class below every row of the other, in each of
     the first three batches or more of 16+ rows per class (a regression set binarised with
     its own target left among the features), an error only when the loss then
