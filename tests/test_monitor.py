@@ -588,6 +588,14 @@ def test_init_gains_are_the_weights_fan_in_scale_at_the_first_step(tmp_path):
             opt.step()
     rows = traindoc.open_run(tmp_path / "r").meta["model/model"]["init_gain"]
     assert [r[0] for r in rows] == ["0.weight", "1.w", "3.weight"] and rows[2][2] == pytest.approx(16.0, rel=0.1)
+    assert traindoc.open_run(tmp_path / "r").meta["model/model"]["constant_weights"] == []
+    nn.init.constant_(model[0].weight, 0.05)  # one value in every entry: its units are copies
+    nn.init.zeros_(model[3].weight)
+    with traindoc.watch(out=tmp_path / "c"):
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    assert traindoc.open_run(tmp_path / "c").meta["model/model"]["constant_weights"] == ["0.weight", "3.weight"]
 
 
 def test_a_layer_applied_per_time_step_is_counted_once(tmp_path):

@@ -76,7 +76,7 @@ def model_summary(name: str, model: torch.nn.Module) -> dict[str, Any]:
         "modules": modules,
         "frozen": frozen,
         "trainable_weights": sum(1 for p in params if p.requires_grad and p.dim() >= 2),
-        "init_gain": init_gains(model),
+        **dict(zip(("init_gain", "constant_weights"), _init_scan(model))),
     }
 
 
@@ -120,7 +120,14 @@ def init_gains(model: torch.nn.Module) -> list[list]:
     parameter of a custom module (``x @ W`` may use either side) the smaller of its first
     two sides. One norm per weight and one host copy, once per model; [] where the weights
     cannot be read here (meta tensors, sharded parameters)."""
-    rows, norms = [], []
+    return _init_scan(model)[0]
+
+
+def _init_scan(model: torch.nn.Module) -> tuple[list[list], list[str]]:
+    """:func:`init_gains`'s rows, and the weights among them whose every value is the same
+    (``nn.init.constant_``, zeros): the units of such a layer compute the same function and
+    get the same gradient. Its max - min rides in the gains' one host copy."""
+    rows, norms, spreads = [], [], []
     try:
         with torch.no_grad():
             for mname, m in model.named_modules():
@@ -132,14 +139,17 @@ def init_gains(model: torch.nn.Module) -> list[list]:
                         continue
                     rows.append([f"{mname}.{pname}" if mname else pname, cls])
                     norms.append(_gain(p, raw=type(m).__module__.split(".")[0] != "torch"))
+                    spreads.append(p.detach().amax() - p.detach().amin())
                     if len(rows) >= _MAX_GAIN_ROWS:
                         break
                 if len(rows) >= _MAX_GAIN_ROWS:
                     break
-            gains = host_floats(norms)
+            got = host_floats(norms + spreads) if norms else []
     except Exception:  # noqa: BLE001  (a weight this process cannot read: say nothing)
-        return []
-    return [r + [float(f"{g:.4g}")] for r, g in zip(rows, gains)]
+        return [], []
+    gains, spread = got[:len(norms)], got[len(norms):]
+    return ([r + [float(f"{g:.4g}")] for r, g in zip(rows, gains)],
+            [r[0] for r, d in zip(rows, spread) if d == 0][:200])
 
 
 def _plain(v: Any) -> Any:

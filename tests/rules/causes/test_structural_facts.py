@@ -57,6 +57,24 @@ def test_two_zero_initialised_layers_in_a_row(make_run):
     assert bi is not None and bi.severity == "warning"
 
 
+def test_every_weight_filled_with_one_constant(make_run):
+    # nn.init.constant_(w, 0.05) on every layer (bench/real 394): the same symmetry as zeros;
+    # the hidden layer then dies as one unit, and the dead layer is the init's doing
+    flat = 2.9 - 0.6 * (1 - np.exp(-T / 20))
+    gains = [["0.weight", "Linear", 0.6], ["2.weight", "Linear", 0.4], ["4.weight", "Linear", 0.4]]
+    const = {"constant_weights": ["0.weight", "2.weight", "4.weight"]}
+    act = {"1": {"dead": 1.0, "std": 0.0, "absmax": 0.0}, "3": {"dead": 1.0, "std": 0.0, "absmax": 0.0}}
+    d = diagnose(make_run(loss=flat, opt="SGD", lr=0.02, init_gain=gains, model_extra=const, act=act))
+    assert d.causes[0].name == "bad-init" and "constant fill" in d.causes[0].message
+    dr = _named(d, "dead-relu")
+    assert dr is None or dr.confidence < d.causes[0].confidence
+    # one constant layer among random ones: no symmetry claim
+    const = {"constant_weights": ["4.weight"]}
+    bi = _named(diagnose(make_run(loss=flat, opt="SGD", lr=0.02, init_gain=gains, model_extra=const, act=act)),
+                "bad-init")
+    assert bi is None or "constant fill" not in bi.message
+
+
 def test_a_loss_summed_over_many_elements_under_sgd(make_run):
     blown = np.r_[[1768.0, 3.7e11, 4.7e12], [np.nan] * (N - 3)]
     graph = {"loss_graph": {"step": 0, "reduction": "sum", "terms": 16384, "op": "sum", "factor": 1.0}}

@@ -39,9 +39,9 @@ def bad_init(run):
     |x| >= 50 in the first forward, before any update (exp of an FFM's +-100 logits drawn
     from U(0, 1)): ranked above the op, which is only where the scale shows.
 
-    Also: every weight tensor (two or more) starting at exactly 0: the units of each hidden
-    layer stay identical copies of each other (a zero-initialised hidden layer behind a zero
-    output layer learns like one unit).
+    Also: every weight tensor (two or more) starting at exactly 0, or each filled with one
+    constant (``nn.init.constant_``): the units of each hidden layer stay identical copies of
+    each other (a zero-initialised hidden layer behind a zero output layer learns like one unit).
 
     Also: weight tensors whose initial fan-in gain, rms(W) * sqrt(fan_in), is 6 or more
     (``N(0, 1)`` or ``U(-1, 1)`` on a layer with dozens of inputs or more; the common
@@ -112,6 +112,17 @@ def _optimizer_gains(run) -> list[tuple[str, float]]:
     return [(p, float(g)) for p, g in optimizer_entries(run, "gains") if g is not None]
 
 
+def constant_init_dominates(run) -> bool:
+    """Every weight tensor of the model, two at least, started with all its values equal
+    (``nn.init.constant_(w, 0.05)``, zeros; the model summary's ``constant_weights``): the
+    units of each layer are copies of each other and stay so (bench/real 394)."""
+    names = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+             for p, _, _ in m.get("init_gain", [])]
+    const = {p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+             for p in m.get("constant_weights") or ()}
+    return len(names) >= 2 and all(p in const for p in names)
+
+
 def zero_init_dominates(run) -> bool:
     """Every weight tensor of the model, two at least, started at exactly 0: update/weight
     ratios then measure steps against weights that grow from nothing (1.8 at the start, 0.008
@@ -131,7 +142,7 @@ def _symmetric(run) -> list[Finding]:
     and the registration order the gains come in is not the order data flows in."""
     zeros = zero_init(run)
     if not zero_init_dominates(run):
-        return []
+        return _constant(run)
     pair = (zeros[0], zeros[1])
     # without dropout nothing can make two identical units differ: a fact, not a risk (dropout's
     # random masks do break the tie, slowly)
@@ -146,6 +157,28 @@ def _symmetric(run) -> list[Finding]:
         fix="initialise weights randomly (the layers' defaults, nn.init.kaiming_normal_ / xavier_uniform_); only "
             "biases (and at most one layer of a pair) may start at 0",
         confirm="print the hidden layer's weight rows after training: with an all-zero init they are all equal",
+    )]
+
+
+def _constant(run) -> list[Finding]:
+    """Every weight tensor filled with one value each (not 0): the same symmetry as an
+    all-zero init, each hidden layer a single unit copied."""
+    if not constant_init_dominates(run):
+        return []
+    names = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+             for p, _, _ in m.get("init_gain", [])]
+    sure = {"symmetric": True} if not any("Dropout" in c for _, c in module_order(run)) else {}
+    return [finding(
+        "bad-init", 0.9,
+        f"all {len(names)} weight tensors start with every value the same ({', '.join(names[:2])}"
+        f"{', ...' if len(names) > 2 else ''}: a constant fill): the units of each hidden layer compute the same "
+        "thing and receive the same gradient, so they stay identical copies for the whole run (each layer learns "
+        "like a single unit)",
+        location={"param": names[0]},
+        evidence=[{"meta": "constant_weights", "param": p, **sure} for p in names[:4]],
+        fix="initialise weights randomly (the layers' defaults, nn.init.kaiming_normal_ / xavier_uniform_); a "
+            "constant fill never breaks the symmetry",
+        confirm="print a hidden layer's weight rows after training: they are all equal",
     )]
 
 
@@ -199,13 +232,20 @@ def zero_stuck(run) -> list[str]:
 def _large_gain(run) -> list[Finding]:
     """Weights initialised far above any fan-in-scaled scheme (:data:`LARGE_GAIN`), with
     either their outputs blown up at the first sample or a loss that did not fall."""
-    big = [(p, c, g) for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-           for p, c, g in m.get("init_gain", []) if g >= LARGE_GAIN]
+    big, owner = [], {}
+    for key, m in run.meta.items():
+        if key.startswith("model/") and isinstance(m, dict):
+            for p, c, g in m.get("init_gain", []):
+                if g >= LARGE_GAIN:
+                    big.append((p, c, g))
+                    # the module's activation key: its path, or the model's name for the root's own
+                    # weight (a model that is one nn.Linear: "weight" -> act/model/..., bench/real 402)
+                    owner[p] = p.rpartition(".")[0] or str(m.get("name") or key[6:])
     if not big:
         return []
     sd = act_stat(run, "std") if run.matching("act/", focus_rank(run)) else {}
-    loud = [(p, float(sd[p.rsplit(".", 1)[0]][0])) for p, _, _ in big
-            if p.rsplit(".", 1)[0] in sd and float(sd[p.rsplit(".", 1)[0]][0]) >= AMPLIFIED_STD]
+    loud = [(p, float(sd[owner[p]][0])) for p, _, _ in big
+            if owner[p] in sd and float(sd[owner[p]][0]) >= AMPLIFIED_STD]
     _, loss = train_loss(run, focus_rank(run))
     n = len(loss)
     start, end = (float(np.median(loss[: max(3, n // 20)])), float(np.median(loss[-max(1, n // 4):]))) if n else (0, 0)

@@ -8,6 +8,7 @@ from .. import rule
 from ..evidence import (below_raw_inputs, act_stat, carried_grads, early_update, features, finding, focus_rank,
                         param_modules)
 from ..evidence.series import spikes
+from .bad_init import constant_init_dominates, zero_init_dominates
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -84,6 +85,11 @@ def _dead_units(run) -> list:
         c *= 0.7
         upstream += (f"; .grad still held earlier steps' gradients on {len(carried[0])} of {carried[1]} sampled "
                      "steps (missing-zero-grad): the summed updates are what kills them")
+    if constant_init_dominates(run) or zero_init_dominates(run):
+        # every unit of the layer is a copy of the others (a constant or zero fill): they die
+        # together, and the init is what to change (bench/real 394)
+        c *= 0.5
+        upstream += "; every weight tensor started as a constant fill, so the layer's units are one unit copied"
     blocked = _blocked_first_layer(run) if val >= 0.99 else None
     evidence = [{"series": f"act/{worst}/dead", "median": round(val, 3)},
                 {"series": "loss", "drop": f"{f.rel_drop:.0%}" if np.isfinite(f.rel_drop) else "n/a"}]
