@@ -97,6 +97,15 @@ def test_a_loss_summed_over_many_elements_under_sgd(make_run):
     small = {"loss_graph": {"step": 0, "reduction": "sum", "terms": 128, "op": "sum", "factor": 1 / 16}}
     assert _named(diagnose(make_run(loss=blown, opt="SGD", lr=0.02, meta=small, grad_bad_from=3)),
                   "loss-reduction") is None
+    # finite, but the first updates threw it 80x up, and it ended above the untrained model's loss
+    # (a fall from the early peak is no learning; bench/real 397, 399)
+    rng = np.random.default_rng(3)
+    wild = np.r_[[1200.0, 9.6e4], 900 + 600 * np.abs(rng.standard_normal(N - 2))]
+    got = _named(diagnose(make_run(loss=wild, opt="SGD", lr=0.05, meta=graph)), "loss-reduction")
+    assert got is not None and got.severity == "error" and "step-0 loss" in got.message
+    # the same early jump, then a loss far below its start: a summed loss the rate copes with
+    calm = np.r_[[1200.0, 9.6e4], 300 * np.exp(-T[2:] / 40) + 20]
+    assert _named(diagnose(make_run(loss=calm, opt="SGD", lr=0.05, meta=graph)), "loss-reduction") is None
 
 
 def test_memorised_while_validation_stays_at_chance(make_run):

@@ -117,8 +117,8 @@ def loss_reduction(run):
     And, whatever the loss's value: its autograd graph, read at the first backward, ends in a
     sum over 64 or more elements times any constant (``err.sum()``, ``reduction="sum"``, a
     per-pixel loss summed over the frames), under plain SGD, whose step grows with the
-    gradient (each step is that many times the mean's), in a run that went non-finite or
-    whose loss fell by less than 20 %.
+    gradient (each step is that many times the mean's), in a run that went non-finite,
+    whose loss fell by less than 20 %, or whose loss ended above its step-0 value.
 
     How to confirm: print the loss divided by the batch size (and sequence length): it is
     a normal per-sample value; rerun with reduction="mean": the same learning rate trains.
@@ -163,10 +163,14 @@ def loss_reduction(run):
                 "backward(), or lower the learning rate by that factor on purpose",
             confirm="print the loss you backpropagate next to one loss-function value: it must be their mean",
         )]
-    if "loss_graph" in ev and not (f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.2):
+    above_init = _ended_above_init(f)
+    if "loss_graph" in ev and not (f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.2
+                                   or above_init):
         # a summed loss the learning rate was tuned for is a choice of scale until the run blows up
         # or does not learn (a slow or noisy run is not enough: fine-tunes and RL are both)
         return []
+    trouble = trouble or above_init
+    c = 0.8 if trouble else 0.4
     op = "" if ev.get("loss_graph") == "sum" else f" ({ev.get('loss_graph')} with reduction='sum')"
     said = (f"the loss backpropagated is a sum{op} over {ev['terms']:,} elements, so its gradient is "
             f"{ev['gradient_x_mean']}x that of their mean under {f.opt_class or 'the optimizer'}, whose step grows with it,"
@@ -174,11 +178,22 @@ def loss_reduction(run):
             f"the loss starts at {fmt(f.loss_first)}, the size of a summed (not averaged) loss over the step's samples")
     return [finding(
         "loss-reduction", c,
-        said + (" and the run then " + ("went non-finite" if f.first_bad is not None else "failed to settle") if trouble else ""),
+        said + (" and the run then " + ("went non-finite" if f.first_bad is not None else
+                                        f"ended above its step-0 loss {fmt(float(f.loss[0]))} (the untrained model's)"
+                                        if above_init else "failed to settle") if trouble else ""),
         evidence=[ev],
         fix='average the loss (reduction="mean", or divide by the number of samples/tokens), or scale the learning rate to match',
         confirm="rerun with the mean loss at the same learning rate: it trains; loss / batch size is a normal per-sample value",
     )]
+
+
+def _ended_above_init(f) -> bool:
+    """The training loss of the last quarter (its median) is above the loss of step 0, the
+    untrained model's: the run learned nothing in the end. A median over the first steps
+    would not tell: a summed loss's first updates throw the weights off and the loss jumps
+    80x to 60 000x within them, so the end looks like a fall from there (bench/real 397, 399)."""
+    n = len(f.loss)
+    return n >= 20 and math.isfinite(float(f.loss[0])) and float(np.median(f.loss[-max(1, n // 4):])) > float(f.loss[0])
 
 
 # optimizers whose step is the gradient times the rate: a sum's scale is the step's (the graph
