@@ -59,3 +59,22 @@ def test_a_literal_that_guards_nothing_here_is_not_the_cause():
     for line in ("lp = a / b  # TODO add 1e-12", "z = (a / b).mean() + 1e-10 * reg"):
         assert flushed(dict(zero, code=f"f.py:9 in f: {line}")) is None
     assert flushed(dict(zero, code="f.py:9 in f: q = a / b.clamp(min=1e-12)")) is not None
+
+
+def test_an_epsilon_written_as_a_name_the_script_sets_too_small(tmp_path):
+    # pytorch_geometric's EPS = 1e-15 in a float16 graph auto-encoder (bench/real 401): the
+    # log's guard is a module constant, read from the recorded script
+    (tmp_path / "train.py").write_text("import torch\nEPS = 1e-15\n\ndef recon(p):\n"
+                                       "    return -torch.log(p + EPS).mean()\n")
+    code = "train.py:5 in recon: return -torch.log(p + EPS).mean()"
+    c = {"op": "aten::log", "short": "log", "phase": "forward", "index": 9, "module": None, "module_type": None,
+         "node": None, "inputs": [_t((2867,), 0, 0.9888)], "outputs": [_t((2867,), -6.5, -0.01, inf=1)],
+         "scalars": [], "rows": [], "samples": None, "source": None, "fp32_finite": False, "code": code}
+    meta = {"command": {"script": "train.py", "cwd": str(tmp_path)}}
+    res = {"step": 19, "location": {"kind": "unstable-op", "culprit": c}}
+    (f,) = build_findings(res, types.SimpleNamespace(path="B", meta=meta))
+    assert f.name == "fp16-underflow" and "1e-15" in f.message
+    # the same name set to a value float16 holds: the log's own instability
+    (tmp_path / "train.py").write_text("import torch\nEPS = 1e-3\n\ndef recon(p):\n    return -torch.log(p + EPS).mean()\n")
+    (f,) = build_findings(res, types.SimpleNamespace(path="B", meta=meta))
+    assert f.name == "unstable-op"

@@ -92,6 +92,7 @@ class _Context:
     samples: list[int]  # dataset indices of the bad samples
     common: list[dict[str, Any]]  # evidence of the group testing and the triage
     profiles: list[dict[str, Any]]  # what is extreme about each bad sample (:mod:`.samples`)
+    source: str | None = None  # the script's text when the culprit's line is in it (a guard's value)
 
 
 def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
@@ -99,7 +100,8 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     loc = res.get("location") or {}
     c, kind = loc.get("culprit"), loc.get("kind")
     ctx = _Context(step=res.get("step"), confirm=f"traindoc replay {b.path}", samples=_samples(res, c, b),
-                   common=_common_evidence(res), profiles=(res.get("profiles") or {}).get("samples") or [])
+                   common=_common_evidence(res), profiles=(res.get("profiles") or {}).get("samples") or [],
+                   source=_script_source(b, c))
     kind = _data_behind_op(c, kind, ctx.profiles)
     scales = [s for s in (b.meta or {}).get("scaler_scales") or [] if isinstance(s, (int, float))]
     if c and kind == "fp16-overflow" and c.get("phase") == "backward" and scales and max(scales) > 1:
@@ -109,7 +111,7 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     if c and kind in ("unstable-op", "fp16-overflow") and _step_stayed_finite(res):
         # replayed loss and gradients finite: an Inf made on the way was absorbed (a -inf mask in a softmax)
         c = None
-    if c and kind in ("unstable-op", "fp16-overflow") and flushed(c):
+    if c and kind in ("unstable-op", "fp16-overflow") and flushed(c, ctx.source):
         kind = "fp16-underflow"  # a value float16 flushed broke the op, not one past 65504
     out: list[Finding] = []
     if c and kind in ("unstable-op", "fp16-overflow", "fp16-underflow"):
@@ -127,6 +129,19 @@ def build_findings(res: dict[str, Any], b: Any) -> list[Finding]:
     if outl:
         out.append(_outlier_finding(outl, res, ctx))
     return out
+
+
+def _script_source(b: Any, c: dict[str, Any] | None) -> str | None:
+    """The recorded script's text when the culprit op's code line is in that file (``code``:
+    "train.py:42 in forward: ..."); None otherwise or when it cannot be read."""
+    cmd = (b.meta or {}).get("command") or {}
+    script, code = cmd.get("script"), (c or {}).get("code") or ""
+    if not script or not code or code.split(":", 1)[0] != Path(script).name:
+        return None
+    try:
+        return (Path(cmd.get("cwd") or ".") / script).read_text(errors="replace")[:2_000_000]
+    except OSError:
+        return None
 
 
 def _common_evidence(res: dict[str, Any]) -> list[dict[str, Any]]:
@@ -165,7 +180,7 @@ def _op_finding(c: dict[str, Any], kind: str, ctx: _Context) -> Finding:
     ev += ctx.common
     msg, fix = (_fp16_message if kind == "fp16-overflow" else _unstable_message)(c, step)
     if kind == "fp16-underflow":
-        why, fix = flushed(c)  # type: ignore[misc]
+        why, fix = flushed(c, ctx.source)  # type: ignore[misc]
         msg = f"{c['op']} in {_where_t(c)} in the {c['phase']} pass went non-finite in float16 at step {step}: {why}"
     conf = 0.95
     big = max((i.get("absmax") or 0.0 for i in c.get("inputs", [])), default=0.0)

@@ -2,7 +2,8 @@
 
 Two shapes, both read off the replayed culprit op (no extra run):
 
-- the epsilon that guards the op is written on its line as a literal float16 rounds to 0
+- the epsilon that guards the op is written on its line as a literal (or a name the script
+  assigns one: `EPS = 1e-15`) that float16 rounds to 0
   (``x / (n + 1e-12)``: anything below 2**-25 = 3e-8 is 0 in float16), and an exact 0
   reached the op: the guard vanished in float16, so the op divided by (or took the log of) 0;
 - a division in float16 whose divisor is in float16's subnormal range (below its smallest
@@ -45,20 +46,46 @@ def _literal_flushed(code: str | None) -> float | None:
     return None
 
 
-def flushed(c: dict[str, Any]) -> tuple[str, str] | None:
+# a guard written as a name (`+ EPS`, `+ self.eps`), and that name's assignments in the script
+_NAMED = re.compile(r"(?:\+|,|\()\s*((?:self\.)?[A-Za-z_]\w*)(?![\w.(\[])(?!\s*[*/])")
+_NUM = r"((?:\d+\.?\d*|\.\d+)[eE]-\d+)"
+
+
+def _named_flushed(code: str | None, source: str | None) -> float | None:
+    """The first guard on the op's line written as a name (`+ EPS`) whose every assignment in
+    ``source`` (the script: `EPS = 1e-15`, `eps=1e-15` as a default, `self.eps = 1e-15`) is one
+    literal that float16 rounds to 0 (pytorch_geometric's EPS, bench/real 401)."""
+    if not code or not source:
+        return None
+    line = code.split(": ", 1)[-1].split("#", 1)[0]
+    for m in _NAMED.finditer(line):
+        name = m.group(1).rsplit(".", 1)[-1]
+        # assignments at a line's start (`EPS = 1e-15`, `self.eps = 1e-15`) or defaults in a signature
+        vals = re.findall(rf"(?:^[ \t]*(?:self\.)?|[(,][ \t]*){re.escape(name)}[ \t]*(?::[ \t]*float[ \t]*)?=(?!=)"
+                          rf"[ \t]*([^\s,)#]+)", source, flags=re.M)
+        nums = [float(v) for v in vals if re.fullmatch(_NUM, v)]
+        if vals and len(nums) == len(vals) and all(0 < v < FP16_ZERO_BELOW for v in nums):
+            return nums[0]
+    return None
+
+
+def flushed(c: dict[str, Any], source: str | None = None) -> tuple[str, str] | None:
     """(why, fix) when the culprit op ``c`` (a forensics culprit dict) failed through a
-    value float16 flushed, else None."""
+    value float16 flushed, else None. ``source``: the script's text, to read a guard
+    written as a name."""
     ins = c.get("inputs") or []
     if not ins or any(i.get("dtype") != "float16" for i in ins[:2]):
         return None
     short = c.get("short")
     eps = _literal_flushed(c.get("code"))
+    if eps is None:
+        eps = _named_flushed(c.get("code"), source)
     # the operand the guard protects reached exactly 0: the divisor of a division, the
     # argument of a log or root (a guarded quantity is >= 0, so its minimum is the 0)
     guarded = ins[1] if short == "div" and len(ins) > 1 else ins[0]
     zero = guarded.get("min") == 0 and (guarded.get("max") or 0) >= 0
     if eps is not None and short in _GUARDED and zero:
-        return (f"the epsilon {eps:g} on its line is 0 in float16 (magnitudes below 3e-8 round to 0), so the guard "
+        return (f"the epsilon {eps:g} guarding it is 0 in float16 (magnitudes below 3e-8 round to 0), so the guard "
                 "vanished and an exact 0 reached the op",
                 f"use an epsilon float16 can hold (6.1e-5 or more: torch.finfo(torch.float16).tiny), or compute this "
                 f"op in float32 (torch.autocast(device_type, enabled=False) around it and .float() inputs), or train "
