@@ -41,6 +41,19 @@ def test_lr_too_low(make_run):
     assert "lr" in d.causes[0].confirm.lower() or "learning rate" in d.causes[0].confirm.lower()
 
 
+def test_lr_too_low_still_falling_at_its_first_pace(make_run):
+    # Adam at 1e-5: the loss creeps down in a straight line, 16 % over the run (bench/real 398)
+    rng = np.random.default_rng(4)
+    creeping = 9.28 - 1.5 * np.arange(N) / N + 0.05 * rng.standard_normal(N)
+    d = diagnose(make_run(loss=creeping, lr=1e-5, update=2e-4))
+    assert d.causes and d.causes[0].name == "lr-too-low"
+    # the same rate on a loss that bent and settled: converged, not too slow
+    settled = 7.8 + 4.0 * np.exp(-np.arange(N) / 25) + 0.05 * rng.standard_normal(N)
+    assert "lr-too-low" not in names(make_run(loss=settled, lr=1e-5, update=2e-4))
+    # the straight line at a usual rate: not this rule's
+    assert "lr-too-low" not in names(make_run(loss=creeping, lr=1e-3, update=2e-3))
+
+
 def test_label_misaligned_at_chance_with_normal_updates(make_run):
     flat = math.log(10) + 0.01 * np.random.default_rng(1).standard_normal(N)
     d = diagnose(make_run(loss=flat, labels={k: 100 for k in range(10)}))
