@@ -74,6 +74,8 @@ class LabelConflicts:
         self.targets = TargetSpread(mon)  # and in one column of a regression target
         self.perms: dict[int, int] = {}  # torch.randperm(n) calls by n: an epoch's permutation (patches)
         self.batch_repeats = 0  # training rows whose input an earlier row of the same batch had
+        self.reruns = 0  # training steps whose rows were the previous training step's, all of them
+        self._last: tuple[int, frozenset] | None = None
         self.width = 0  # input elements of a training row (the widest seen)
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
@@ -201,6 +203,11 @@ class LabelConflicts:
             batch.add(k)
         self.train_steps.add(step)
         self.batch_repeats += b - len(batch)
+        last, rows = self._last, frozenset(batch)
+        if last is not None and last[0] == step - 1 and last[1] == rows and b >= 2:
+            self.reruns += 1  # the same batch again on the next step (a prefetcher whose copies repeat it)
+        if last is None or last[0] != step:
+            self._last = (step, rows)
 
     def _eval(self, step: int, vals: list[float], b: int) -> None:
         """One forward without gradients, read in step order (with the transfers): ``trained``
@@ -342,7 +349,7 @@ def repeats(c: LabelConflicts) -> None:
         f"the most frequent training row is {top / rows:.1%} of the {rows} rows seen ({top} times; the median row "
         f"{median} times)",
         {"rows": rows, "distinct": d, "top": top, "median": median, "top_share": top / rows, "permuted": perms,
-         "batch_repeats": c.batch_repeats, "width": c.width})
+         "batch_repeats": c.batch_repeats, "width": c.width, "reruns": c.reruns, "steps": len(c.train_steps)})
 
 
 def _bag(xs: list) -> bool:

@@ -39,6 +39,10 @@ def data_duplicates(run):
     times the median, rows of 4 or more elements, and every DataLoader's sampler draws each
     row once an epoch (not a weighted, class-balancing or replacement sampler) (a batch
     drawn without replacement holds each row once; a crawl export that kept every revisit).
+    Or copies within batches that make up half the rows or more, however evenly spread (one
+    input copied into each whole batch). Or, as a warning, half the training steps or more
+    trained on the previous step's batch again, row for row, while the inputs span four
+    batches or more (full-batch training repeats its batch by design).
     When the validation loss also turns up (overfitting), the copies are why the model
     memorises: this cause then ranks just above overfitting.
 
@@ -58,7 +62,7 @@ def data_duplicates(run):
     if rows < 200 or distinct < MIN_DISTINCT or 0 < int(d.get("width") or 0) < MIN_WIDTH:
         return []  # (a token id or two a row, skip-gram's centre words: common ones repeat by nature)
     if top < WARN_RATIO * median:  # (a mode twenty times the median row: not a small input space's common value)
-        return _uniform(run, ev[-1], d)
+        return _uniform(run, ev[-1], d) or _in_batch(run, ev[-1], d) or _reruns(run, ev[-1], d)
     if share >= ERROR_SHARE:
         c = 0.6 + 0.3 * min(1.0, (share - ERROR_SHARE) / 0.5)
     elif share >= WARN_SHARE:
@@ -131,6 +135,8 @@ def _uniform(run, ev: dict, d: dict) -> list:
 # inputs, about b / (2 n) (a batch of 128 from 5 000 inputs: 1.3 %). bench/real 306 (320
 # crawled rows copied 250 times): 13 %; 307 (full batch, 150 compounds 61 times): 64 %.
 BATCH_REPEATS = 0.05
+DENSE_REPEATS = 0.5  # half the rows or more: copies within batches whatever their spread
+RERUNS = 0.5  # of the training steps: the previous step's batch again, row for row
 MIN_WIDTH = 4  # elements a row below which inputs are ids and codes rather than samples (0: not measured)
 # samplers that draw each row once an epoch; any other one may repeat rows by design
 _PLAIN_SAMPLERS = frozenset({"RandomSampler", "SequentialSampler", "DistributedSampler", "SubsetRandomSampler"})
@@ -144,7 +150,11 @@ def _in_batch(run, ev: dict, d: dict) -> list:
     rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
     top, median = int(d.get("top", 0)), max(1, int(d.get("median", 1)))
     reps = int(d.get("batch_repeats") or 0)
-    if reps < BATCH_REPEATS * rows or top < WARN_RATIO * median:
+    # most rows a copy of an earlier row of their batch: every batch is a few inputs copied, whether
+    # or not some inputs come more often than others (a chunked reader that forgot the offset
+    # inside its chunk: one track 64 times a batch, bench/real 407)
+    dense = reps >= DENSE_REPEATS * rows
+    if reps < BATCH_REPEATS * rows or (top < WARN_RATIO * median and not dense):
         return []
     for key, m in run.meta.items():
         if key.startswith("loader/") and isinstance(m, dict) and (
@@ -156,12 +166,37 @@ def _in_batch(run, ev: dict, d: dict) -> list:
         f"{reps / rows:.0%} of the rows trained on in the first steps repeat an input already in the same batch "
         f"({distinct} distinct inputs in {rows} rows; the most frequent came {top} times, the median {median}): "
         "batches drawn without replacement hold each row once, so the data set holds copies, and the copied "
-        "inputs weigh dozens of times more than the rest" + (f"; and the model memorises them: {over[0].message}"
-                                                              if over else ""),
+        + ("rows crowd out the rest: each batch holds a few inputs, and the run sees a fraction of the data"
+           if dense and top < WARN_RATIO * median else "inputs weigh dozens of times more than the rest")
+        + (f"; and the model memorises them: {over[0].message}" if over else ""),
         location={"step": ev["step"]},
         evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "batch_repeats": reps, "top": top,
                    "median": median}],
         fix="deduplicate the training data (torch.unique(X, dim=0) or drop_duplicates on the table) before "
             "training; oversample on purpose with a weighted sampler, not by copying rows",
         confirm="torch.unique(X_train, dim=0, return_counts=True): a minority of rows comes back many times",
+    )]
+
+
+def _reruns(run, ev: dict, d: dict) -> list:
+    """Half the training steps or more trained on the previous step's batch again, row for
+    row, while the inputs seen span four batches or more (full-batch training repeats its one
+    batch by design): a prefetcher whose workers each copied the batch generator hands out
+    every batch several times in a row (bench/real 408: 8 copies, each batch 8 steps)."""
+    rows, distinct = int(d.get("rows", 0)), int(d.get("distinct", 0))
+    reruns, steps = int(d.get("reruns") or 0), int(d.get("steps") or 0)
+    if steps < 20 or reruns < RERUNS * steps or distinct < 4 * rows / steps:
+        return []
+    c, over = _with_overfitting(run)
+    return [finding(
+        "data-duplicates", c,
+        f"{reruns} of the first {steps} training steps trained on the previous step's batch again, row for row "
+        f"({distinct} distinct inputs in {rows} rows): each batch is used several times in a row, so the run sees a "
+        "fraction of its data, as often as the data set is large" + (f"; and the model memorises it: {over[0].message}"
+                                                                    if over else ""),
+        location={"step": ev["step"]},
+        evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "reruns": reruns, "steps": steps}],
+        fix="make every worker or prefetch slot draw from one shared sampler or iterator (not a copy of the batch "
+            "generator each), or give each copy its own shard of the data",
+        confirm="print a fingerprint of each batch (x.sum()) for ten steps: the same value comes back step after step",
     )]
