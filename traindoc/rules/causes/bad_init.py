@@ -116,11 +116,16 @@ def constant_init_dominates(run) -> bool:
     """Every weight tensor of the model, two at least, started with all its values equal
     (``nn.init.constant_(w, 0.05)``, zeros; the model summary's ``constant_weights``): the
     units of each layer are copies of each other and stay so (bench/real 394)."""
-    names = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-             for p, _, _ in m.get("init_gain", [])]
+    names = _weight_names(run)
     const = {p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
              for p in m.get("constant_weights") or ()}
     return len(names) >= 2 and all(p in const for p in names)
+
+
+def _weight_names(run) -> list[str]:
+    """The trainable weight tensors of the watched models (the rows of their ``init_gain``)."""
+    return [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
+            for p, _, _ in m.get("init_gain", [])]
 
 
 def zero_init_dominates(run) -> bool:
@@ -165,8 +170,7 @@ def _constant(run) -> list[Finding]:
     all-zero init, each hidden layer a single unit copied."""
     if not constant_init_dominates(run):
         return []
-    names = [p for key, m in run.meta.items() if key.startswith("model/") and isinstance(m, dict)
-             for p, _, _ in m.get("init_gain", [])]
+    names = _weight_names(run)
     sure = {"symmetric": True} if not any("Dropout" in c for _, c in module_order(run)) else {}
     return [finding(
         "bad-init", 0.9,

@@ -192,7 +192,7 @@ def _reruns(run, ev: dict, d: dict) -> list:
         "data-duplicates", c,
         f"{reruns} of the first {steps} training steps trained on the previous step's batch again, row for row "
         f"({distinct} distinct inputs in {rows} rows): each batch is used several times in a row, so the run sees a "
-        "fraction of its data, as often as the data set is large" + (f"; and the model memorises it: {over[0].message}"
+        "fraction of its data, each batch many times over" + (f"; and the model memorises it: {over[0].message}"
                                                                     if over else ""),
         location={"step": ev["step"]},
         evidence=[{"event": "row-repeats", "rows": rows, "distinct": distinct, "reruns": reruns, "steps": steps}],
