@@ -178,7 +178,11 @@ class LossFns:
                 continue
             if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
                     and x.numel() >= 8:
-                same = (x.reshape(-1) == t.reshape(-1)).all().reshape(1).float() * (1 if varied is None else varied)
+                # positions whose class target is negative are ignored by the loss (minGPT's -1 on
+                # the prompt, -100): equal on every other one, 8 at least (minGPT's adder, y = x)
+                keep = t.reshape(-1) >= 0
+                same = (((x.reshape(-1) == t.reshape(-1)) | ~keep).all() & (keep.sum() >= 8)).reshape(1).float()
+                same = same * (1 if varied is None else varied)
                 flags.append(torch.cat([same, same.new_zeros(1)]))
                 cands.append((where, f"the target of {name} is the model's {where} itself (y = x)"))
             elif x.ndim == 2 and x.is_floating_point() and x.shape[0] >= 8 and x.shape[1] > 1 \

@@ -138,6 +138,21 @@ def test_lr_too_high_big_updates_at_a_rate_far_above_usual_even_when_the_loss_fa
     assert "lr-too-high" not in [c.name for c in d.causes]
 
 
+def test_lr_too_high_first_updates_rewrote_and_steps_stay_large_on_a_plateau(make_run):
+    # minGPT's adder at AdamW 0.05: first update 61 % of the weights' norm, then 2 % a step, the
+    # loss settled on a plateau at two thirds of its start
+    rng = np.random.default_rng(5)
+    plateau = 1.58 + 0.75 * np.exp(-np.arange(N) / 20) + 0.03 * rng.standard_normal(N)
+    upd = lambda s: 0.6 if s < 3 else 0.022  # noqa: E731
+    d = diagnose(make_run(loss=plateau, opt="AdamW", lr=0.05, update=upd))
+    assert d.causes and d.causes[0].name == "lr-too-high"
+    # the same course at a usual AdamW rate: the first update alone says nothing of the rate
+    assert "lr-too-high" not in names(make_run(loss=plateau, opt="AdamW", lr=1e-3, update=upd))
+    # steps of a healthy size after the first: no
+    assert "lr-too-high" not in names(make_run(loss=plateau, opt="AdamW", lr=0.05,
+                                               update=lambda s: 0.6 if s < 3 else 0.002))
+
+
 def test_lr_too_high_not_on_a_noisy_loss_that_fell(make_run):
     # a recorded 40-step nn.Linear(4, 1) fit of random inputs to 0 (SGD lr 0.01): its first
     # loss was a low draw (0.135 against a first-window median of 0.37) and its raw minimum

@@ -282,3 +282,26 @@ def test_loss_unbounded_below_is_implausible(tmp_path):
     d = traindoc.diagnose(tmp_path / "r")
     imp = [s for s in d.symptoms if s.name == "loss-implausible"]
     assert imp and "below zero" in imp[0].message, [s.name for s in d.symptoms]
+
+
+def _masked(tmp_path, shift: int):
+    # minGPT's adder: the prompt positions of the target are -1 (ignored by the loss), the
+    # rest is the sequence shifted by one; not shifted, the answer digits are the input's own
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Embedding(10, 16), nn.Linear(16, 10))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    with traindoc.watch(out=tmp_path / "r", replay=False):
+        for _ in range(30):
+            seq = torch.randint(0, 10, (32, 7))
+            x, y = seq[:, :-1], seq[:, shift:shift + 6].clone()
+            y[:, :3] = -1
+            loss = nn.functional.cross_entropy(model(x).view(-1, 10), y.reshape(-1), ignore_index=-1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return [e for e in traindoc.open_run(tmp_path / "r").events() if e["kind"] == "target-in-input"]
+
+
+def test_an_unshifted_target_with_ignored_positions_is_a_leak(tmp_path):
+    assert _masked(tmp_path / "a", shift=0)
+    assert not _masked(tmp_path / "b", shift=1)

@@ -64,8 +64,9 @@ def lr_too_high(run):
     With or without them: a C-class cross-entropy whose 5 %-window means sit above
     1.05 ln C (worse than a uniform guess; perplexity above the vocabulary size) in a
     quarter of the run after it had gone below ln C. And, at a rate far above the
-    optimizer's usual range, an update/weight ratio above 3e-2 even when the loss fell.
-    And, as a warning, a ReLU layer alive at the start that died under steps of 3e-2 or
+    optimizer's usual range, an update/weight ratio above 3e-2 even when the loss fell, or
+    above 1e-2 after first updates of 30 %+ of the weights when the loss settled at over half
+    its start (minGPT's adder at AdamW 0.05). And, as a warning, a ReLU layer alive at the start that died under steps of 3e-2 or
     more of the weights (median up to its death) while the loss made little progress.
 
     How to confirm: an LR range test (sweep the learning rate over a few hundred steps
@@ -191,6 +192,12 @@ def _branches(run, f) -> tuple[float, list]:
             return 0.8, [loss_ev, killed]
         if ur > 0.03 and (progress < 0.3 or regress > 0.3):
             return (ur / 0.03) ** 0.3 * (1.2 if progress < 0 else 1.0), [loss_ev]
+        if ur > 0.01 and high_for(f, run) and np.isfinite(eu) and eu > 0.3 and progress < 0.5 and regress < 0.1:
+            # three readings agree: a rate above the optimizer's range, first updates that rewrote
+            # the weights (30 %+ of their norm), and steps 10x a healthy size all run long; the loss
+            # settled at over half its start (minGPT's adder at AdamW 0.05: 2.3 -> a 1.58 plateau)
+            return 0.9 * (ur / 0.03) ** 0.3, [loss_ev, {"series": "update_ratio", "first_steps_max": fmt(eu),
+                                                        "median": fmt(ur), "healthy": "~1e-3"}]
         if ur > 0.03 and high_for(f, run):
             # the loss fell, but to a plateau set by the step size: every update moves the
             # weights by >3 % of their norm at a rate far above the optimizer's usual range
