@@ -94,7 +94,8 @@ class ThresholdSplits:
         """[holds, column] for this step (floats on the device). A threshold leaves the two
         classes touching: the gap between them is about the column's spacing in the batch
         (under 3 x range / rows); two naturally separate clusters (binary Iris' petal length)
-        leave a wide one. Batches are counted by step (a batch seen by two losses is one)."""
+        leave a wide one, unless one class sits at a single value (an indicator of the label).
+        Batches are counted by step (a batch seen by two losses is one)."""
         tf = t.reshape(-1)
         lo, hi = tf == tf.amin(), tf == tf.amax()
         lo2, hi2 = lo.reshape(-1, 1), hi.reshape(-1, 1)
@@ -104,7 +105,10 @@ class ThresholdSplits:
         fit = (lo | hi).all() & (lo.sum() >= self.MIN_ROWS) & (hi.sum() >= self.MIN_ROWS)
         gap = torch.maximum(hi_min - lo_max, lo_min - hi_max)  # > 0: separated
         touching = gap < 3 * (x.amax(0) - x.amin(0)) / x.shape[0]
-        sep = (gap > 0) & touching & fit
+        # or one class at a single value (a price logged only when sold, 0 otherwise: bench/real
+        # 137): an indicator of the label, however wide the gap; two natural clusters both spread
+        flat = (lo_max == lo_min) | (hi_max == hi_min)
+        sep = (gap > 0) & (touching | flat) & fit
         prev = self._alive.get(where)
         if prev is not None and prev[0].shape == sep.shape and prev[0].device == sep.device:
             sep, n = sep & prev[0], prev[1] + (step != prev[2])

@@ -112,6 +112,21 @@ def test_threshold_splits_need_touching_classes_over_three_steps():
     assert held == 1
 
 
+def test_a_column_set_only_for_one_class_splits_however_wide_the_gap():
+    # a purchase price logged only when the item sold (0 otherwise; bench/real 137): a wide gap,
+    # but one class sits at a single value, an indicator of the label
+    from traindoc.monitor.target_match import ThresholdSplits
+
+    g = torch.Generator().manual_seed(5)
+    s = ThresholdSplits()
+    for step in range(3):
+        x = torch.randn(64, 3, generator=g)
+        y = (torch.arange(64) % 2).float()
+        x[:, 1] = torch.where(y > 0, 20.0 + 30.0 * torch.rand(64, generator=g), torch.zeros(64))
+        held = float(s.flag("a", x, y, step)[0])
+    assert held == 1
+
+
 def test_two_well_separated_blobs_are_an_easy_task_not_a_leak(tmp_path):
     # MorvanZhou/PyTorch-Tutorial 302_classification: classes at (2, 2) and (-2, -2), unit
     # spread: each column correlates ~0.89 with the label, and the loss falls toward 0
