@@ -11,7 +11,8 @@ import torch
 
 from .binary import MultiLabelCounts, PositiveRates
 from .columns import column_scale_ratio
-from .target_match import SHIFTS, ThresholdSplits, affine_copy, near_copy, same_memory, shift_shares, threshold_candidate
+from .target_match import (SHIFTS, ThresholdSplits, affine_copy, equal_where_kept, near_copy, same_memory, shift_shares,
+                           threshold_candidate)
 
 LEAK_STEPS = 20  # steps during which the loss's targets are compared with the model's inputs
 
@@ -178,11 +179,7 @@ class LossFns:
                 continue
             if not t.is_floating_point() and not x.is_floating_point() and x.numel() == t.numel() \
                     and x.numel() >= 8:
-                # positions whose class target is negative are ignored by the loss (minGPT's -1 on
-                # the prompt, -100): equal on every other one, 8 at least (minGPT's adder, y = x)
-                keep = t.reshape(-1) >= 0
-                same = (((x.reshape(-1) == t.reshape(-1)) | ~keep).all() & (keep.sum() >= 8)).reshape(1).float()
-                same = same * (1 if varied is None else varied)
+                same = equal_where_kept(x, t) * (1 if varied is None else varied)
                 flags.append(torch.cat([same, same.new_zeros(1)]))
                 cands.append((where, f"the target of {name} is the model's {where} itself (y = x)"))
             elif x.ndim == 2 and x.is_floating_point() and x.shape[0] >= 8 and x.shape[1] > 1 \

@@ -30,6 +30,14 @@ def class_correlation(x: torch.Tensor, t: torch.Tensor) -> tuple[torch.Tensor, t
     return ((xc * tc.reshape(-1, 1)).sum(0) / (xc.norm(dim=0) * tc.norm()).clamp_min(1e-12)).abs(), discrete
 
 
+def equal_where_kept(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """[1.0] when the integer input ``x`` equals the class target ``t`` on every position the
+    loss does not ignore (a negative target: minGPT's -1 on the prompt, -100), 8 at least
+    (minGPT's adder with y = x), else [0.0]; on the device, no sync."""
+    keep = t.reshape(-1) >= 0
+    return (((x.reshape(-1) == t.reshape(-1)) | ~keep).all() & (keep.sum() >= 8)).reshape(1).float()
+
+
 def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     """The same elements in the same memory (a view such as ``targets.view(-1)``)."""
     try:
