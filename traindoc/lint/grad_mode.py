@@ -188,4 +188,51 @@ def inference_in_train_mode(m):
         who = ast.unparse(f)
         if who in trains and who not in evaled and enclosing_no_grad(m, site.ctx.withs) \
                 and not any(c is trains[who] for c in walk(fn)):
-            yield site.node, fn, trains[who]
+            yield site.node, fn, trains[who], None
+
+
+def partly_evaluated(m):
+    """(call, function, train call, eval call) for a module run in a function that puts
+    another module in eval mode first but not this one, which the file puts in train mode
+    elsewhere and never in eval mode: ``model.eval()`` then ``predictor(h)`` in a link
+    predictor's ``test()``, with ``predictor.train()`` in ``train()``. The first run of
+    each such module in the function."""
+    trains: dict[str, ast.Call] = {}
+    evaled: set[str] = set()
+    first_eval: dict[int, ast.Call] = {}
+    for site in m.w.calls:
+        f = site.node.func
+        if isinstance(f, ast.Attribute) and f.attr in ("train", "eval") and _module_ref(f.value):
+            who = ast.unparse(f.value)
+            if f.attr == "eval" or false_arg(site.node):
+                evaled.add(who)
+                if site.ctx.func is not None:
+                    first_eval.setdefault(id(site.ctx.func), site.node)
+            elif not site.node.args and not site.node.keywords:
+                trains.setdefault(who, site.node)
+    done: set[tuple] = set()
+    for site in m.w.calls:
+        fn, f = site.ctx.func, site.node.func
+        ev = first_eval.get(id(fn)) if fn is not None else None
+        who = ast.unparse(f) if ev is not None and _module_ref(f) else ""
+        if who in trains and who not in evaled and site.node.lineno > ev.lineno and (id(fn), who) not in done \
+                and not any(c is trains[who] for c in walk(fn)):
+            done.add((id(fn), who))
+            yield site.node, fn, trains[who], ev
+
+
+def _module_ref(e) -> bool:
+    """``predictor`` or ``self.predictor``: a name a module is kept under."""
+    return isinstance(e, ast.Name) or isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) \
+        and e.value.id == "self"
+
+
+def call_no_grad(m, call) -> bool:
+    """The call sits in a ``with torch.no_grad():`` block."""
+    site = next((s for s in m.w.calls if s.node is call), None)
+    return site is not None and enclosing_no_grad(m, site.ctx.withs)
+
+
+def body_no_grad(m, loop) -> bool:
+    """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
+    return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)

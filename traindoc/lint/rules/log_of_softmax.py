@@ -23,7 +23,9 @@ def check(m):
     `p = nn.Softmax(-1)(x)` (through names, aliases, method calls and modules assigned in
     `__init__`), and `torch.log(torch.sigmoid(x))`. Also the target's probability picked
     with a one-hot mask, `(softmax(x) * one_hot).sum(1).log()` (the focal-loss spelling; the
-    mask from `F.one_hot`, `torch.eye(C)[y]` or `zeros(...).scatter_(1, y, 1)`). A guarded argument
+    mask from `F.one_hot`, `torch.eye(C)[y]` or `zeros(...).scatter_(1, y, 1)`), and the true
+    label's probability picked by hand, `torch.where(y == 1, p, 1 - p).log()` with `p` a sigmoid
+    or softmax output (a binary cross-entropy written out). A guarded argument
     (`softmax(x) + eps`, `.clamp(min=eps)`) is not flagged.
 
     Why it happens: softmax rounds every probability below ~1e-38 (float32; 6e-8
@@ -53,6 +55,10 @@ def check(m):
             yield Hit(call, "log of the target's softmax probability, picked with a one-hot mask: -inf (then NaN "
                             "gradients) where it underflows to 0; take F.log_softmax(x, 1) and pick with "
                             "logp.gather(1, y[:, None]) (exp() of it gives the probability a focal term needs)")
+        elif k is None and _where_of_probs(m, x):
+            yield Hit(call, "log of a probability picked with torch.where from a sigmoid (p or 1 - p): -inf where it "
+                            "underflows to 0 or rounds to 1; use F.binary_cross_entropy_with_logits on the logits "
+                            "(or F.logsigmoid(z) and F.logsigmoid(-z))", fix="use F.binary_cross_entropy_with_logits")
         elif k == "sigmoid":
             yield Hit(call, "log of a sigmoid output gives -inf where the sigmoid underflows to 0; use F.logsigmoid",
                       fix="use F.logsigmoid(z) on the pre-sigmoid value")
@@ -87,3 +93,21 @@ def _picked(m, e, depth: int) -> bool:
 def _hand_made(m, b: ast.Name) -> bool:
     d = m.defs(b)
     return bool(d) and len(d) == 1 and isinstance(d[0], ast.expr) and bool(_filled_rows(m, b.id, d[0]))
+
+
+def _where_of_probs(m, e) -> bool:
+    """``torch.where(y == 1, p, 1 - p)`` with ``p`` a sigmoid or softmax output (through
+    names): the probability of the true label, written by hand (fastbook's exercise)."""
+    if isinstance(e, ast.Name):
+        d = m.defs(e)
+        e = d[0] if d and len(d) == 1 and isinstance(d[0], ast.expr) else e
+    if not (isinstance(e, ast.Call) and m.qualname(e.func) == "torch.where" and len(e.args) == 3):
+        return False
+    return all(_prob(m, a) for a in e.args[1:])
+
+
+def _prob(m, e) -> bool:
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Sub) and isinstance(e.left, ast.Constant) \
+            and e.left.value == 1:
+        e = e.right  # 1 - p
+    return m.kind(e) in ("softmax", "sigmoid")

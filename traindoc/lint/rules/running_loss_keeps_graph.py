@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..accumulate import accumulations, loss_name, output_loss
 from ..flow import calls_index, helper_function, local_function, params_given
 from ..registry import Hit, lint_rule
 from ..source import segment, short, text
@@ -14,7 +15,7 @@ from ..walk import walk
 @lint_rule(
     "running-loss-keeps-graph", "TD516", "warning",
     "a running total (or list) of the training loss accumulates the loss tensor itself, keeping every step's graph",
-    needles=[("backward",), ("+=", "append", "= total", "+ loss", ".update(", ".add(", ".add_(")],
+    needles=[("backward", "autograd.grad"), ("+=", "append", "= total", "+ loss", ".update(", ".add(", ".add_(", "] = ")],
     fix="accumulate a number: total += loss.item() (or loss.detach() to stay on the device)",
     confirm="print torch.cuda.memory_allocated() (or the process RSS) every 100 steps: it keeps growing",
 )
@@ -84,21 +85,21 @@ def check(m):
         yield from _kept_by_helper(m, site.node, held, seen)
         seg = segment(m, site.node)
         if b"+=" not in seg and b"append(" not in seg and b"+ " not in seg and b"update(" not in seg \
-                and b"add(" not in seg and b"add_(" not in seg:
+                and b"add(" not in seg and b"add_(" not in seg and b"] = " not in seg:
             continue
         loop = site.node
         if id(loop) in seen:
             continue
         seen.add(id(loop))
-        for node, tgt, v, how in _accumulations(loop, held, m):
+        for node, tgt, v, how in accumulations(loop, held, m):
             if not tgt or tgt in names or tgt.rsplit(".", 1)[-1] in names:
                 continue  # the total is what gets backpropagated
             if v not in returned and _other_binding(m, node, v, bound.get((id(site.ctx.func), v))):
                 continue  # the same name bound again (an evaluation loss after the training loop)
             what = {"append": f"`{tgt}.append({short(node.args[0]) if how == 'append' else v})`", "update": f"`{tgt}.update({v}, ...)`",
                     "add": f"`{tgt}.add(..., {v})`", "add_": f"`{tgt}.add_({v})`"}.get(how, f"`{tgt} = {tgt} + {v}`")
-            if how == "+=":
-                what = f"`{short(node.target)} += {v}`"
+            if how in ("+=", "setitem"):
+                what = f"`{short(node.target)} += {v}`" if how == "+=" else f"`{short(node.targets[0])} = {v}`"
             whose = "the loss tensor that backward() just used" if v.split("[", 1)[0] in names else \
                 "a term of the loss that backward() just used"
             yield Hit(node, f"{what} accumulates {whose}: it keeps every step's "
@@ -111,7 +112,7 @@ def _kept_by_helper(m, loop, names: set[str], seen: set[int]):
     loss``; ``metric.aggregate(state, logits, y)`` whose body appends ``self.criterion(pred,
     y)`` to ``state``. Kept on ``self`` or in a container passed in, it outlives the step."""
     upstream = _loss_inputs(loop, names)
-    direct = {id(a[0]) for a in _accumulations(loop, names, m)}  # meter.update(loss): reported at the call
+    direct = {id(a[0]) for a in accumulations(loop, names, m)}  # meter.update(loss): reported at the call
     for n in walk(loop):
         fn = helper_function(m, n) if isinstance(n, ast.Call) and id(n) not in direct else None
         if fn is None:
@@ -122,7 +123,7 @@ def _kept_by_helper(m, loop, names: set[str], seen: set[int]):
         rebound = {t.id for x in walk(fn) if isinstance(x, (ast.Assign, ast.AugAssign))
                    for t in (x.targets if isinstance(x, ast.Assign) else [x.target]) if isinstance(t, ast.Name)}
         outer = {a.arg for a in fn.args.args} | {"self"}
-        for node, tgt, v, how in _accumulations(fn, held - rebound, m):
+        for node, tgt, v, how in accumulations(fn, held - rebound, m):
             if id(node) in seen or _base(tgt) not in outer or _base(tgt) in held:
                 continue
             seen.add(id(node))
@@ -185,12 +186,13 @@ def _kept_on_self(m, fns: dict, back: dict, bound: dict):
             continue
         in_loops = {id(n) for lp in walk(fn) if isinstance(lp, (ast.For, ast.While)) for n in walk(lp)}
         names = back[k]
-        for node, tgt, v, how in _accumulations(fn, names, m):
+        for node, tgt, v, how in accumulations(fn, names, m):
             if id(node) in in_loops or not tgt.startswith("self.") or tgt.rsplit(".", 1)[-1] in names:
                 continue
             if _other_binding(m, node, v, bound.get((k, v))):
                 continue
-            what = f"`{short(node.target)} += {v}`" if how == "+=" else f"`{short(node.func.value)}.{how}({v})`"
+            what = f"`{short(node.target)} += {v}`" if how == "+=" else f"`{short(node.targets[0])} = {v}`" \
+                if how == "setitem" else f"`{short(node.func.value)}.{how}({v})`"
             yield Hit(node, f"{what} keeps the loss tensor that backward() just used on an attribute that outlives "
                             f"the step: every call adds that step's autograd graph and memory grows; use "
                             f"{v}.item() (or {v}.detach())")
@@ -235,67 +237,6 @@ def _returned_losses(m, loop, stepping: dict[int, set[int]]) -> set[str]:
 def _closure_step(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "step" and len(call.args) == 1 \
         and isinstance(call.args[0], ast.Name)
-
-
-def _accumulations(loop: ast.AST, names: set[str], m=None) -> list[tuple]:
-    """``(node, total, loss name, "+=" | "+" | "append" | "update")`` for each statement of
-    ``loop`` that adds a backpropagated name to a total: ``t += loss``, ``t = t + loss``,
-    ``t.append(loss)``, ``t.add_(loss)``, ``meter.update(loss, n)`` / ``meter.update([ce, kl])``."""
-    found = []
-    for n in walk(loop):
-        t = type(n)
-        if t is ast.AugAssign and type(n.op) is ast.Add:
-            v = _loss_name(n.value, names)
-            if v:
-                found.append((n, text(n.target), v, "+="))
-        elif t is ast.Assign and len(n.targets) == 1 and isinstance(n.value, ast.BinOp) \
-                and type(n.value.op) is ast.Add and text(n.targets[0]):
-            tgt = text(n.targets[0])
-            sides = (n.value.left, n.value.right)
-            if any(text(s) == tgt for s in sides):
-                other = sides[1] if text(sides[0]) == tgt else sides[0]
-                v = _loss_name(other, names)
-                if v:
-                    found.append((n, tgt, v, "+"))
-        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and len(n.args) == 1:
-            a = n.args[0]
-            # the loss itself, or a record holding it: outputs.append({"loss": loss}), hist.append((step, loss))
-            held = a.values if isinstance(a, ast.Dict) else a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]
-            v = next((x.id for x in held if isinstance(x, ast.Name) and x.id in names), "")
-            if v:
-                found.append((n, text(n.func.value), v, "append"))
-        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr == "add_" and len(n.args) == 1 \
-                and isinstance(n.args[0], ast.Name) and n.args[0].id in names:
-            # total.add_(loss): a tensor total added to in place keeps each step's graph
-            found.append((n, text(n.func.value) or short(n.func.value), n.args[0].id, "add_"))
-        elif t is ast.Call and isinstance(n.func, ast.Attribute) and n.func.attr in ("update", "add") and n.args \
-                and m is not None and _sums(m, n.func.value, n.func.attr):
-            # meter.update(loss, n), meter.update([ce, kl]), stats.add("loss", loss)
-            v = next((_loss_name(x, names) for a in n.args for x in (a, *getattr(a, "elts", ()))
-                      if _loss_name(x, names)), "")
-            if v:
-                found.append((n, text(n.func.value), v, n.func.attr))
-    return found
-
-
-# By name only for ``.update`` (AverageMeter and its copies); loggers named tracker/stats
-# (labml's tracker.add) convert what they are given, so ``.add`` needs a class of the file.
-_METER_WORDS = ("meter", "avg", "average", "running")
-
-
-def _sums(m, recv, method: str) -> bool:
-    """``recv.update(...)`` adds its values up: an AverageMeter-like name, or an instance of
-    a class of this file whose ``update``/``add`` sums into an attribute."""
-    name = (text(recv) or "").rsplit(".", 1)[-1].lower()
-    if method == "update" and any(w in name for w in _METER_WORDS):
-        return True
-    k = m.kind(recv)
-    if not (isinstance(k, tuple) and k[0] == "local"):
-        return False
-    fn = m.method(k[1], method)
-    return fn is not None and any(type(x) is ast.AugAssign and type(x.op) is ast.Add
-                                  or type(x) is ast.Assign and isinstance(x.value, ast.BinOp)
-                                  and type(x.value.op) is ast.Add for x in walk(fn))
 
 
 def _terms(loop: ast.AST, names: set[str], m=None) -> set[str]:
@@ -348,7 +289,7 @@ def _backwarded_expr(call: ast.Call):
     f = call.func
     if not isinstance(f, ast.Attribute):
         return None
-    a0 = call.args[0] if call.args and (isinstance(call.args[0], ast.Name) or _output_loss(call.args[0])) else None
+    a0 = call.args[0] if call.args and (isinstance(call.args[0], ast.Name) or output_loss(call.args[0])) else None
     if f.attr == "backward":
         r = f.value
         if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and r.func.attr == "scale" and r.args:
@@ -357,32 +298,17 @@ def _backwarded_expr(call: ast.Call):
                                or isinstance(r, ast.Attribute) and r.attr in ("accelerator", "autograd")
                                or "loss" in text(a0).lower() and "loss" not in text(r).lower()):
             return a0  # accelerator.backward(loss), torch.autograd.backward(loss), model_engine.backward(loss)
-        if isinstance(r, ast.Name) or _output_loss(r):
+        if isinstance(r, ast.Name) or output_loss(r):
             return r  # loss, outputs.loss (a Hugging Face model's output)
         if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and not call.args:
             return r.value  # losses["total"].backward(): every entry of `losses` is a graph
         return a0  # engine.backward(loss)
     if f.attr == "manual_backward":
         return a0
+    if f.attr == "grad" and text(f.value) in ("autograd", "torch.autograd") \
+            and not any(k.arg == "create_graph" for k in call.keywords):
+        return a0  # grads = autograd.grad(env_loss, params): a backward that returns the gradients
     return None
-
-
-def _loss_name(e, names: set[str]) -> str:
-    """``loss`` or ``loss * k`` / ``k * loss`` / ``loss / k``: the backpropagated name, or ''."""
-    if isinstance(e, ast.Name):
-        return e.id if e.id in names else ""
-    if _output_loss(e):
-        return text(e) if text(e) in names else ""
-    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in names:
-        return short(e)  # losses[key]
-    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Mult, ast.Div):
-        return _loss_name(e.left, names) or (_loss_name(e.right, names) if type(e.op) is ast.Mult else "")
-    return ""
-
-
-def _output_loss(e) -> bool:
-    """``outputs.loss``: the loss a model returns on its output object (Hugging Face)."""
-    return isinstance(e, ast.Attribute) and e.attr == "loss" and isinstance(e.value, ast.Name)
 
 
 def _other_binding(m, node, v: str, bound: set | None) -> bool:

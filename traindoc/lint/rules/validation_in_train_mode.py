@@ -8,7 +8,8 @@ import re
 from ..bindings import Param
 from ..eval_words import FUNC_WORDS as _FUNC_WORDS, INFER_WORDS, LOOP_WORDS as _LOOP_WORDS, evals_before, \
     literal_words as _literal_words, pytest_file as _pytest_file, words as _words
-from ..grad_mode import decorated_no_grad, enclosing_no_grad, false_arg, inference_in_train_mode, mode_index
+from ..grad_mode import body_no_grad, call_no_grad, decorated_no_grad, enclosing_no_grad, false_arg, \
+    inference_in_train_mode, mode_index, partly_evaluated
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
@@ -60,7 +61,9 @@ def check(m):
     forward or the validation call: the finding points at the forward. Also inference in a
     method of a class (`with torch.no_grad(): value = self.critic(...)`, a PPO rollout) on an
     attribute another method puts in train mode (`self.critic.train()`) and no line of the
-    file puts in eval mode. A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
+    file puts in eval mode; and a module run after another one's `.eval()` in the same function
+    (`model.eval()`, then `predictor(h)`) when the file trains it (`predictor.train()`) and never
+    evaluates it. A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
     mode changes nothing, unless the evaluation function itself calls `model.train()` (a
     model built elsewhere, put in train mode for evaluation: that call is the finding).
@@ -104,7 +107,7 @@ def check(m):
         had_eval = any(id(f) in evals for f in chain)
         has_eval = had_eval and undo is None
         has_nograd = (enclosing_no_grad(m, site.ctx.withs) or any(id(f) in no_grads for f in chain)
-                      or _body_no_grad(m, loop))
+                      or body_no_grad(m, loop))
         # a `.train()` call in an evaluation function (one that does not train) is the line
         # to change (to `.eval()`); before a training loop it is right, and the forward is
         switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn) \
@@ -130,12 +133,15 @@ def check(m):
     yield from _batch_functions(m, index)
     yield from _shared_epochs(m)
     if any(w in m.source for w in _MODE_MATTERS):
-        for call, fn, train in inference_in_train_mode(m):
+        for call, fn, train, ev in [*inference_in_train_mode(m), *partly_evaluated(m)]:
+            who, why = ast.unparse(call.func), "runs under no_grad in `{}()` (inference)"
+            if ev is not None:  # model.eval(); predictor(h): the second module was forgotten
+                why = f"runs in `{{}}()` after `{ast.unparse(ev.func)}()` (line {ev.lineno}), which leaves it out,"
             if not _trains(m, fn):
-                yield Hit(call, f"`{ast.unparse(call.func)}` runs under no_grad in `{fn.name}()` (inference) while "
-                                f"it is in train mode: `{ast.unparse(train.func)}()` on line {train.lineno} and no "
-                                "`.eval()` anywhere in the file, so dropout stays on and BatchNorm updates its "
-                                "running stats; call .eval() before it (and .train() before training)")
+                yield Hit(call, f"`{who}` {why.format(fn.name)} while it is in train mode: `{ast.unparse(train.func)}()` "
+                                f"on line {train.lineno} and no `{who}.eval()` anywhere in the file, so dropout stays "
+                                f"on and BatchNorm updates its running stats; call {who}.eval() before it (and "
+                                ".train() before training)")
 
 
 def _batch_functions(m, index):
@@ -160,7 +166,7 @@ def _batch_functions(m, index):
             if index is None:
                 index = mode_index(m)
             evals, no_grads, callers = index
-            if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or _call_no_grad(m, run):
+            if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or call_no_grad(m, run):
                 continue
             yield Hit(run, f"`{fn.name}` runs the model without torch.no_grad() (no call of it is under no_grad): "
                            "autograd keeps every activation of each validation batch (memory, time)")
@@ -178,7 +184,7 @@ def _shared_epochs(m):
             continue
         gate = _training_gate(m, loop)
         run = _model_call(m, loop) if gate is not None else None
-        if run is None or _call_no_grad(m, run) or _body_no_grad(m, loop) or enclosing_no_grad(m, site.ctx.withs):
+        if run is None or call_no_grad(m, run) or body_no_grad(m, loop) or enclosing_no_grad(m, site.ctx.withs):
             continue
         flag = {n.id for n in walk(gate) if isinstance(n, ast.Name)}
         params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
@@ -190,7 +196,7 @@ def _shared_epochs(m):
             continue
         calls = m.call_sites(fn)
         val = [c for c in calls if _validation_call(c)]
-        if not val or len(val) == len(calls) or all(_call_no_grad(m, c) for c in val):
+        if not val or len(val) == len(calls) or all(call_no_grad(m, c) for c in val):
             continue
         done.add(id(fn))
         yield Hit(run, f"`{fn.name}` trains only under `if {text(gate)}:` and also runs validation (line "
@@ -225,11 +231,6 @@ def _validation_call(call: ast.Call) -> bool:
     return any(_words(text(a) or _literal_words(a)) & _LOOP_WORDS for a in args) or any(
         isinstance(k.value, ast.Constant) and k.value.value in (False, None) and _words(k.arg or "") & {
             "train", "training", "is", "optimizer", "opt"} for k in call.keywords)
-
-
-def _call_no_grad(m, call) -> bool:
-    site = next((s for s in m.w.calls if s.node is call), None)
-    return site is not None and enclosing_no_grad(m, site.ctx.withs)
 
 
 def _validation_iterable(m, site) -> str | None:
@@ -371,11 +372,6 @@ def _trains(m, node, depth: int = 0) -> bool:
                     if memo[id(fn)]:
                         return True
     return False
-
-
-def _body_no_grad(m, loop) -> bool:
-    """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
-    return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)
 
 
 # Train mode on purpose in an evaluation: Monte-Carlo dropout, BatchNorm recalibration.
