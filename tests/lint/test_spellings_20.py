@@ -139,6 +139,57 @@ CASES = {
             return [head(x, z) for x, z in h]
         """,
     ],
+    "optimizer-misses-params": [
+        # adapter layers added after the optimizer took the model's parameters (adapter-hub #260)
+        """
+        import torch
+        def build(model, name):
+            opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            model.add_adapter(name)  # !
+            model.train_adapter(name)
+            return opt
+        """,
+        # the vocabulary grown first, the optimizer after: complete
+        """
+        import torch
+        def build(model, n_tokens):
+            model.resize_token_embeddings(n_tokens)
+            return torch.optim.AdamW(model.parameters(), lr=1e-4)
+        """,
+    ],
+    "one-hot-target": [
+        # the dataset stores one-hot rows: the accuracy argmaxes them, the loss takes them as indices
+        """
+        import torch
+        import torch.nn as nn
+        def fit(net, opt, train_dl, val_dl):
+            ce = nn.CrossEntropyLoss()
+            for xb, yb in train_dl:
+                loss = ce(net(xb), yb)  # !
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            with torch.no_grad():
+                return sum((net(xb).argmax(1) == yb.argmax(dim=1)).sum().item() for xb, yb in val_dl)
+        """,
+        # mixup: soft targets on purpose, argmaxed for the accuracy only
+        """
+        import torch
+        import torch.nn as nn
+        def fit(net, opt, train_dl, mixup):
+            ce = nn.CrossEntropyLoss()
+            hits = 0
+            for xb, yb in train_dl:
+                xb, yb = mixup(xb, yb)
+                out = net(xb)
+                loss = ce(out, yb)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                hits += (out.argmax(1) == yb.argmax(dim=1)).sum().item()
+            return hits
+        """,
+    ],
 }
 
 

@@ -36,7 +36,9 @@ def check(m):
     `y` is provably indices: `torch.randint(0, C, (N,))`, an argmax, or a name the same
     function compares with `out.argmax(1)` / `torch.max(out, 1)`), and the reverse:
     `BCEWithLogitsLoss` / `binary_cross_entropy` given class indices against the (N, C)
-    output of a `nn.Linear(k, C)` head. Severity: error for an integer one-hot, any
+    output of a `nn.Linear(k, C)` head; and a target passed as it comes (`criterion(out, yb)`)
+    that the same function argmaxes elsewhere (`yb.argmax(dim=1)` in the accuracy): one-hot
+    rows from the dataset (not in a file that mixes or smooths labels). Severity: error for an integer one-hot, any
     one-hot given to nll_loss, float class indices and indices given to BCE (they fail
     or compute the wrong thing), warning for a float one-hot given to cross_entropy.
     Soft targets on purpose are left alone: label smoothing or mixup written as
@@ -84,11 +86,43 @@ def check(m):
                                      "(ignore_index does not apply, C times the memory); pass the class indices "
                                      "(y, or onehot.argmax(1))")
             continue
+        am = _argmaxed(m, site, lc[2])
+        if am is not None:
+            yield Hit(site.node, f"{lc[0]} given `{lc[2].id}` as class indices, but line {am.lineno} takes "
+                                 f"`{short(am)}`: the targets are one-hot rows; pass `{lc[2].id}.argmax(dim=1)` (or store "
+                                 "class indices in the dataset)", related=((am, "the targets read as one-hot"),))
+            continue
         inner = _strip_float(m, lc[2])
         if inner is not lc[2] and _indices(m, inner, site, 3):
             yield Hit(site.node, f"{lc[0]} given class indices cast to float (`{short(lc[2])}`): it expects a long "
                                  "tensor of class indices (a float target of shape (N,) fails); drop the .float()",
                       severity="error")
+
+
+# Soft targets on purpose: a file that mixes or smooths labels argmaxes them for accuracy only.
+_SOFT = (b"mixup", b"cutmix", b"smooth", b"soft_t", b"soft_l", b"distill", b"lam ", b"lam*", b"lam)")
+
+
+def _argmaxed(m, site, y):
+    """``yb.argmax(dim=1)`` elsewhere in the function that passes ``yb`` itself to the loss
+    (the accuracy of the validation loop): the same batches' targets are one-hot rows.
+    The argmax call, or None."""
+    fn = site.ctx.func
+    if not isinstance(y, ast.Name) or fn is None or any(w in m.source.lower() for w in _SOFT):
+        return None
+    same = lambda e: isinstance(e, ast.Name) and e.id == y.id  # noqa: E731
+    for n in walk(fn):
+        if not isinstance(n, ast.Call):
+            continue
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "argmax" and same(n.func.value):
+            dims = [k.value for k in n.keywords if k.arg == "dim"] + n.args[:1]
+        elif m.qualname(n.func) == "torch.argmax" and n.args and same(n.args[0]):
+            dims = [k.value for k in n.keywords if k.arg == "dim"] + n.args[1:2]
+        else:
+            continue
+        if dims and isinstance(dims[0], ast.Constant) and dims[0].value in (1, -1):
+            return n
+    return None
 
 
 _FLOAT = frozenset({"float", "double", "half", "bfloat16", "to", "type"})

@@ -36,7 +36,9 @@ def check(m):
     `nn.SyncBatchNorm.convert_sync_batchnorm(model)`, `prepare_qat`, `fuse_modules`,
     `copy.deepcopy(model)`), also in another method of the class when the optimizer lives
     on `self`; a new layer assigned to `self.model.x` in another method than the
-    `__init__` that built the optimizer; and, at module level, the model name bound to a
+    `__init__` that built the optimizer; a call that adds parameters to the model in place
+    after the optimizer (`model.add_adapter(...)`, `model.resize_token_embeddings(n)`,
+    `add_module`, `register_parameter`); and, at module level, the model name bound to a
     new model (`rnn = CharRNN(...)` again) with a training step still to come; and a module
     class of the file that owns parameters (a loss with learned weights or its own
     classifier) kept on an object that is not a module (`self.loss = JointLoss(...)` in a
@@ -97,7 +99,8 @@ def check(m):
         later_text = b"\n".join(lines[(call.end_lineno or call.lineno):])
         if filtered and b"requires_grad" not in later_text:
             continue
-        if not filtered and not re.search(rb"(?m)^[ \t]*" + re.escape(owner.encode()) + rb"\.\w+[ \t]*=(?!=)", later_text):
+        if not filtered and not re.search(rb"(?m)^[ \t]*" + re.escape(owner.encode()) + rb"\.(\w+[ \t]*=(?!=)|("
+                                          + "|".join(_ADDS).encode() + rb")\()", later_text):
             continue
         fn = site.ctx.func
         scope = fn if fn is not None else m.tree
@@ -120,12 +123,20 @@ def _late_changes(m, call: ast.Call, owner: str, filtered: bool, nodes: list):
             yield Hit(n, f"a new layer is assigned to `{owner}` after the optimizer (line {call.lineno}) was built "
                          f"from `{owner}.parameters()`: its parameters are not in the optimizer and never train; "
                          "build the optimizer after the model is complete")
+        elif not filtered and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in _ADDS and text(n.func.value) == owner:
+            yield Hit(n, f"`{text(n.func)}()` adds new parameters to `{owner}` after the optimizer (line "
+                         f"{call.lineno}) was built from `{owner}.parameters()`: they are not in the optimizer and "
+                         "never train; build the optimizer after this call")
         elif filtered and _unfreezes(n, owner) is not None:
             yield Hit(_unfreezes(n, owner), f"parameters are unfrozen after the optimizer (line {call.lineno}) was built from the "
                          "trainable parameters only: the unfrozen ones are not in the optimizer and never train; "
                          "rebuild the optimizer or add_param_group")
 
 
+# Methods that add parameters to a module in place: torch's own, adapter-hub / transformers'
+# `add_adapter`, and `resize_token_embeddings` (a new embedding matrix, not the old one resized).
+_ADDS = ("add_module", "register_parameter", "register_module", "add_adapter", "resize_token_embeddings")
 _OPT_NAMES = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "LBFGS",
               "Rprop", "SparseAdam", "Lion", "Adafactor", "LAMB", "Lamb", "LARS", "SGDW")
 
