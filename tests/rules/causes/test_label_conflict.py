@@ -165,3 +165,21 @@ def test_binary_conflicts_on_a_tenth_of_the_rows_are_a_warning(tmp_path):
     assert _groups(folder)["conflict_groups"] == 60
     (c,) = [c for c in traindoc.diagnose(folder).causes if c.name == "label-conflict"]
     assert c.severity == "warning"
+
+
+def test_one_token_in_and_a_neighbour_out_is_a_distribution_not_a_conflict(tmp_path):
+    # a skip-gram: one-hot centre words, their context words as targets (graykode's Word2Vec):
+    # every word has several contexts, so every row "conflicts", and the floor is the task's
+    # entropy, not a labelling error
+    g = torch.Generator().manual_seed(0)
+    words = torch.randint(0, 8, (400,), generator=g)
+    context = (words + torch.randint(1, 4, (400,), generator=g)) % 8
+    X = torch.eye(8)[words]
+    model = nn.Sequential(nn.Linear(8, 2, bias=False), nn.Linear(2, 8, bias=False))
+    folder = _run(tmp_path, X, context, model=model, bs=16)
+    g = _groups(folder)
+    assert g["conflict_rows"] == g["rows"] and g["distinct"] <= g["max_label"] + 1
+    assert "label-conflict" not in [c.name for c in traindoc.diagnose(folder).causes]
+    # the same rows with the conflicts confined to a table of many distinct inputs are reported
+    X2, y2 = _table(300)
+    assert traindoc.diagnose(_run(tmp_path / "b", X2, y2)).causes[0].name == "label-conflict"

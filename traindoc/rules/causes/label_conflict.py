@@ -28,7 +28,11 @@ def label_conflict(run):
     final loss, a warning otherwise (at least 2 % of the rows and 0.02 nats). When the loss sits at the chance level for the whole run, the conflicts are
     no more than a warning: labels re-shuffled apart from their inputs each epoch give the
     same input many labels over the run (label-misaligned), and conflicts on some rows would
-    not keep the model from learning the others.
+    not keep the model from learning the others. Not reported when the inputs take no
+    more distinct values than there are classes and most rows conflict: one token in and a
+    neighbouring token out (a skip-gram's context word, a bigram's next character), where the
+    target is a distribution given the input by design and the floor is the task's entropy
+    (graykode/nlp-tutorial's Word2Vec: 7 one-hot words, 8 classes, every row in conflict).
 
     Why it happens: the same record stored twice with two labels (annotators who
     disagree, a merge of two label versions), a feature that told the rows apart dropped
@@ -48,6 +52,11 @@ def label_conflict(run):
     if rows <= 0 or conflict_rows / rows < MIN_SHARE or floor < MIN_FLOOR:
         return []
     share = conflict_rows / rows
+    if int(d.get("distinct") or rows) <= int(d.get("max_label") or 0) + 1 and share >= 0.5:
+        # the inputs take no more values than there are classes, and most rows conflict:
+        # the input cannot name one label per row by construction; the target is a
+        # distribution given it (a skip-gram's context word, a bigram's next character)
+        return []
     end = _final_ce(run)
     part = floor / end if end and end > 0 else None
     # Two classes: a binary task's final loss is small, so a modest share of contradictory
