@@ -392,6 +392,35 @@ def test_vanishing_gradient(make_run):
     assert vg and vg[0].severity == "warning" and "rose" in vg[0].message
 
 
+def test_vanishing_gradient_after_first_updates_that_doubled_the_loss_is_the_step_size(make_run):
+    # graykode/nlp-tutorial's 6-layer post-LN Transformer at Adam 1e-3 without warmup: healthy
+    # per-layer gradients at the first step, 2.3 -> 5.3 within the first steps, then the early
+    # layers' gradients gone and the loss stuck at 1.6 (at lr 1e-4 it reaches 7e-4)
+    from ..conftest import MODULES
+
+    mods = MODULES + [["5", "Linear", 10], ["6", "Linear", 10]]
+    params = ["0.weight", "2.weight", "4.weight", "5.weight", "6.weight"]
+    scale = {"0.weight": 1e-8, "2.weight": 1e-7, "4.weight": 1e-5, "5.weight": 1e-3, "6.weight": 0.1}
+    pp = {p: (lambda s, v=v: 0.1 if s == 0 else v) for p, v in scale.items()}
+    t = np.arange(N)
+    rng = np.random.default_rng(7)
+    loss = 1.6 + 0.01 * rng.standard_normal(N)
+    loss[:40] = np.concatenate([[2.26, 2.05], 2.26 + 3.0 * np.sin(np.linspace(0.3, np.pi, 38))])
+    upd = lambda s: 0.03 if s < 5 else 0.015  # noqa: E731
+    d = diagnose(make_run(per_param=pp, modules=mods, params=params, loss=loss, update=upd))
+    assert d.causes[0].name == "lr-too-high" and "overshoot" in d.causes[0].message
+    vg = [c for c in d.causes if c.name == "vanishing-gradient"]
+    assert vg and vg[0].severity == "warning" and "step size" in vg[0].message
+    # gradients that vanished from the first step on stay the depth's doing
+    d = diagnose(make_run(per_param={p: (lambda s, v=v: v) for p, v in scale.items()}, modules=mods,
+                          params=params, loss=loss, update=upd))
+    assert d.causes[0].name == "vanishing-gradient"
+    # the same early rise with updates of a healthy size is not read as the rate
+    assert "lr-too-high" not in names(make_run(loss=loss, update=1e-3))
+    # nor a loss that rose early and then fell to a fifth of its start
+    assert "lr-too-high" not in names(make_run(loss=np.concatenate([loss[:40], 0.45 + 0 * t[40:]]), update=upd))
+
+
 def test_vanishing_gradient_is_judged_per_weight(make_run):
     # a 784x512 first layer against a 128x10 last one (95 of bench/real): the norms differ
     # 600x, the same gradient per weight 10 000x; equal per-weight gradients in layers of

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rule
-from ..evidence import (act_stat, calm_jump, carried_grads, early_update, features, finding, focus_rank, lr_growth,
-                        onset, param_modules)
+from ..evidence import (act_stat, calm_jump, carried_grads, early_blowup, early_rise, early_update, features, finding,
+                        focus_rank, lr_growth, onset, param_modules)
 from ..evidence.inputs import outlier_batches
 from ..util import fmt, gross_divergence
 from .bad_init import zero_init_dominates
@@ -53,7 +53,8 @@ def lr_too_high(run):
     climbs (or blows up to NaN) while each update moves the weights by a large fraction
     of their size (update/weight ratio above ~3e-2 where healthy runs sit near 1e-3, or
     30-100 % on the first steps while the loss falls by less than 30 % overall or blows up
-    to 10x its start within the first tenth of the run),
+    to 10x its start within the first tenth of the run; or 1 %+ on the first steps while the
+    loss more than doubles within the first tenth and never gets back to half its start),
     with inputs on a sane scale and the loss averaged (not summed).
 
     Why it happens: a learning rate copied from another optimizer, batch size or model
@@ -80,6 +81,7 @@ def lr_too_high(run):
     ur = f.update_ratio
     s, evid = _branches(run, f)
     early = next((e["first_steps_max"] for e in evid if "first_steps_max" in e), None)
+    rise = next((e for e in evid if "early_peak_over_first" in e), None)
     killed = next((e for e in evid if "dead_from_step" in e), None)
     s, worse = _uniform_evidence(run, f, s, evid)
     s, gross = _gross_evidence(run, f, s, evid)
@@ -94,7 +96,8 @@ def lr_too_high(run):
         "lr-too-high", _confidence(run, f, s, worse is not None),
         (f"the learning rate ({fmt(f.lr)} with {f.opt_class or 'the optimizer'}) is too high: " if np.isfinite(f.lr)
          else "the learning rate (of the update written by hand) is too high: ")
-        + (_killed_story(f, killed) if killed is not None else _story(f, grow, only_schedule, gross, worse, early)),
+        + (_killed_story(f, killed) if killed is not None else _rise_story(f, rise, evid) if rise is not None
+           else _story(f, grow, only_schedule, gross, worse, early)),
         location={"step": f.first_bad} if f.first_bad is not None else {},
         evidence=evid,
         fix=("give LBFGS a line search (torch.optim.LBFGS(..., line_search_fn='strong_wolfe')): without one it "
@@ -171,7 +174,7 @@ def _branches(run, f) -> tuple[float, list]:
              "growth_before": fmt(o.get("loss_growth", float("nan")))}]
     if f.first_bad is not None or len(f.loss) < 10:
         return 0.0, []
-    blowup = _early_blowup(f)
+    blowup = early_blowup(f)
     if (len(f.loss) >= 20 and np.isfinite(eu) and eu > 0.3 and (f.rel_drop0 < REWRITE_DROP or blowup >= 10)
             and (high_for(f, run) or f.grad_first < 100 * f.grad_med)):
         # the first updates rewrote the weights (each moved them by 30-100 % of their norm),
@@ -182,6 +185,15 @@ def _branches(run, f) -> tuple[float, list]:
             ev["early_max_over_first"] = fmt(blowup)
         return 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7), [
             {"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"}, ev]
+    rise = early_rise(f)
+    if rise >= 2 and np.isfinite(eu) and eu >= 0.01 and f.rel_drop0 < 0.5 and not (np.isfinite(ur) and ur > 0.03):
+        # the loss more than doubled within the first tenth of the run (median of three) while
+        # each early step moved the weights by 1 %+ of their norm: a step that raises the loss
+        # overshoots (a small enough one lowers it), and the run never got back to half its
+        # start (graykode's 6-layer post-LN Transformer at Adam 1e-3, no warmup: 2.3 -> 5.3,
+        # stuck at 1.6; at 1e-4 it reaches 7e-4)
+        return 1.1, [{"series": "loss", "first": fmt(f.loss_first), "early_peak_over_first": fmt(rise),
+                      "last": fmt(f.loss_last)}, {"series": "update_ratio", "early_max": fmt(eu)}]
     loss_ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "min": fmt(f.loss_min)}
     if len(f.loss) >= 20 and np.isfinite(ur):
         progress, regress = _progress(f)
@@ -244,17 +256,6 @@ def _killed_units(run) -> dict | None:
     return None
 
 
-def _early_blowup(f) -> float:
-    """The highest loss of the first tenth of the run (at least 10 steps) over the first
-    loss: 1 when it only fell. Only for a positive loss."""
-    x = np.asarray(f.loss, float)
-    k = max(10, len(x) // 10)
-    head = x[:k][np.isfinite(x[:k])]
-    if not head.size or not np.isfinite(x[0]) or x[0] <= 0 or f.loss_min < 0:
-        return 1.0
-    return float(head.max() / x[0])
-
-
 def _progress(f) -> tuple[float, float]:
     """(progress, regress): how far the loss fell by the end, as a share of where it
     started, and how much of the progress made was lost again by the end. Read on levels,
@@ -305,12 +306,19 @@ def _killed_story(f, k: dict) -> str:
             "push units below zero for good (dead-relu is the same death, seen from the layer)")
 
 
+def _rise_story(f, rise: dict, evid: list) -> str:
+    eu = next(e["early_max"] for e in evid if "early_max" in e)
+    return (f"the loss rose to {rise['early_peak_over_first']}x its start ({fmt(f.loss_first)}) within the first "
+            f"steps, while each step moved the weights by up to {eu} of their norm: the steps overshoot (a small "
+            f"enough one lowers the loss); the run ended at {fmt(f.loss_last)}, never back to half its start")
+
+
 def _story(f, grow: float, only_schedule: bool, gross: dict | None, worse: tuple | None,
            early: str | None = None) -> str:
     """What the evidence says, after "the learning rate ... is too high: "."""
     ur = f.update_ratio
     if early is not None and f.first_bad is None:
-        up = _early_blowup(f)
+        up = early_blowup(f)
         return (f"the first updates moved the weights by up to {early} of their norm (healthy: 1e-3 to 1e-1), "
                 f"rewriting what the initialisation set up; the loss went from {fmt(f.loss_first)} to "
                 f"{fmt(f.loss_last)} (min {fmt(f.loss_min)}" + (f"; {fmt(up)}x its start within the first steps)"

@@ -7,11 +7,12 @@ import re
 import numpy as np
 
 from .. import rule
-from ..evidence import (below_raw_inputs, features, finding, module_order, module_sizes, raw_param_shapes,
-                        sampled, weight_params)
+from ..evidence import (below_raw_inputs, early_rise, features, finding, module_order, module_sizes,
+                        raw_param_shapes, sampled, weight_params)
 from ..util import fmt
 
-_QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|q_lin|k_lin)\.weight$")
+_QK = re.compile(r"(^|\.)(query|key|q_proj|k_proj|to_q|to_k|wq|wk|w_q|w_k|w_qs|w_ks|q_lin|k_lin|q_linear|k_linear)"
+                 r"\.weight$", re.IGNORECASE)
 
 
 @rule("vanishing-gradient", needs=("grad_norm/",))
@@ -30,7 +31,9 @@ def vanishing_gradient(run):
     query/key projections are left out (their gradients follow token frequency and the
     attention's sharpness, not depth); a run whose loss fell by more than half gets a
     warning at most, and so does one whose loss ended above twice its start (units
-    saturated by a blow-up go quiet: a consequence, not the cause).
+    saturated by a blow-up go quiet: a consequence, not the cause), or one healthy at its
+    first step (the ratio above 1e-2) whose loss doubled within the first steps (the
+    updates, not the depth, took the gradient away: lr-too-high).
 
     Why it happens: saturating activations (sigmoid/tanh) in deep plain networks, an
     initialisation that shrinks the backward signal, no residual connections or
@@ -80,7 +83,15 @@ def vanishing_gradient(run):
     if ratio > 1e-3:
         return []
     c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
-    if np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
+    at0 = gn[w[0]].values[0] / gn[w[-1]].values[0] * (np.sqrt(n1 / n0) if per else 1.0) \
+        if gn[w[-1]].values[0] > 0 else float("nan")
+    if at0 > 1e-2 and early_rise(f) >= 2:
+        # healthy at the first step; gone after first updates that doubled the loss: the steps
+        # saturated the network (graykode's post-LN Transformer at Adam 1e-3 without warmup)
+        c = min(c, 0.3)
+        upstream += (f"; at the first step it got {fmt(at0)}x, and the gradient vanished after first updates that "
+                     f"raised the loss {fmt(early_rise(f))}x (a consequence of the step size, not of depth)")
+    elif np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
         # the loss ended above twice its start: vanishing gradients slow learning, they cannot
         # raise the loss; the early layers went quiet after the weights grew (saturated units)
         c = min(c, 0.3)

@@ -7,7 +7,7 @@ its confidence. Each concern is one module:
 
 - :mod:`.run_features`: the :class:`Features` of a run and their computation (cached);
 - :mod:`.series`: shared readings of the series (focus rank, activations, onset of a
-  NaN, first updates, LR growth, a lone loss jump, leftover gradients);
+  NaN, first updates, LR growth, a lone loss jump, leftover gradients, an early blow-up or rise);
 - :mod:`.model`: the recorded model's structure;
 - :mod:`.inputs`: raw (unnormalised) inputs, a cause other rules defer to;
 - :mod:`.policy`: confidence to finding.
@@ -21,6 +21,8 @@ from .series import (
     act_stat,
     calm_jump,
     carried_grads,
+    early_blowup,
+    early_rise,
     early_update,
     focus_rank,
     lr_growth,
@@ -29,7 +31,8 @@ from .series import (
 )
 
 __all__ = [
-    "Features", "act_stat", "below_raw_inputs", "calm_jump", "carried_grads", "early_update", "features", "finding",
+    "Features", "act_stat", "below_raw_inputs", "calm_jump", "carried_grads", "early_blowup", "early_rise",
+    "early_update", "features", "finding",
     "focus_rank", "last_module_class", "lr_growth", "module_order", "module_sizes", "onset", "param_modules",
     "raw_inputs", "raw_param_shapes", "sampled", "weight_params",
 ]

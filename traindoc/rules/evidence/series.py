@@ -174,3 +174,26 @@ def carried_grads(run) -> tuple[list[tuple[int, float, float]], int] | None:
     if len(stale) < max(2, 0.6 * len(pairs)):
         return [], len(pairs)  # .grad was empty when backward began: the gradients are cleared
     return stale, len(pairs)
+
+
+def early_blowup(f) -> float:
+    """The highest loss of the first tenth of the run (at least 10 steps) over the first
+    loss: 1 when it only fell. Only for a positive loss."""
+    x = np.asarray(f.loss, float)
+    k = max(10, len(x) // 10)
+    head = x[:k][np.isfinite(x[:k])]
+    if not head.size or not np.isfinite(x[0]) or x[0] <= 0 or f.loss_min < 0:
+        return 1.0
+    return float(head.max() / x[0])
+
+
+def early_rise(f) -> float:
+    """The highest median of three consecutive losses in the first tenth of the run (at
+    least 10 steps) over the start (the first loss or the first such median, the higher):
+    1 when the loss only fell, on a run too short, non-finite or with a negative loss."""
+    x = np.asarray(f.loss, float)
+    head = x[: max(10, len(x) // 10)]
+    if len(x) < 10 or not np.isfinite(head).all() or x[0] <= 0 or f.loss_min < 0:
+        return 1.0
+    med3 = np.median(np.lib.stride_tricks.sliding_window_view(head, 3), axis=1)
+    return float(med3.max() / max(x[0], med3[0]))
