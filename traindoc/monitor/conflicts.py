@@ -77,6 +77,7 @@ class LabelConflicts:
         self.reruns = 0  # training steps whose rows were the previous training step's, all of them
         self._last: tuple[int, frozenset] | None = None
         self.width = 0  # input elements of a training row (the widest seen)
+        self.input_shapes: set[tuple] = set()  # shapes of the training forwards' tensors (8 at most; reach.py)
 
     def note_inputs(self, args: tuple, kwargs: dict) -> None:
         """A training forward: its rows are fingerprinted now (whatever the loss, even one
@@ -91,6 +92,8 @@ class LabelConflicts:
         step = self.mon.step
         self.fwds[step] = self.fwds.get(step, 0) + 1
         xs = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        if len(self.input_shapes) < 8:
+            self.input_shapes.update(tuple(x.shape) for x in xs[:4])
         if xs:
             self.columns.note(xs[0])
         h, b = self._fingerprint(xs)

@@ -91,9 +91,13 @@ def functional_activations(loss: torch.Tensor) -> list[tuple[str, str, torch.Ten
 def graph_leaves(loss: torch.Tensor) -> set[int] | None:
     """ids of the leaf tensors ``loss``'s gradient flows into (the weights of a network of
     raw tensors), or None (no graph, or more than ``NODES`` nodes: unknown)."""
-    nodes = _walk(loss)
-    leaves = {id(v) for n, _, _ in nodes or () if isinstance(v := getattr(n, "variable", None), torch.Tensor)}
-    return leaves or None
+    leaves = graph_leaf_tensors(loss)
+    return {id(v) for v in leaves} if leaves else None
+
+
+def graph_leaf_tensors(loss: torch.Tensor) -> list[torch.Tensor] | None:
+    """The leaf tensors ``loss``'s gradient flows into, or None (as :func:`graph_leaves`)."""
+    return [v for n, _, _ in _walk(loss) or () if isinstance(v := getattr(n, "variable", None), torch.Tensor)] or None
 
 
 def graph_params(loss: torch.Tensor) -> list[torch.Tensor] | None:

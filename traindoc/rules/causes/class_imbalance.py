@@ -69,8 +69,12 @@ def class_imbalance(run):
     near = math.isfinite(f.loss_last) and 0.8 * h <= f.loss_last < 1.5 * h or never is not None
     below = math.isfinite(f.loss_last) and f.loss_last < 0.8 * h and never is None
     c = (0.55 if near else 0.35) + min(0.3, (share - 0.85) * 3)
-    if below:
-        c = min(c, 0.45)  # learned beyond the prior: a risk to check per class, a warning at most (355 fixed)
+    above = math.isfinite(f.loss_last) and f.loss_last >= 1.5 * h and never is None
+    if below or above:
+        # below: learned beyond the prior, a risk to check per class (355 fixed); above: the model
+        # does not even reach the class frequencies, which the imbalance does not explain (an
+        # SSD's multibox loss summed over 16 anchors at 9x the entropy, bench/real 417): a warning at most
+        c = min(c, 0.45)
     if f.first_bad is not None:
         # the run broke (NaN) before it could learn beyond the prior: sitting at the label
         # entropy then says little (a CTR model at step 60 does), so a warning at most
@@ -82,6 +86,8 @@ def class_imbalance(run):
            "it (almost) never predicts the rare class" if never else
            f"below the label entropy {fmt(h)}: the model learned beyond the majority class, but an unweighted loss "
            "still lets it neglect the rare ones (check per-class recall)" if below else
+           f"above the label entropy {fmt(h)} (a model that predicted the class frequencies would reach it): the "
+           "imbalance is a risk, but something else holds the loss up" if above else
            f"near the label entropy {fmt(h)}: the model can score well by predicting the majority class"),
         evidence=[{"events": "labels", "majority_class": major, "share": round(share, 4), "classes": len(f.labels)},
                   {"series": "loss", "last": fmt(f.loss_last), "label_entropy": fmt(h)}]

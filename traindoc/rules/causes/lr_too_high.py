@@ -185,15 +185,6 @@ def _branches(run, f) -> tuple[float, list]:
             ev["early_max_over_first"] = fmt(blowup)
         return 1.2 + 0.6 * min(1.0, (eu - 0.3) / 0.7), [
             {"series": "update_ratio", "first_steps_max": fmt(eu), "healthy": "1e-3..1e-1"}, ev]
-    rise = early_rise(f)
-    if rise >= 2 and np.isfinite(eu) and eu >= 0.01 and f.rel_drop0 < 0.5 and not (np.isfinite(ur) and ur > 0.03):
-        # the loss more than doubled within the first tenth of the run (median of three) while
-        # each early step moved the weights by 1 %+ of their norm: a step that raises the loss
-        # overshoots (a small enough one lowers it), and the run never got back to half its
-        # start (graykode's 6-layer post-LN Transformer at Adam 1e-3, no warmup: 2.3 -> 5.3,
-        # stuck at 1.6; at 1e-4 it reaches 7e-4)
-        return 1.1, [{"series": "loss", "first": fmt(f.loss_first), "early_peak_over_first": fmt(rise),
-                      "last": fmt(f.loss_last)}, {"series": "update_ratio", "early_max": fmt(eu)}]
     loss_ev = {"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "min": fmt(f.loss_min)}
     if len(f.loss) >= 20 and np.isfinite(ur):
         progress, regress = _progress(f)
@@ -216,7 +207,9 @@ def _branches(run, f) -> tuple[float, list]:
             # (nanoGPT at AdamW lr 0.5 settles at 3.0 where lr 1e-3 reaches 2.1); two
             # independent readings agree, so a warning even though the loss went down
             return 0.9 * (ur / 0.03) ** 0.3, [loss_ev]
-        return 0.0, []
+        return _overshoot(f, eu, ur) or (0.0, [])
+    if len(f.loss) < 20 and _overshoot(f, eu, ur):
+        return _overshoot(f, eu, ur)
     if not np.isfinite(ur) and (f.extra.get("imported") or run.meta.get("step_clock")):
         # only where update sizes cannot exist (an imported log, a hand-written update), and
         # on the running median (5 % of the run, at least 5 points), not on single points
@@ -228,6 +221,19 @@ def _branches(run, f) -> tuple[float, list]:
             rise = f.loss_last / max(f.loss_first, 1e-12)
             return 1.0 + 0.1 * min(2.0, np.log10(rise)), [{**loss_ev, "note": "no update/weight ratios recorded"}]
     return 0.0, []
+
+
+def _overshoot(f, eu: float, ur: float) -> tuple[float, list] | None:
+    """The loss more than doubled within the first tenth of the run (median of three) while
+    each early step moved the weights by 1 %+ of their norm, and never got back to half its
+    start: a step that raises the loss overshoots (a small enough one lowers it). graykode's
+    6-layer post-LN Transformer at Adam 1e-3, no warmup: 2.3 -> 5.3, stuck at 1.6 (at 1e-4
+    it reaches 7e-4)."""
+    rise = early_rise(f)
+    if rise >= 2 and np.isfinite(eu) and eu >= 0.01 and f.rel_drop0 < 0.5 and not (np.isfinite(ur) and ur > 0.03):
+        return 1.1, [{"series": "loss", "first": fmt(f.loss_first), "early_peak_over_first": fmt(rise),
+                      "last": fmt(f.loss_last)}, {"series": "update_ratio", "early_max": fmt(eu)}]
+    return None
 
 
 def _killed_units(run) -> dict | None:

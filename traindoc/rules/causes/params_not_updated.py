@@ -29,7 +29,8 @@ def _counts(run) -> tuple[int, int, int]:
 def params_not_updated(run):
     """What it detects: parameters that never change: trainable parameters of the model
     that no optimizer holds (or that the model calls without owning them: layers kept in a
-    plain list), an optimizer that holds them and never steps (256 backward passes, no
+    plain list, or weights made with ``requires_grad=True`` instead of ``nn.Parameter``
+    that the gradient reaches on every step and no optimizer holds), an optimizer that holds them and never steps (256 backward passes, no
     ``step()``, a loss that does not fall), optimizer parameters that never receive a gradient (cut off
     from the graph by .detach(), .data, torch.no_grad or an unused branch), or
     parameters whose update is exactly zero on every sampled step.
@@ -97,6 +98,10 @@ def _unreached(run) -> tuple[list[dict], float]:
         classes = sorted({str(o.get("class")) for o in orphans})
         reasons.append({"events": "unregistered-module", "modules": len(orphans), "classes": classes[:4],
                         "values": values})
+    stray = _stray_weights(run, f)
+    if stray is not None:
+        share = max(share, stray["values"] / max(1, stray["values"] + trainable))
+        reasons.append(stray)
     opt_ev = _optimizer_short(run, trainable, in_opt)
     if opt_ev is not None:
         share = max(share, opt_ev.pop("share"))
@@ -128,6 +133,20 @@ def _unreached(run) -> tuple[list[dict], float]:
             share = max(share, 1 - with_grad / n_tensors)
             reasons.append({"series": "grad_norm/*", "tensors_with_gradient": with_grad, "tensors_in_optimizer": n_tensors})
     return reasons, share
+
+
+def _stray_weights(run, f) -> dict | None:
+    """Tensors the loss's gradient reaches on every one of the first backwards, the same
+    objects each time, that no optimizer holds (``stray_leaves``): weights made with
+    ``requires_grad=True`` instead of ``nn.Parameter``. A tensor as long as the batch is an
+    input that asks for its gradient (a full-batch ``X``, an adversarial example): left out."""
+    d = run.meta.get("stray_leaves")
+    if not isinstance(d, dict):
+        return None
+    b = int(f.batch) if np.isfinite(f.batch) else -1
+    shapes = [s for s in d.get("shapes") or () if len(s) >= 1 and s[0] != b]
+    values = sum(int(np.prod(s)) for s in shapes)
+    return {"meta": "stray_leaves", "tensors": len(shapes), "values": values, "shapes": shapes[:4]} if values else None
 
 
 def _optimizer_short(run, trainable: int, in_opt: int) -> dict | None:
@@ -203,7 +222,8 @@ def _confidence(run, f, reasons: list[dict], share: float, frozen: list[str]) ->
 
     stalled = not np.isfinite(f.rel_drop) or f.rel_drop < 0.5
     c = 0.4 + 0.4 * min(share, 1.0) + (0.15 if stalled else 0.0)
-    if any(r.get("events") == "unregistered-module" for r in reasons) and share >= 0.1:
+    if any(r.get("events") == "unregistered-module" or r.get("meta") == "stray_leaves" for r in reasons) \
+            and share >= 0.1:
         c = max(c, 0.75)  # seen directly: the forward runs layers no optimizer can reach
     if any("idle_optimizers" in r for r in reasons):
         c = max(c, 0.9)  # seen directly: the optimizer exists and never steps
@@ -258,6 +278,9 @@ def _message(share: float, reasons: list[dict]) -> str:
         "(a plain Python list or dict instead of nn.ModuleList/ModuleDict): model.parameters() does not "
         "include them, so no optimizer holds them".format(modules=r["modules"], classes=", ".join(r["classes"]),
                                                            values=r["values"]) if "modules" in r else
+        "{tensors} tensor(s) ({values} values, shapes {shapes}) get the loss's gradient on every step but no "
+        "optimizer holds them: made with requires_grad=True instead of nn.Parameter (kept in a plain list), so "
+        "model.parameters() never yields them".format(**r) if r.get("meta") == "stray_leaves" else
         "the optimizer holds {params_in_optimizer} of {trainable_in_model} trainable values".format(**r)
         + (": the missing ones are exactly those of {} (built but never given to the optimizer)".format(
             ", ".join(r["missing_modules"])) if r.get("missing_modules") else "") if "meta" in r
