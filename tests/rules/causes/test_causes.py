@@ -847,3 +847,13 @@ def test_an_lstm_first_layer_saturated_by_raw_inputs(make_run):
         run = make_run(loss=1200 + 50 * np.exp(-t / 50), modules=mods, params=["lstm.weight_ih_l0", "head.weight"],
                        act=act)
         assert ("data-unnormalized" in names(run)) is expect
+
+
+def test_inputs_far_below_unit_scale_are_unnormalized(make_run):
+    # bench/real 423: glyphs divided by 255 twice, [0, 0.0039] on every training step
+    assert names(make_run(sampled_extra={"in/absmax": 0.0039}))[:1] == ["data-unnormalized"]
+    # [0, 1] pixels, standardised features: nothing
+    for scale in (1.0, 0.2, 3.1):
+        assert "data-unnormalized" not in names(make_run(sampled_extra={"in/absmax": scale}))
+    # all-zero inputs are another fault (a constant feature), not a scale
+    assert "data-unnormalized" not in names(make_run(sampled_extra={"in/absmax": 0.0}))

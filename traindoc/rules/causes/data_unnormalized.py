@@ -32,6 +32,12 @@ def data_unnormalized(run):
     by ~lr per step, so it needs thousands of steps only to reach the targets' level, and
     SGD's gradient grows with the target's scale until it diverges.
 
+    And inputs far below the unit scale: every value of the model's float inputs under
+    TINY_INPUT (1e-2) in magnitude on every recorded training step (`in/absmax`). Pixels divided
+    by 255 twice lie in [0, 0.004]; default-initialised layers assume inputs near unit scale,
+    so the first layer passes on little but its bias, and a model evaluated on data scaled
+    once sees inputs 255x larger than any it trained on.
+
     Why it happens: raw pixel values (0-255) without /255 and mean/std normalisation,
     tabular columns in raw units (square feet, years, prices), a normalisation computed
     but never applied.
@@ -46,7 +52,7 @@ def data_unnormalized(run):
     """
     raw = raw_inputs(run)
     if raw is None:
-        return _target_scales(run) or _raw_targets(run)
+        return _target_scales(run) or _raw_targets(run) or _tiny_inputs(run)
     first, a0, s0, c = raw
     zero = run.series(f"act/{first}/zero") if a0 <= 100 and not s0 > 20 else None
     what = (f"the first layer ({first}, an LSTM) outputs exact zeros in {float(zero.values[0]):.0%} of its values "
@@ -131,3 +137,25 @@ def _raw_targets(run) -> list:
             confirm="rerun with standardised targets at the same learning rate: the loss falls within the first epoch",
         )]
     return []
+
+
+TINY_INPUT = 1e-2  # the largest |x| of every training input: [0, 1] pixels reach ~1, standardised data ~3
+
+
+def _tiny_inputs(run) -> list:
+    """Every float input the model trained on far below unit scale (a second division by 255)."""
+    v = run.series("in/absmax", focus_rank(run)).values
+    v = v[np.isfinite(v)]
+    if v.size < 10 or not 0 < float(v.max()) < TINY_INPUT:
+        return []
+    return [finding(
+        "data-unnormalized", 0.55,
+        f"the inputs are far below unit scale: the largest |value| the model was given on any of {v.size} recorded "
+        f"steps is {fmt(float(v.max()))}, where [0, 1] images reach ~1 and standardised features ~3: a second "
+        "normalisation (pixels divided by 255 twice lie in [0, 0.004]); the first layer sees little but its bias, "
+        "and data scaled once at evaluation is hundreds of times larger than anything it trained on",
+        location={"step": 0},
+        evidence=[{"series": "in/absmax", "max": fmt(float(v.max())), "steps": int(v.size)}],
+        fix="scale the inputs once (images /255, then per-channel mean/std), the same way for training and evaluation",
+        confirm="print x.abs().max() of a training batch and of an evaluation batch: they should be of the same order",
+    )]
