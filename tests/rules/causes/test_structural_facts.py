@@ -133,3 +133,19 @@ def test_a_validation_loss_below_the_training_loss_is_a_lead_at_most(make_run):
     val_up = [0.09, 0.08, 0.07, 0.06, 0.08, 0.10]
     o = _named(diagnose(make_run(loss=low, eval_loss=val_up)), "overfitting")
     assert o is not None and o.severity == "error"
+
+
+def test_a_summed_loss_whose_steps_killed_a_relu_layer(make_run):
+    # bench/real 420: a YOLO-style loss summed over 6272 cells under SGD; the first steps moved
+    # the weights by 10-50 % of their norm, a ReLU layer alive at the start was dead by step 42,
+    # and the loss fell a third to a plateau: the constant output predicts "no object" everywhere
+    graph = {"loss_graph": {"step": 0, "reduction": "sum", "terms": 6272, "op": "sum", "factor": 5.0}}
+    slow = 1768.0 * (1 - 0.35 * T / N)
+    dead = {"1": {"dead": lambda s: 0.0 if s < 40 else 1.0}}
+    upd = lambda s: 0.3 if s < 60 else 0.002  # noqa: E731
+    got = _named(diagnose(make_run(loss=slow, opt="SGD", lr=1e-3, meta=graph, act=dead, update=upd)), "loss-reduction")
+    assert got is not None and got.severity == "error" and "lost the ReLU layer 1" in got.message
+    # the same layer dead from the start (an init's doing) is no sign of the steps
+    born_dead = {"1": {"dead": lambda s: 1.0}}
+    assert _named(diagnose(make_run(loss=slow, opt="SGD", lr=1e-3, meta=graph, act=born_dead, update=upd)),
+                  "loss-reduction") is None

@@ -49,7 +49,7 @@ def class_imbalance(run):
         return []  # the loss is class-weighted: the fix is in place, and its value is not the label entropy's
     never = _never_positive(run)
     if f.multilabel and not f.labels:
-        return _multilabel(f, never)
+        return _multilabel(f, never, _killed(run) if never is not None else None)
     if not f.labels:
         return []
     total = sum(f.labels.values())
@@ -129,7 +129,16 @@ def _learned_little(f, h: float) -> bool:
     return math.isfinite(f.loss_last) and f.loss_last >= 0.5 * h
 
 
-def _multilabel(f, never) -> list:
+def _killed(run) -> dict | None:
+    """A ReLU layer alive at the start that died under steps of 3 %+ of the weights' norm
+    (lr-too-high's reading): a network whose units died outputs a constant, which predicts
+    the majority whatever the classes; the steps, not the imbalance, are the cause."""
+    from .lr_too_high import _killed_units
+
+    return _killed_units(run)
+
+
+def _multilabel(f, never, killed: dict | None = None) -> list:
     m = f.multilabel
     rate, h = float(m.get("mean_rate", math.nan)), float(m.get("prior_entropy", math.nan))
     if not (rate <= 0.05 and h > 0 and math.isfinite(f.loss_last)):
@@ -138,6 +147,8 @@ def _multilabel(f, never) -> list:
     if not (0.8 * h <= f.loss_last <= 1.5 * h or never is not None) or f.first_bad is not None:
         return []
     c = 0.55 + min(0.3, (1 - rate - 0.85) * 3)
+    if killed is not None:
+        c = min(c, 0.4)
     unit = "element" if m.get("dense") else "tag"
     what = (f"the binary target maps are positive on {rate:.2%} of their elements" if m.get("dense") else
             f"the {m.get('tags')} tags are positive on {rate:.1%} of the rows on average ({m.get('rare_share', 0):.0%} "
@@ -148,7 +159,11 @@ def _multilabel(f, never) -> list:
                        f"(second half of the run): it predicts (almost) every {unit} absent; the loss "
                        f"{fmt(f.loss_last)} against {fmt(h)} for the positive rate alone" if never else
                        f"the loss settles at {fmt(f.loss_last)}, near {fmt(h)}, the loss of a model that learned only "
-                       f"each {unit}'s frequency: it predicts every {unit} absent"),
+                       f"each {unit}'s frequency: it predicts every {unit} absent")
+        + (f"; but the ReLU layer {killed['series'][4:-5]} was alive at the start and died at step "
+           f"{killed['dead_from_step']} under steps of {killed['update_ratio_while_dying']} of the weights' norm: a "
+           "network with dead units outputs a constant, whatever the classes (look at the step size: learning rate, "
+           "a summed loss)" if killed is not None else ""),
         evidence=[{"events": "labels-multi", "tags": m.get("tags"), "mean_rate": round(rate, 5),
                    "rare_share": m.get("rare_share")},
                   {"series": "loss", "last": fmt(f.loss_last), "prior_entropy": fmt(h)}]

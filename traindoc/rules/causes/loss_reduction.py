@@ -163,13 +163,16 @@ def loss_reduction(run):
                 "backward(), or lower the learning rate by that factor on purpose",
             confirm="print the loss you backpropagate next to one loss-function value: it must be their mean",
         )]
+    from .lr_too_high import _killed_units  # (lr_too_high imports this module)
+
     above_init = _ended_above_init(f)
+    killed = _killed_units(run) if "loss_graph" in ev else None  # steps that large killed a ReLU layer (420)
     if "loss_graph" in ev and not (f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.2
-                                   or above_init):
+                                   or above_init or killed is not None):
         # a summed loss the learning rate was tuned for is a choice of scale until the run blows up
         # or does not learn (a slow or noisy run is not enough: fine-tunes and RL are both)
         return []
-    trouble = trouble or above_init
+    trouble = trouble or above_init or killed is not None
     c = 0.8 if trouble else 0.4
     op = "" if ev.get("loss_graph") == "sum" else f" ({ev.get('loss_graph')} with reduction='sum')"
     said = (f"the loss backpropagated is a sum{op} over {ev['terms']:,} elements, so its gradient is "
@@ -179,6 +182,10 @@ def loss_reduction(run):
     return [finding(
         "loss-reduction", c,
         said + (" and the run then " + ("went non-finite" if f.first_bad is not None else
+                                        f"lost the ReLU layer {killed['series'][4:-5]} (alive at the start, dead from "
+                                        f"step {killed['dead_from_step']} under steps of "
+                                        f"{killed['update_ratio_while_dying']} of the weights' norm)"
+                                        if killed is not None else
                                         f"ended above its step-0 loss {fmt(float(f.loss[0]))} (the untrained model's)"
                                         if above_init else "failed to settle") if trouble else ""),
         evidence=[ev],
