@@ -71,7 +71,9 @@ class LossReach:
         held = frozenset().union(*(k for k, _ in self.opts.values()))
         inputs = getattr(getattr(self.mon, "conflicts", None), "input_shapes", ())
         stray = [list(s) for i, s in self._kept.items() if i not in held and not _input_like(s, inputs)]
-        if stray and stray != self._stray:
+        if stray != (self._stray or []):
+            # rewritten when it changes, to empty too: a GAN's second optimizer may step only
+            # after the first one, holding what looked stray until then
             self._stray = stray
             self.mon.writer.meta("stray_leaves", {"tensors": len(stray), "values": sum(math.prod(s) for s in stray),
                                                   "shapes": stray[:16]})

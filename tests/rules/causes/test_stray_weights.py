@@ -84,3 +84,26 @@ def test_raw_tensors_updated_by_hand_have_no_optimizer_to_miss_them(tmp_path):
 
     run = _fit(tmp_path / "raw", Raw(ws), X, y, opt=False)
     assert open_run(run).meta.get("stray_leaves") is None
+
+
+def test_a_gan_whose_second_optimizer_steps_later_holds_no_stray_weights(tmp_path):
+    # the generator's loss reaches the discriminator's weights too, and the discriminator's
+    # optimizer steps only after the generator's: until then they look stray
+    torch.manual_seed(0)
+    G, D = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8)), nn.Sequential(nn.Linear(8, 1))
+    og, od = torch.optim.Adam(G.parameters(), lr=1e-3), torch.optim.Adam(D.parameters(), lr=1e-3)
+    real = torch.randn(256, 8)
+    with traindoc.watch(out=tmp_path / "gan", replay=False):
+        for _ in range(20):
+            fake = G(torch.randn(32, 4))
+            g_loss = nn.functional.softplus(-D(fake)).mean()
+            og.zero_grad()
+            g_loss.backward()
+            og.step()
+            d_loss = nn.functional.softplus(-D(real[:32])).mean() + nn.functional.softplus(D(fake.detach())).mean()
+            od.zero_grad()
+            d_loss.backward()
+            od.step()
+    stray = open_run(tmp_path / "gan").meta.get("stray_leaves")
+    assert stray is None or stray["tensors"] == 0
+    assert "params-not-updated" not in [c.name for c in traindoc.diagnose(tmp_path / "gan").causes]
