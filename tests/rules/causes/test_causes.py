@@ -411,6 +411,11 @@ def test_vanishing_gradient_after_first_updates_that_doubled_the_loss_is_the_ste
     assert d.causes[0].name == "lr-too-high" and "overshoot" in d.causes[0].message
     vg = [c for c in d.causes if c.name == "vanishing-gradient"]
     assert vg and vg[0].severity == "warning" and "step size" in vg[0].message
+    # the same run rising from its second step (2.17, 2.97, 5.18, ...): on a smooth loss the
+    # untrained model's first value is the start, not a median that already holds the rise
+    steep = loss.copy()
+    steep[:6] = [2.17, 2.97, 5.18, 4.66, 5.90, 2.99]
+    assert names(make_run(per_param=pp, modules=mods, params=params, loss=steep, update=upd))[0] == "lr-too-high"
     # gradients that vanished from the first step on stay the depth's doing
     d = diagnose(make_run(per_param={p: (lambda s, v=v: v) for p, v in scale.items()}, modules=mods,
                           params=params, loss=loss, update=upd))

@@ -189,11 +189,14 @@ def early_blowup(f) -> float:
 
 def early_rise(f) -> float:
     """The highest median of three consecutive losses in the first tenth of the run (at
-    least 10 steps) over the start (the first loss or the first such median, the higher):
-    1 when the loss only fell, on a run too short, non-finite or with a negative loss."""
+    least 10 steps) over the start: the first loss (the untrained model's) on a smooth loss
+    (step-to-step noise under a tenth of its level, full-batch), else the higher of it and
+    the first such median (a minibatch loss's first value can be a low draw). 1 when the
+    loss only fell, on a run too short, non-finite or with a negative loss."""
     x = np.asarray(f.loss, float)
     head = x[: max(10, len(x) // 10)]
     if len(x) < 10 or not np.isfinite(head).all() or x[0] <= 0 or f.loss_min < 0:
         return 1.0
     med3 = np.median(np.lib.stride_tricks.sliding_window_view(head, 3), axis=1)
-    return float(med3.max() / max(x[0], med3[0]))
+    smooth = np.isfinite(f.noise) and f.noise < 0.1
+    return float(med3.max() / (x[0] if smooth else max(x[0], med3[0])))
