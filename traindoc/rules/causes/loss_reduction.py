@@ -130,22 +130,7 @@ def loss_reduction(run):
     trouble = f.first_bad is not None or not math.isfinite(f.rel_drop) or f.rel_drop < 0.5 or f.noise > 0.2
     acc = _accumulated(run)
     if acc is not None:
-        k, scale, at = acc
-        adaptive = f.opt_class in ADAPTIVE  # Adam & co. divide the gradient by its own scale
-        return [finding(
-            "loss-reduction", 0.3 if adaptive else 0.85 if trouble else 0.4,
-            f"gradient accumulation over {k:g} micro-batches without dividing the loss: what was backpropagated is "
-            f"{scale:.2f}x the sum of the loss functions' values (1/{k:g} when averaged), so each step applies {k:g}x "
-            "the mean gradient" + (f" ({f.opt_class} normalises the gradient's scale, so this mostly changes its "
-                                   "epsilon and weight decay balance)" if adaptive else
-                                   " and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle")
-                                   if trouble else ""),
-            location={"step": at},
-            evidence=[{"series": "accum/backwards", "median": k}, {"series": "accum/scale", "median": round(scale, 3)}],
-            fix=f"divide each micro-batch loss by the accumulation steps ({k:g}) before backward(), or lower the "
-                "learning rate by that factor on purpose",
-            confirm="print the loss you backpropagate next to the loss function's value: it must be 1/k of it",
-        )]
+        return _accumulation_finding(f, acc, trouble)
     ev = sum_evidence(run, f)
     if ev is None:
         return []
@@ -191,6 +176,26 @@ def loss_reduction(run):
         evidence=[ev],
         fix='average the loss (reduction="mean", or divide by the number of samples/tokens), or scale the learning rate to match',
         confirm="rerun with the mean loss at the same learning rate: it trains; loss / batch size is a normal per-sample value",
+    )]
+
+
+def _accumulation_finding(f, acc: tuple, trouble: bool) -> list:
+    """Gradient accumulation over k micro-batches whose losses were not divided by k."""
+    k, scale, at = acc
+    adaptive = f.opt_class in ADAPTIVE  # Adam & co. divide the gradient by its own scale
+    return [finding(
+        "loss-reduction", 0.3 if adaptive else 0.85 if trouble else 0.4,
+        f"gradient accumulation over {k:g} micro-batches without dividing the loss: what was backpropagated is "
+        f"{scale:.2f}x the sum of the loss functions' values (1/{k:g} when averaged), so each step applies {k:g}x "
+        "the mean gradient" + (f" ({f.opt_class} normalises the gradient's scale, so this mostly changes its "
+                               "epsilon and weight decay balance)" if adaptive else
+                               " and the run " + ("went non-finite" if f.first_bad is not None else "failed to settle")
+                               if trouble else ""),
+        location={"step": at},
+        evidence=[{"series": "accum/backwards", "median": k}, {"series": "accum/scale", "median": round(scale, 3)}],
+        fix=f"divide each micro-batch loss by the accumulation steps ({k:g}) before backward(), or lower the "
+            "learning rate by that factor on purpose",
+        confirm="print the loss you backpropagate next to the loss function's value: it must be 1/k of it",
     )]
 
 

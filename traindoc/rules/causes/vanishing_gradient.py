@@ -83,24 +83,8 @@ def vanishing_gradient(run):
     if ratio > 1e-3:
         return []
     c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
-    at0 = gn[w[0]].values[0] / gn[w[-1]].values[0] * (np.sqrt(n1 / n0) if per else 1.0) \
-        if gn[w[-1]].values[0] > 0 else float("nan")
-    if at0 > 1e-2 and early_rise(f) >= 2:
-        # healthy at the first step; gone after first updates that doubled the loss: the steps
-        # saturated the network (graykode's post-LN Transformer at Adam 1e-3 without warmup)
-        c = min(c, 0.3)
-        upstream += (f"; at the first step it got {fmt(at0)}x, and the gradient vanished after first updates that "
-                     f"raised the loss {fmt(early_rise(f))}x (a consequence of the step size, not of depth)")
-    elif np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
-        # the loss ended above twice its start: vanishing gradients slow learning, they cannot
-        # raise the loss; the early layers went quiet after the weights grew (saturated units)
-        c = min(c, 0.3)
-        upstream += f"; the loss rose {-f.rel_drop0:.0%} above its start (saturation after a blow-up, not its cause)"
-    elif f.rel_drop0 > 0.5:
-        # the loss fell by more than half: the network learns, whatever its first layers get
-        c = min(c, 0.3)
-        upstream += f"; the loss still fell {f.rel_drop0:.0%}"
-
+    scale = np.sqrt(n0 / n1) if per else 1.0  # the first step's ratio per weight too
+    c, upstream = _weighed(f, c, upstream, gn[w[0]].values[0], gn[w[-1]].values[0] * scale)
     return [finding(
         "vanishing-gradient", c,
         f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} {per}against {fmt(last)} for {w[-1]} "
@@ -110,6 +94,27 @@ def vanishing_gradient(run):
         fix="use ReLU-family activations with Kaiming init, residual connections or normalisation layers",
         confirm="plot grad_norm per layer (traindoc report): the first layers sit orders of magnitude below the last",
     )]
+
+
+def _weighed(f, c: float, upstream: str, first0: float, last0: float) -> tuple[float, str]:
+    """The confidence and the message's tail once the loss's course is weighed: a warning at
+    most when the gradient was healthy at the first step (first over last, per weight, above
+    1e-2) and vanished after first updates that doubled the loss (graykode's post-LN
+    Transformer at Adam 1e-3 without warmup: the steps saturated it), when the loss ended
+    above twice its start (saturation after a blow-up), or when it fell by more than half
+    (the network learns, whatever its first layers get)."""
+    at0 = first0 / last0 if last0 > 0 else float("nan")
+    if at0 > 1e-2 and early_rise(f) >= 2:
+        return min(c, 0.3), upstream + (f"; at the first step it got {fmt(at0)}x, and the gradient vanished after "
+                                        f"first updates that raised the loss {fmt(early_rise(f))}x (a consequence "
+                                        "of the step size, not of depth)")
+    if np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
+        # vanishing gradients slow learning, they cannot raise the loss
+        return min(c, 0.3), upstream + (f"; the loss rose {-f.rel_drop0:.0%} above its start (saturation after a "
+                                        "blow-up, not its cause)")
+    if f.rel_drop0 > 0.5:
+        return min(c, 0.3), upstream + f"; the loss still fell {f.rel_drop0:.0%}"
+    return c, upstream
 
 
 def _median(v: np.ndarray) -> float:
