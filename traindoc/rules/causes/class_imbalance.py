@@ -9,6 +9,7 @@ import numpy as np
 from .. import rule
 from ..evidence import features, finding, focus_rank
 from ..util import fmt
+from .lr_too_high import _killed_units
 
 
 @rule("class-imbalance", needs=("loss", "event:labels|labels-multi"))
@@ -49,7 +50,9 @@ def class_imbalance(run):
         return []  # the loss is class-weighted: the fix is in place, and its value is not the label entropy's
     never = _never_positive(run)
     if f.multilabel and not f.labels:
-        return _multilabel(f, never, _killed(run) if never is not None else None)
+        # a ReLU layer killed by steps of 3 %+ of the weights' norm (lr-too-high's reading) makes the
+        # output constant, which predicts the majority whatever the classes: the steps are the cause
+        return _multilabel(f, never, _killed_units(run) if never is not None else None)
     if not f.labels:
         return []
     total = sum(f.labels.values())
@@ -127,15 +130,6 @@ def _learned_little(f, h: float) -> bool:
     """The loss ends above half the prior's entropy: a model that ranks the rare class well
     ends far below it (bench/real 328, the all-background heatmap: 0.61x)."""
     return math.isfinite(f.loss_last) and f.loss_last >= 0.5 * h
-
-
-def _killed(run) -> dict | None:
-    """A ReLU layer alive at the start that died under steps of 3 %+ of the weights' norm
-    (lr-too-high's reading): a network whose units died outputs a constant, which predicts
-    the majority whatever the classes; the steps, not the imbalance, are the cause."""
-    from .lr_too_high import _killed_units
-
-    return _killed_units(run)
 
 
 def _multilabel(f, never, killed: dict | None = None) -> list:

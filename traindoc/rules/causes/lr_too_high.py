@@ -208,8 +208,8 @@ def _branches(run, f) -> tuple[float, list]:
             # independent readings agree, so a warning even though the loss went down
             return 0.9 * (ur / 0.03) ** 0.3, [loss_ev]
         return _overshoot(f, eu, ur) or (0.0, [])
-    if len(f.loss) < 20 and _overshoot(f, eu, ur):
-        return _overshoot(f, eu, ur)
+    if len(f.loss) < 20 and (over := _overshoot(f, eu, ur)):
+        return over
     if not np.isfinite(ur) and (f.extra.get("imported") or run.meta.get("step_clock")):
         # only where update sizes cannot exist (an imported log, a hand-written update), and
         # on the running median (5 % of the run, at least 5 points), not on single points

@@ -104,9 +104,10 @@ def _weighed(f, c: float, upstream: str, first0: float, last0: float) -> tuple[f
     above twice its start (saturation after a blow-up), or when it fell by more than half
     (the network learns, whatever its first layers get)."""
     at0 = first0 / last0 if last0 > 0 else float("nan")
-    if at0 > 1e-2 and early_rise(f) >= 2:
+    rise = early_rise(f) if at0 > 1e-2 else 1.0
+    if rise >= 2:
         return min(c, 0.3), upstream + (f"; at the first step it got {fmt(at0)}x, and the gradient vanished after "
-                                        f"first updates that raised the loss {fmt(early_rise(f))}x (a consequence "
+                                        f"first updates that raised the loss {fmt(rise)}x (a consequence "
                                         "of the step size, not of depth)")
     if np.isfinite(f.rel_drop0) and f.rel_drop0 < -1:
         # vanishing gradients slow learning, they cannot raise the loss
