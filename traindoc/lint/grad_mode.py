@@ -221,6 +221,51 @@ def partly_evaluated(m):
             yield site.node, fn, trains[who], ev
 
 
+def trained_never_evaluated(m) -> bool:
+    """Some module of the file is put in train mode (``phi.train()``, ``self.model.train()``) and
+    no line puts it in eval mode: its author knows the mode matters (the model is built elsewhere,
+    its dropout or batch norm out of sight) and forgot the other half. A trainer object's
+    ``trainer.train()`` (Hugging Face, a solver class) and a class's own ``self.train()`` are not
+    modules being switched."""
+    trains, evaled = _switched(m)
+    return bool(trains - evaled)
+
+
+def switched_modules(m) -> set[str]:
+    """The texts the file calls ``.train()`` or ``.eval()`` on (``phi``, ``self.encoder``):
+    modules, whatever their names (``phi(x)`` runs a model)."""
+    trains, evaled = _switched(m)
+    return trains | evaled
+
+
+def _switched(m) -> tuple[set[str], set[str]]:
+    memo = m.memo.get("grad_mode.switched")
+    if memo is None:
+        trains, evaled = set(), set()
+        for site in m.w.calls:
+            f = site.node.func
+            if isinstance(f, ast.Attribute) and f.attr in ("train", "eval") and _module_ref(f.value):
+                who = ast.unparse(f.value)
+                if who == "self" or not may_be_module(f.value):
+                    continue
+                if f.attr == "eval" and not site.node.args or false_arg(site.node):
+                    evaled.add(who)
+                elif f.attr == "train" and not site.node.args and not site.node.keywords:
+                    trains.add(who)
+        memo = m.memo["grad_mode.switched"] = (trains, evaled)
+    return memo
+
+
+def may_be_module(e) -> bool:
+    """False for what ``.train()`` on does not switch a module's mode: ``trainer.train()``
+    (Hugging Face), ``self.solver.train()``, an agent's or a pipeline's ``train()``."""
+    who = (ast.unparse(e) if e is not None else "").lower()
+    return not any(w in who for w in _NOT_MODULES)
+
+
+_NOT_MODULES = ("trainer", "learner", "solver", "runner", "agent", "engine", "experiment", "pipeline")
+
+
 def _module_ref(e) -> bool:
     """``predictor`` or ``self.predictor``: a name a module is kept under."""
     return isinstance(e, ast.Name) or isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) \

@@ -180,7 +180,8 @@ def check(m):
     RNN or a graph convolution (PyG/DGL `*Conv`: one row per node, unless the forward
     squeezes to one score per node first), or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
     `x.flatten(1)`), alone or in a returned tuple; and a model's output on a batch of a
-    loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`).
+    loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`, also
+    through `output = net(data)`).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
     a policy's 1-D logits for one state, one sample's logits passed to `nll_loss`) is not
     flagged.
@@ -249,10 +250,13 @@ _LOADER_WORDS = frozenset({"loader", "dataloader", "dl", "iter", "batches"})
 
 
 def _loader_batch(m, site, call: ast.Call) -> str | None:
-    """``for data, label in test_iter: F.softmax(net(data), dim=0)``: the softmax's input is a
-    model run on what a loop over a data loader yields (batches, dim 0 their rows); the
+    """``for data, label in test_iter: F.softmax(net(data), dim=0)``: the softmax's input is (or
+    is a name set once to) a model run on what a loop over a data loader yields (batches, dim 0 their rows); the
     name of that batch, else None."""
     x = call.args[0] if call.args else None
+    d = m.defs(x) if isinstance(x, ast.Name) else None
+    if d and len(d) == 1 and isinstance(d[0], ast.Call):
+        x = d[0]  # output = net(data); F.log_softmax(output, dim=0)
     if not isinstance(x, ast.Call) or m.callee(x)[0] == "fn" or not x.args:
         return None  # not a model's call (torch.matmul(q, k), a library function)
     used = {n.id for a in x.args for n in walk(a) if isinstance(n, ast.Name)}

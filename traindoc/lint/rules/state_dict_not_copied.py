@@ -27,7 +27,8 @@ def check(m):
     "restore the best model" pattern); and `init = model.state_dict()` saved before a loop
     that restores it and then trains (one run per optimizer, fold or seed), pointed at the
     `state_dict()` call; and `before = model.state_dict()` taken before a training loop and
-    compared with the weights after it (`drift(before, model.state_dict())`) or restored
+    compared with the weights after it (`drift(before, model.state_dict())`,
+    `torch.equal(before[k], after[k])`) or restored
     with `load_state_dict(before)`: the snapshot is the trained weights; and a live state
     dict appended to a list (`self.saved.append(self.state_dict().copy())`) in a file that
     trains.
@@ -141,15 +142,18 @@ def _appended_snapshots(m):
 
 def _compared(m, u, name: str) -> bool:
     """``u`` reads ``name`` as the weights before training: ``load_state_dict(name)``, a call
-    given ``name`` and another state dict, or ``x - name[k]`` against a fresh ``state_dict()``."""
+    given ``name`` and another state dict (or
+    ``name[k]`` and ``after[k]``), or ``x - name[k]`` against a fresh ``state_dict()``."""
     if not isinstance(u, ast.Call):
         return False
     args = list(u.args) + [k.value for k in u.keywords]
     if call_name(u) == "load_state_dict":
         return len(args) == 1 and isinstance(args[0], ast.Name) and args[0].id == name
-    if not any(isinstance(a, ast.Name) and a.id == name for a in args):
+    # ``torch.equal(before[k], after[k])`` compares entry by entry: the subscripted dicts count
+    bases = [a.value if isinstance(a, ast.Subscript) else a for a in args]
+    if not any(isinstance(a, ast.Name) and a.id == name for a in bases):
         return False
-    others = [a for a in args if not (isinstance(a, ast.Name) and a.id == name)]
+    others = [a for a in bases if not (isinstance(a, ast.Name) and a.id == name)]
     return any(_state_dict_call(a) or isinstance(a, ast.Name) and _fresh_state(m, a) for a in others)
 
 

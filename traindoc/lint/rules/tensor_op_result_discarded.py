@@ -47,7 +47,7 @@ def check(m):
     arithmetic, `vertices - eye`, an argument of a loss function or of a torch function
     such as `torch.cross(up, z)`, the first argument of a model's call, or an element
     appended to a list that `torch.cat` joins), or an expression the enclosing `if` tests with
-    `isinstance(expr, torch.Tensor)` (`x[name].to(device)` in a dict loop), or an entry of
+    `isinstance(expr, torch.Tensor)` or `torch.is_tensor(expr)` (`x[name].to(device)` in a dict loop), or an entry of
     a Hugging Face encoding made with `return_tensors="pt"` (`inputs[key].to(device)`; the
     encoding's own `inputs.to(device)` is in place and not flagged). A module (`model.to(device)` is in place) and a single batch object
     (`batch.to(device)`: Hugging Face and PyG batches move in place) are not flagged. Methods only a tensor has (`masked_fill`, `unsqueeze`,
@@ -153,7 +153,8 @@ def _pt_entry(m, recv) -> bool:
 
 
 def _checked_tensor(m, recv, site) -> bool:
-    """The statement sits in the body of an ``if isinstance(<recv>, torch.Tensor):`` test of
+    """The statement sits in the body of an ``if isinstance(<recv>, torch.Tensor):`` (or
+    ``torch.is_tensor(<recv>)``) test of
     the same expression (``if isinstance(x[name], torch.Tensor): x[name].to(dev)``, a dict of
     inputs moved one entry at a time): the code itself says the receiver is a tensor."""
     want = ast.unparse(recv)
@@ -165,6 +166,9 @@ def _checked_tensor(m, recv, site) -> bool:
             if isinstance(c, ast.Call) and text(c.func) == "isinstance" and len(c.args) == 2 \
                     and ast.unparse(c.args[0]) == want and text(c.args[1]) in _TENSOR_TYPES:
                 return True
+            if isinstance(c, ast.Call) and m.qualname(c.func) == "torch.is_tensor" and len(c.args) == 1 \
+                    and ast.unparse(c.args[0]) == want:
+                return True  # elif torch.is_tensor(self.alpha): self.alpha.to(dev)
     return False
 
 

@@ -19,7 +19,8 @@ def check(m):
     """What it detects: the log of a sum of exponentials whose arguments are not shifted by
     their maximum: `torch.log(torch.exp(x).sum(-1))`, `x.exp().sum(1).log()`,
     `torch.log(torch.exp(a) + torch.exp(b))`, and the hand-written softplus
-    `torch.log(1 + torch.exp(x))` (or `torch.log1p(torch.exp(x))`). A shifted argument (`x - x.max(...)`, a
+    `torch.log(1 + torch.exp(x))` (or `torch.log1p(torch.exp(x))`), and `log(1 + sum(exp(x)))`
+    of the multi-similarity and circle losses. A shifted argument (`x - x.max(...)`, a
     log-probability, a clamp from above, `-x.abs()`) is not flagged.
 
     Why it happens: float32 exp overflows to inf for arguments above 88.7
@@ -57,11 +58,19 @@ def check(m):
 
 def _exp_sum(m, e: ast.BinOp) -> bool:
     sides = (e.left, e.right)
-    exps = [s for s in sides if m.kind(s) == "exp"]
+    exps = [s for s in sides if _expish(m, s)]
     if not exps:
         return False
-    other = [s for s in sides if m.kind(s) != "exp"]
+    other = [s for s in sides if not _expish(m, s)]
     return not other or all(isinstance(s, ast.Constant) and isinstance(s.value, (int, float)) for s in other)
+
+
+def _expish(m, e) -> bool:
+    """An unshifted exp, a sum of them (the multi-similarity loss's ``log(1 + sum(exp(s)))``), or a
+    product of such (circle loss: ``log(1 + sum_p exp(.) * sum_n exp(.))``): each overflows alike."""
+    if isinstance(e, ast.BinOp) and type(e.op) is ast.Mult:
+        return _expish(m, e.left) and _expish(m, e.right)
+    return m.kind(e) in ("exp", "sumexp")
 
 
 def _log1p_of_exp(m, call: ast.Call) -> bool:

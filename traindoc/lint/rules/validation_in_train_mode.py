@@ -9,7 +9,8 @@ from ..bindings import Param
 from ..eval_words import FUNC_WORDS as _FUNC_WORDS, INFER_WORDS, LOOP_WORDS as _LOOP_WORDS, evals_before, \
     literal_words as _literal_words, pytest_file as _pytest_file, words as _words
 from ..grad_mode import body_no_grad, call_no_grad, decorated_no_grad, enclosing_no_grad, false_arg, \
-    inference_in_train_mode, mode_index, partly_evaluated
+    inference_in_train_mode, mode_index, may_be_module, partly_evaluated, \
+    switched_modules, trained_never_evaluated
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..training import is_backward, is_step
@@ -66,7 +67,10 @@ def check(m):
     evaluates it. A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
     mode changes nothing, unless the evaluation function itself calls `model.train()` (a
-    model built elsewhere, put in train mode for evaluation: that call is the finding).
+    model built elsewhere, put in train mode for evaluation: that call is the finding) or the file
+    puts a module in train mode and never in eval mode (`phi.train()` before training, a model built
+    elsewhere: its author knows the mode matters); a module the file switches is a model whatever
+    its name (`phi(x)`).
 
     Why it happens: in train mode dropout stays on (validation metrics are noisy
     and pessimistic) and every BatchNorm layer overwrites its running mean and variance
@@ -112,7 +116,8 @@ def check(m):
         # to change (to `.eval()`); before a training loop it is right, and the forward is
         switched = not had_eval and undo is not None and fn is not None and not _trains(m, fn) \
             and not _deliberate_train_mode(m, fn, loop)
-        if not has_eval and not switched and not any(w in m.source for w in _MODE_MATTERS):
+        if not has_eval and not switched and not any(w in m.source for w in _MODE_MATTERS) \
+                and (undo is not None or not trained_never_evaluated(m)):  # train() here: on purpose
             has_eval = True  # no dropout or BatchNorm in sight: eval mode would change nothing
             # (unless the evaluation itself asks for train mode: its author thinks it matters)
         missing = [w for w, ok in (("model.eval()", has_eval), ("torch.no_grad()", has_nograd)) if not ok]
@@ -295,7 +300,7 @@ def _train_mode_last(m, fn, loop):
         f = call.func
         if site.ctx.func is not fn or not isinstance(f, ast.Attribute) or call.lineno >= loop.lineno:
             continue
-        if f.attr == "eval" and not call.args or f.attr == "train":
+        if (f.attr == "eval" and not call.args or f.attr == "train") and may_be_module(f.value):
             if last is None or call.lineno > last.lineno:
                 last = call
     return last if last is not None and last.func.attr == "train" and not false_arg(last) else None
@@ -351,7 +356,7 @@ def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
             parts.pop()  # model.generate(x), self.net.forward(x): the model runs too
         last = parts[-1].rstrip("_")  # scikit-learn style fitted attributes: self.module_
         return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_") \
-            or _GAN_NET.match(last) is not None
+            or _GAN_NET.match(last) is not None or text(n.func) in switched_modules(m)
     return False
 
 
