@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import UserError
 from .findings import ERROR, Finding
+from .phases import PhaseView, phases
 from .rules import RULES, load_all
 from .rules.evidence.policy import ruled_out, without_symptom
 from .store.reader import Run, open_run
@@ -183,21 +184,21 @@ def _missing(run: Run, needs: tuple[str, ...]) -> list[str]:
     return missing
 
 
-def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
-    """``experiments``: re-rank with the verdicts of ``traindoc confirm`` when the run
-    folder holds them (``confirm.json``)."""
-    if not isinstance(run, Run):
-        run = open_run(run)
-    load_all()
-    d = Diagnosis(run)
-    run_for_rules, focus = _focus(run)
-    for name, r in sorted(RULES.items()):
-        missing = _missing(run_for_rules, r.needs)
-        if missing:
-            d.cannot_tell[name] = "not recorded: " + ", ".join(missing)
-            continue
+# Read on the whole run even when it has phases: a tensor idle in one phase may train in the next
+# (a SetFit-style body trained first, then its head; bench/real 415), and the rule reads the
+# phases itself (its last phase's optimizer).
+_WHOLE_RUN = frozenset({"params-not-updated"})
+
+
+def _apply_rules(d: Diagnosis, view: Any, todo: list, focus: int | None, tag: str, k: int) -> None:
+    """Run the rules on ``view`` (the run, or one phase of it: ``tag`` names it and is put
+    before each finding's message; a finding already made on an earlier phase, the same
+    words, is not repeated)."""
+    seen = {(f.name, f.message.split(": ", 1)[-1] if f.location.get("phase") else f.message)
+            for f in d.symptoms + d.causes + d.internal}
+    for name, r in todo:
         try:
-            found = list(r.fn(run_for_rules) or [])
+            found = list(r.fn(view) or [])
         except UserError:
             raise  # the input is bad (a corrupt store): one line, exit 2, not a rule's problem
         except Exception as exc:  # noqa: BLE001 - one broken rule must not hide the others
@@ -206,7 +207,42 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
         for f in found:
             if focus is not None and f.is_cause:
                 f.location.setdefault("rank", focus)  # the causes speak of the rank that broke first
+            if tag:
+                if (f.name, f.message) in seen:
+                    continue  # a finding about the code (a lint line) is the same in every phase
+                seen.add((f.name, f.message))
+                if f.is_symptom or f.is_cause:
+                    f.message = f"{tag}: {f.message}"
+                    f.location["phase"] = k
             (d.symptoms if f.is_symptom else d.causes if f.is_cause else d.internal).append(f)
+
+
+def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
+    """``experiments``: re-rank with the verdicts of ``traindoc confirm`` when the run
+    folder holds them (``confirm.json``)."""
+    if not isinstance(run, Run):
+        run = open_run(run)
+    load_all()
+    d = Diagnosis(run)
+    run_for_rules, focus = _focus(run)
+    spans = phases(run) if len(run.ranks) == 1 else [(0, 1 << 62)]
+    todo = []
+    for name, r in sorted(RULES.items()):
+        missing = _missing(run_for_rules, r.needs)
+        if missing:
+            d.cannot_tell[name] = "not recorded: " + ", ".join(missing)
+        else:
+            todo.append((name, r))
+    if len(spans) > 1:  # what the whole script's parameters did is read on the whole run
+        _apply_rules(d, run_for_rules, [(n, r) for n, r in todo if n in _WHOLE_RUN], focus, "", 0)
+        todo = [(n, r) for n, r in todo if n not in _WHOLE_RUN]
+    for k, (a, b) in enumerate(spans, 1):
+        view, tag = run_for_rules, ""
+        if len(spans) > 1:  # several models trained one after another: each phase a run of its own
+            view = PhaseView(run_for_rules, a, b)
+            steps = view.series("loss").steps
+            tag = f"phase {k} of {len(spans)} (steps {a}-{int(steps[-1]) if len(steps) else a})"
+        _apply_rules(d, view, todo, focus, tag, k)
     if getattr(run, "folder", None) is not None:  # replays of the run's bundles (traindoc replay)
         from .forensics.findings import load_findings
 

@@ -174,6 +174,38 @@ CASES = {
                 return (w * torch.nn.functional.cross_entropy(logits, target, reduction="none")).mean()
         """,
     ],
+    "one-hot-target": [
+        # NYU-DLSP20's sequence classifier: the one-hot target is argmaxed into itself before the
+        # loss, which then gets class indices: nothing to report
+        """
+        import torch
+        def train(model, gen, criterion, optimizer):
+            for i in range(len(gen)):
+                data, target = gen[i]
+                data, target = torch.from_numpy(data).float(), torch.from_numpy(target).long()
+                output = model(data)[:, -1, :]
+                target = target.argmax(dim=1)
+                loss = criterion(output, target)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        """,
+        # passed as it comes while the accuracy argmaxes it: one-hot rows into the loss
+        """
+        import torch
+        def train(model, loader, optimizer):
+            ce = torch.nn.CrossEntropyLoss()
+            hits = 0
+            for xb, yb in loader:
+                out = model(xb)
+                loss = ce(out, yb)  # !
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                hits += (out.argmax(1) == yb.argmax(dim=1)).sum().item()
+            return hits
+        """,
+    ],
 }
 
 

@@ -110,6 +110,9 @@ def _argmaxed(m, site, y):
     fn = site.ctx.func
     if not isinstance(y, ast.Name) or fn is None or any(w in m.source.lower() for w in _SOFT):
         return None
+    d = m.defs(y)
+    if d and any(isinstance(x, ast.expr) and _argmax(m, x) for x in d):
+        return None  # `target = target.argmax(dim=1)` before the loss: it gets the indices (NYU-DLSP20)
     same = lambda e: isinstance(e, ast.Name) and e.id == y.id  # noqa: E731
     for n in walk(fn):
         if not isinstance(n, ast.Call):

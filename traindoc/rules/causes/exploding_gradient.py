@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from .. import rule
-from ..evidence import calm_jump, features, finding, focus_rank, lr_growth, module_order, onset
+from ..evidence import calm_jump, ended_well, features, finding, focus_rank, lr_growth, module_order, onset
 from ..evidence.inputs import outlier_batches
+from ..evidence.policy import UNSEEN_CAP
 from ..util import fmt, trailing_robust_z
 
 _RECURRENT = ("RNN", "LSTM", "GRU")
@@ -25,7 +26,8 @@ def exploding_gradient(run):
     """What it detects: a gradient norm that jumps by orders of magnitude: steps whose
     norm is more than 30x the run's median, recurring, or a norm that grows 100x before
     the loss goes non-finite; more likely in recurrent nets and deep nets without
-    normalisation, and when no gradient clipping is recorded.
+    normalisation, and when no gradient clipping is recorded. A run that came through (finite,
+    its loss ending under a tenth of its start) keeps it a warning: a risk, not a failure.
 
     Why it happens: backpropagation multiplies by each layer's (or each time step's)
     Jacobian; gains above 1 compound (recurrent weights with a spectral radius above 1,
@@ -62,6 +64,9 @@ def exploding_gradient(run):
     if s == 0.0:
         return []
     c = min(0.9, 0.45 * s * (1.3 if recurrent or deep else 1.0)) * (0.5 if clipped else 1.0)
+    survived = ended_well(f) and c > UNSEEN_CAP
+    if survived:  # the spikes cost some steps, the run still came through: a risk, not a failure
+        c = UNSEEN_CAP
     return [finding(
         "exploding-gradient", min(_explained_elsewhere(run, f, c, rnn_jump), 0.9),
         (_runaway_message(f, runaway) if runaway is not None and spikes == 0 and not rnn_jump else
@@ -69,7 +74,9 @@ def exploding_gradient(run):
          f"non-finite at step {f.first_bad} ({fmt(float(g[0]))} -> {fmt(f.grad_max)})"
          if early_break and len(g) < 10 and spikes == 0 and first is None else
          _message(run, f, spikes, first if spikes == 0 else None, rnn_jump and spikes == 0))
-        + (" in a recurrent net" if recurrent else "") + _clip_note(run, clipped),
+        + (" in a recurrent net" if recurrent else "") + _clip_note(run, clipped)
+        + (f"; the run came through (its loss ended at {fmt(f.loss_last)} from {fmt(f.loss_first)}): a risk "
+           "to fix, not the cause of a failure" if survived else ""),
         location=_peak(run) if f.first_bad is None else {"step": f.first_bad},
         evidence=[{"series": "grad_norm", "median": fmt(f.grad_med), "max": fmt(f.grad_max), "spikes_over_30x": spikes},
                   {"series": "grad_norm_preclip", "clipped": clipped}],

@@ -24,6 +24,7 @@ from .series import (
     early_blowup,
     early_rise,
     early_update,
+    ended_well,
     focus_rank,
     lr_growth,
     onset,

@@ -200,3 +200,12 @@ def early_rise(f) -> float:
     med3 = np.median(np.lib.stride_tricks.sliding_window_view(head, 3), axis=1)
     smooth = np.isfinite(f.noise) and f.noise < 0.1
     return float(med3.max() / (x[0] if smooth else max(x[0], med3[0])))
+
+
+def ended_well(f) -> bool:
+    """The run came through: no non-finite loss, and the median of its last fifth is under a
+    tenth of where it started (a positive loss). Spikes it had were survived, not fatal: an
+    LSTM trained with RMSprop and no clipping (NYU-DLSP20's notebook) spikes its gradient 100x
+    and its loss to 3.9 a few times and ends at 0.05 from 1.39, 99.8 % accuracy."""
+    return (f.first_bad is None and np.isfinite(f.loss_first) and np.isfinite(f.loss_last)
+            and f.loss_first > 0 and f.loss_min >= 0 and f.loss_last <= 0.1 * f.loss_first)
