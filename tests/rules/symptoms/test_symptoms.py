@@ -184,3 +184,22 @@ def test_nonfinite_grad_norm_on_gradscaler_skipped_steps_is_not_hidden_nan(make_
     found = by_name(make_run({"loss": healthy_loss(), "grad_norm": g, "scaler/skipped": skipped}),
                     "loss-nonfinite")
     assert found and found[0].location["step"] == 120
+
+
+def test_oscillation_in_a_model_with_dropout_says_part_of_it_is_dropout(tmp_path):
+    from traindoc.store.writer import RunWriter
+
+    rng = np.random.default_rng(3)
+    loss = np.where(rng.random(300) < 0.5, 1.0, 4.0) * np.exp(0.1 * rng.standard_normal(300))
+    loss[:20] = 2.3
+    msgs = {}
+    for drop in (False, True):
+        folder = tmp_path / f"r{drop}"
+        write_run(folder, {"loss": loss})
+        if drop:  # the model summary the monitor writes (module name, class, parameters)
+            w = RunWriter(folder)
+            w.meta("model/model", {"modules": [["0", "Dropout", 0], ["1", "Linear", 21], ["2", "Linear", 21]]})
+            w.close()
+        f = [x for x in diagnose(folder).symptoms if x.name == "loss-oscillation"]
+        msgs[drop] = f[0].message
+    assert "dropout" in msgs[True] and "dropout" not in msgs[False]

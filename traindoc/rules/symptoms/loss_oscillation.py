@@ -8,6 +8,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
+from ..evidence.model import module_order
 from ..util import fmt, smooth_window, train_loss
 
 # Calibration (bench/calib): see the README table. Healthy runs that had converged swung
@@ -65,6 +66,11 @@ def loss_oscillation(run) -> list[Finding]:
         a = int(steps[len(vals) // 2])
         msg = (f"loss swings between {fmt(sw['p10'])} and {fmt(sw['p90'])} (P10-P90, {fmt(sw['ratio'])}x) "
                f"from step {a} to {int(steps[-1])} without trending down (started at {fmt(sw['start'])})")
+        drop = sum(c.startswith(("Dropout", "AlphaDropout")) for _, c in module_order(run))
+        if drop:  # NYU-DLSP20's Bayesian-NN notebook: 20 points, input dropout, full batch
+            msg += (f"; the model has {drop} dropout layer(s): its training loss is measured with units dropped, "
+                    "so part of the swing is dropout's own noise (most on small batches): compare the loss in "
+                    "eval mode before lowering the learning rate")
         out.append(Finding(
             "loss-oscillation", "warning", msg, location={"step": a, "rank": rank},
             evidence=[{"series": "loss", "steps": [a, int(steps[-1])], "p10": sw["p10"], "p90": sw["p90"],
