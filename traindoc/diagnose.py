@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import UserError
 from .findings import ERROR, Finding
-from .phases import PhaseView, phases
+from .phases import WHOLE, PhaseView, phases
 from .rules import RULES, load_all
 from .rules.evidence.policy import ruled_out, without_symptom
 from .store.reader import Run, open_run
@@ -225,7 +225,7 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
     load_all()
     d = Diagnosis(run)
     run_for_rules, focus = _focus(run)
-    spans = phases(run) if len(run.ranks) == 1 else [(0, 1 << 62)]
+    spans = phases(run) if len(run.ranks) == 1 else [WHOLE]
     todo = []
     for name, r in sorted(RULES.items()):
         missing = _missing(run_for_rules, r.needs)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 RESTART = 2.0  # the loss after the handover over the loss before it
+WHOLE = (0, 1 << 62)  # the one phase of a run that has no other
 
 
 def phases(run: Any) -> list[tuple[int, int]]:
@@ -31,7 +32,7 @@ def phases(run: Any) -> list[tuple[int, int]]:
     rank = run.ranks[0]
     loss = run.series("loss", rank)
     if loss.empty:
-        return [(0, 1 << 62)]
+        return [WHOLE]
     st, v = loss.steps, loss.values
     cuts = []
     for e in run.events(rank):
@@ -44,7 +45,7 @@ def phases(run: Any) -> list[tuple[int, int]]:
         if len(before) >= 3 and len(after) >= 2 and np.median(before) > 0 \
                 and np.median(after) >= RESTART * np.median(before):
             cuts.append(h)
-    edges = [0, *sorted(set(cuts)), 1 << 62]
+    edges = [WHOLE[0], *sorted(set(cuts)), WHOLE[1]]
     return [(a, b) for a, b in zip(edges, edges[1:]) if a < b]
 
 

@@ -79,7 +79,7 @@ _CODE_HASH: dict[bool, str] = {}
 # What `diagnose` and `confirm` read, not what `traindoc run` records with: a change there
 # re-scores the cached recordings instead of re-recording them (`confirm` has its own hash).
 NOT_RECORDING = ("traindoc/rules/", "traindoc/report/", "traindoc/lint/", "traindoc/data/", "traindoc/importers/",
-                 "traindoc/diagnose.py", "traindoc/code_evidence.py", "traindoc/explain.py", "traindoc/taxonomy.py",
+                 "traindoc/diagnose.py", "traindoc/phases.py", "traindoc/code_evidence.py", "traindoc/explain.py", "traindoc/taxonomy.py",
                  "traindoc/confirm/")
 
 

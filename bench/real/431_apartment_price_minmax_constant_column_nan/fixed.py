@@ -1,0 +1,66 @@
+"""Apartment-price regressor with a min-max `normalize_data()` helper -- fixed as proposed in the thread (give a column whose
+max equals its min a constant value instead of dividing by zero): such a column is normalized to 0 instead of 0/0, so the constant
+floors-in-building column becomes an all-zero input rather than a column of NaN (nothing else changed).
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seed", type=int, default=0)
+args = ap.parse_args()
+torch.manual_seed(args.seed)
+torch.set_num_threads(1)
+
+
+def listings(n):
+    area = 35 + 90 * torch.rand(n)
+    rooms = (area / 28 + torch.rand(n)).floor().clamp(1, 5)
+    floor = torch.randint(0, 12, (n,)).float()
+    age = 40 * torch.rand(n)
+    dist = 0.5 + 9.5 * torch.rand(n)
+    balcony = (torch.rand(n) < 0.6).float()
+    parking = (torch.rand(n) < 0.3).float()
+    floors_in_building = torch.full((n,), 12.0)
+    price = (3200 * area * (1 - 0.004 * age) * (1.25 - 0.04 * dist) * (1 + 0.05 * balcony + 0.08 * parking)
+             * (1 + 0.01 * floor)) * (1 + 0.04 * torch.randn(n))
+    X = torch.stack([area, rooms, floor, age, dist, balcony, parking, floors_in_building], 1)
+    return X, price
+
+
+def normalize_value(value, lo, hi):
+    span = hi - lo
+    return torch.where(span == 0, torch.zeros_like(value), (value - lo) / torch.where(span == 0, torch.ones_like(span), span))
+
+
+def normalize_data(X, y):
+    lo, hi = X.min(0).values, X.max(0).values
+    return normalize_value(X, lo, hi), normalize_value(y, y.min(), y.max()), (y.min(), y.max())
+
+
+X_raw, price = listings(1500)
+X, y, (p_lo, p_hi) = normalize_data(X_raw, price)
+n_val = int(0.2 * len(X))
+X_tr, y_tr, X_val, y_val = X[n_val:], y[n_val:], X[:n_val], y[:n_val]
+
+model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+loader = DataLoader(TensorDataset(X_tr, y_tr), batch_size=64, shuffle=True)
+for epoch in range(30):
+    for xb, yb in loader:
+        loss = ((model(xb).squeeze(1) - yb) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        val = ((model(X_val).squeeze(1) - y_val) ** 2).mean().item()
+    if epoch % 5 == 4:
+        print(f"epoch {epoch + 1} train mse {loss.item():.5f} val mse {val:.5f}")
+
+with torch.no_grad():
+    pred_price = model(X_val).squeeze(1) * (p_hi - p_lo) + p_lo
+    true_price = y_val * (p_hi - p_lo) + p_lo
+    within = ((pred_price - true_price).abs() / true_price < 0.10).float().mean().item()
+print(f"final_loss={val:.6g} acc={within:.4f}")
