@@ -7,7 +7,7 @@ import numpy as np
 from ...findings import Finding
 from .. import rule
 from ..evidence import act_stat, finding, focus_rank, module_order, param_modules
-from ..evidence.model import optimizer_entries
+from ..evidence.model import optimizer_entries, raw_param_shapes
 from ..symptoms.loss_plateau import STILL_HIGH
 from ..util import fmt, train_loss
 
@@ -220,7 +220,8 @@ def _scale_with_depth(run) -> list[Finding]:
 
 def zero_stuck(run) -> list[str]:
     """Parameters whose norm is exactly 0 on every sampled step while the run trained (at
-    least 3 samples), weights before biases; [] when some weight moved off 0 or none is 0."""
+    least 3 samples), weights before biases (1-D tensors: a bias, a BatchNorm's shift); []
+    when some weight moved off 0 or none is 0."""
     rank = focus_rank(run)
     norms = run.matching("param_norm/", rank)
     out = []
@@ -228,9 +229,11 @@ def zero_stuck(run) -> list[str]:
         v = s.values[np.isfinite(s.values)]
         if len(v) >= 3 and np.all(v == 0):
             out.append(p)
-    if not out or all(p.endswith("bias") for p in out):
-        return []  # zero biases are the usual init
-    return sorted(out, key=lambda p: p.endswith("bias"))
+    shapes = raw_param_shapes(run)  # raw tensors (opt3.group0.param1) have no name to read "bias" from
+    bias = lambda p: p.endswith("bias") or len(shapes.get(p, (0, 0))) == 1  # noqa: E731 - or a norm's shift
+    if not out or all(bias(p) for p in out):
+        return []  # zero biases are the usual init (a BatchNorm's shift too)
+    return sorted(out, key=bias)
 
 
 def _large_gain(run) -> list[Finding]:

@@ -13,6 +13,7 @@ from .label_misaligned import chance_level
 # in a large table (a real dataset's noise) changes nothing worth a finding.
 MIN_SHARE = 0.02
 MIN_FLOOR = 0.02
+NOISE = 0.1  # the largest minority share of a group that reads as label noise rather than two labels
 
 
 @rule("label-conflict", needs=("loss",))
@@ -32,7 +33,9 @@ def label_conflict(run):
     more distinct values than there are classes and most rows conflict: one token in and a
     neighbouring token out (a skip-gram's context word, a bigram's next character), where the
     target is a distribution given the input by design and the floor is the task's entropy
-    (graykode/nlp-tutorial's Word2Vec: 7 one-hot words, 8 classes, every row in conflict).
+    (graykode/nlp-tutorial's Word2Vec: 7 one-hot words, 8 classes, every row in conflict). A
+    warning at most when every listed group has a clear majority label (at most 10 % of its
+    rows disagree): label noise of a few percent, not one record with two labels.
 
     Why it happens: the same record stored twice with two labels (annotators who
     disagree, a merge of two label versions), a feature that told the rows apart dropped
@@ -71,6 +74,12 @@ def label_conflict(run):
         # conflicts on some rows do not explain; labels drawn anew each epoch (shuffled apart
         # from their inputs) make the same input carry many labels over the run
         strong = False
+    groups = [g for g in d.get("examples") or [] if isinstance(g, list) and len(g) >= 2 and sum(g) > 0]
+    noise = len(groups) >= 3 and all(1 - max(g) / sum(g) <= NOISE for g in groups)
+    if noise:
+        # each group has a clear majority: a noisy process (5 % of a sequence's bits flipped,
+        # bench/real 433), not two records of one thing with two labels; the floor is the noise's
+        strong = False
     tail = f" ({min(part, 1.0):.0%} of the {end:.3g} the run ended at)" if part is not None else ""
     return [finding(
         "label-conflict", 0.8 if strong else 0.4,
@@ -78,7 +87,9 @@ def label_conflict(run):
         f"({conflict_rows} of the {rows} rows counted, {share:.0%}): no model can fit both, so the training "
         f"cross-entropy cannot go below {floor:.3g} nats{tail}"
         + ("; but the loss sits at the chance level: labels that change between epochs for the same input "
-           "(shuffled apart from it, label-misaligned) look the same" if unrelated else ""),
+           "(shuffled apart from it, label-misaligned) look the same" if unrelated else "")
+        + (f"; each group has a clear majority label (at most {NOISE:.0%} of its rows disagree): label noise, whose "
+           "entropy is the task's floor" if noise and not unrelated else ""),
         location={},  # the first steps' batches, not one step
         evidence=[{"event": "label-groups", **{k: d[k] for k in ("rows", "distinct", "conflict_groups",
                                                                    "conflict_rows", "floor", "examples") if k in d}}],

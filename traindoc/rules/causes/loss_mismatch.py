@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import rule
-from ..evidence import features, finding, last_module_class, focus_rank
+from ..evidence import features, finding, focus_rank, last_module_class, module_order
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -15,7 +17,8 @@ def loss_mismatch(run):
     loss that goes negative (NLLLoss on raw logits, unbounded below), or a model that
     ends in Softmax/Sigmoid whose loss then stalls on a floor far above zero (softmax
     before CrossEntropyLoss, sigmoid before BCEWithLogitsLoss; not when every torch loss it
-    called takes probabilities as meant: BCELoss, a regression loss).
+    called takes probabilities as meant: BCELoss, a regression loss); a model ending in
+    Softmax whose output was exactly 1 for every sample (a softmax over one value).
 
     Why it happens: CrossEntropyLoss and BCEWithLogitsLoss apply (log-)softmax/sigmoid
     themselves; NLLLoss expects log-probabilities; a classifier head copied from an
@@ -52,7 +55,7 @@ def loss_mismatch(run):
     if len(f.loss) < 10:
         return []
     last = last_module_class(run)
-    probs = _probabilities_into_cross_entropy(run)
+    probs = _probabilities_into_cross_entropy(run) or (_one_unit_softmax(run) if last == "Softmax" else [])
     if probs:
         return probs
     if f.labels and f.loss_min < -0.05:
@@ -86,6 +89,31 @@ def loss_mismatch(run):
                 confirm="overfit one batch: with the extra squashing the loss cannot get near 0",
             )]
     return _rectified_logits(run) or _regression_on_classes(run, f) or _regression_on_one_hot(run, last)
+
+
+def _one_unit_softmax(run) -> list:
+    """A model ending in Softmax whose output was exactly 1.0 for every sample on every
+    sampled step (its recorded mean 1, spread 0): a softmax over one value, so the prediction
+    is the same for every input and no gradient crosses it (bench/real 433: Keras'
+    Dense(1, activation="softmax") for a binary target, written in PyTorch)."""
+    order = module_order(run)
+    if not order or order[-1][1] != "Softmax":
+        return []
+    name = order[-1][0]
+    mean, std = (run.series(f"act/{name}/{k}", focus_rank(run)).values for k in ("mean", "std"))
+    if not (len(std) >= 3 and len(mean) == len(std) and np.all(std == 0) and np.allclose(mean, 1.0)):
+        return []
+    return [finding(
+        "loss-mismatch", 0.85,
+        f"the model ends in Softmax ({name}) and its output was exactly 1.0 for every sample on all {len(std)} "
+        "sampled steps: a softmax over one value is always 1, so the prediction is the same for every input and "
+        "no gradient crosses it",
+        location={"module": name},
+        evidence=[{"model": "last module", "class": "Softmax"}, {"series": f"act/{name}/std", "max": 0.0}],
+        fix="for one output unit use a sigmoid (or BCEWithLogitsLoss on the raw output); keep a softmax for two or "
+            "more classes",
+        confirm="print the model's output on a few inputs: every value is 1.0",
+    )]
 
 
 # Losses built for a squashed output: BCELoss wants probabilities, a regression loss on a

@@ -33,7 +33,8 @@ def vanishing_gradient(run):
     warning at most, and so does one whose loss ended above twice its start (units
     saturated by a blow-up go quiet: a consequence, not the cause), or one healthy at its
     first step (the ratio above 1e-2) whose loss doubled within the first steps (the
-    updates, not the depth, took the gradient away: lr-too-high).
+    updates, not the depth, took the gradient away: lr-too-high), or whose first weight gets no
+    gradient while its own bias gets one (its input is 0 where the output is read: padding).
 
     Why it happens: saturating activations (sigmoid/tanh) in deep plain networks, an
     initialisation that shrinks the backward signal, no residual connections or
@@ -85,6 +86,7 @@ def vanishing_gradient(run):
     c, upstream = below_raw_inputs(run, min(0.9, 0.5 + 0.1 * np.log10(1e-3 / max(ratio, 1e-30))))
     scale = np.sqrt(n0 / n1) if per else 1.0  # the first step's ratio per weight too
     c, upstream = _weighed(f, c, upstream, gn[w[0]].values[0], gn[w[-1]].values[0] * scale)
+    c, upstream = _zero_input(gn, w[0], med[w[0]], c, upstream)
     return [finding(
         "vanishing-gradient", c,
         f"the gradient shrinks towards the input: {w[0]} gets {fmt(first)} {per}against {fmt(last)} for {w[-1]} "
@@ -116,6 +118,22 @@ def _weighed(f, c: float, upstream: str, first0: float, last0: float) -> tuple[f
     if f.rel_drop0 > 0.5:
         return min(c, 0.3), upstream + f"; the loss still fell {f.rel_drop0:.0%}"
     return c, upstream
+
+
+def _zero_input(gn: dict, w0: str, g0: float, c: float, upstream: str) -> tuple[float, str]:
+    """A weight with no gradient beside its own bias with one: dL/dW = delta x^T is 0 while
+    dL/db = delta is not, so the backward signal reached the layer and its input was 0 where
+    the output is read (a TCN reading the last step of sequences zero-padded far beyond its
+    receptive field, bench/real 428; a feature zeroed out): a warning at most, not depth."""
+    if not w0.endswith("weight") or g0 > 0:
+        return c, upstream
+    b = gn.get(w0[: -len("weight")] + "bias")
+    bias = _median(b.values) if b is not None else float("nan")
+    if not (np.isfinite(bias) and bias > 0):
+        return c, upstream
+    return min(c, 0.3), upstream + (f"; but its bias gets {fmt(bias)}: the signal reaches the layer and its input is "
+                                    "0 where the output is read (zero padding beyond the receptive field, a zeroed "
+                                    "feature), not a gradient lost in depth")
 
 
 def _median(v: np.ndarray) -> float:
