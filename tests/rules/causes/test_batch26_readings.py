@@ -120,3 +120,20 @@ def test_gradient_spikes_in_a_run_that_came_through_are_a_warning(make_run):
     bad = 1.4 - 0.4 * np.arange(n) / n + 0.05 * rng.standard_normal(n)  # still at 1.0: it did not
     eg = _cause(diagnose(make_run(loss=bad, **kw)), "exploding-gradient")
     assert eg is not None and eg.severity == "error" and "came through" not in eg.message
+
+
+def test_an_output_tanh_under_targets_beyond_its_range_is_saturated_even_as_the_loss_falls(tmp_path):
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(2000, 6, generator=g)
+    y = (2.5 + x[:, 0] + 0.5 * x[:, 1]).round().clamp(1, 4)  # ratings 1-4
+    mse = lambda p, t: nn.functional.mse_loss(p.squeeze(1), t)  # noqa: E731
+    torch.manual_seed(0)
+    tanh = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 1), nn.Tanh())
+    d = _fit(tmp_path / "tanh", tanh, x, y, mse, steps=150)
+    sa = _cause(d, "saturated-activation")
+    assert d.causes[0] is sa and sa.severity == "error" and "beyond the activation's range" in sa.message
+    # the same targets scaled into the range (y / 4): nothing pinned, nothing to say
+    torch.manual_seed(0)
+    tanh = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 1), nn.Tanh())
+    d = _fit(tmp_path / "scaled", tanh, x, y / 4, mse, steps=150)
+    assert _cause(d, "saturated-activation") is None
