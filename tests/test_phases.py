@@ -53,3 +53,18 @@ def test_an_optimizer_rebuilt_for_the_same_model_is_one_phase(tmp_path):
     run = traindoc.open_run(tmp_path / "r")
     assert [e for e in run.events() if e["kind"] == "step-clock"]  # the clock did change hands
     assert phases(run) == [WHOLE]
+
+
+def test_a_cause_read_in_several_phases_is_one_finding_naming_the_others():
+    from traindoc.diagnose import _one_per_cause
+    from traindoc.findings import Finding
+
+    def cause(name, phase, conf):
+        return Finding(name, "warning", f"{name} in {phase}", location={"phase": phase} if phase else {},
+                       confidence=conf)
+
+    got = _one_per_cause([cause("dead-relu", 2, 0.2), cause("lr-too-high", 1, 0.3), cause("dead-relu", 11, 0.45),
+                          cause("dead-relu", None, 0.1)])
+    names = [(f.name, f.location.get("phase")) for f in got]
+    assert names == [("lr-too-high", 1), ("dead-relu", 11), ("dead-relu", None)]  # a whole-run one stays apart
+    assert got[1].message.endswith("; the same in phase 2 (20%)")

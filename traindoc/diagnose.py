@@ -217,6 +217,28 @@ def _apply_rules(d: Diagnosis, view: Any, todo: list, focus: int | None, tag: st
             (d.symptoms if f.is_symptom else d.causes if f.is_cause else d.internal).append(f)
 
 
+def _one_per_cause(causes: list[Finding]) -> list[Finding]:
+    """One finding per cause across phases: the most confident speaks, and names the other
+    phases where the same cause was read (15 models, one per bank branch, two with a dead
+    output ReLU: one dead-relu, not two entries crowding out the other suspects)."""
+    best: dict[str, Finding] = {}
+    for f in causes:
+        if f.location.get("phase") and (f.name not in best or (f.confidence or 0) > (best[f.name].confidence or 0)):
+            best[f.name] = f
+    out = []
+    for f in causes:
+        top = best.get(f.name) if f.location.get("phase") else None
+        if top is None:
+            out.append(f)
+        elif f is top:
+            also = [g for g in causes if g.name == f.name and g is not f and g.location.get("phase")]
+            if also:
+                f.message += "; the same in " + ", ".join(
+                    f"phase {g.location['phase']} ({(g.confidence or 0):.0%})" for g in also)
+            out.append(f)
+    return out
+
+
 def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
     """``experiments``: re-rank with the verdicts of ``traindoc confirm`` when the run
     folder holds them (``confirm.json``)."""
@@ -243,6 +265,7 @@ def diagnose(run: Run | str | Path, experiments: bool = True) -> Diagnosis:
             steps = view.series("loss").steps
             tag = f"phase {k} of {len(spans)} (steps {a}-{int(steps[-1]) if len(steps) else a})"
         _apply_rules(d, view, todo, focus, tag, k)
+    d.causes = _one_per_cause(d.causes)
     if getattr(run, "folder", None) is not None:  # replays of the run's bundles (traindoc replay)
         from .forensics.findings import load_findings
 
