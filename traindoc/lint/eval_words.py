@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .bindings import Param
 from .source import text
 
 # Words (split on _ . [ ' ") that mark an iterable or a function as validation/test data.
@@ -46,3 +47,21 @@ def evals_before(fn, loop) -> bool:
     return fn is not None and any(
         isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "eval" and not c.args
         and c.lineno < loop.lineno for c in ast.walk(fn))
+
+
+def wrapped_validation(m, it) -> bool:
+    """``progress = tqdm(val_loader, desc=...)`` then ``for batch in progress:``: a name set
+    once to a wrapper of validation data."""
+    d = m.defs(it) if isinstance(it, ast.Name) else None
+    return bool(d) and len(d) == 1 and isinstance(d[0], ast.Call) and bool(words(literal_words(d[0])) & LOOP_WORDS)
+
+
+def passed_validation_data(m, it) -> bool:
+    """``for x, y in loader`` where ``loader`` is a parameter that every call of the function
+    in this file fills with validation data (``check_accuracy(net, val_loader)``)."""
+    base = it.args[0] if isinstance(it, ast.Call) and it.args and text(it.func) in ("enumerate", "tqdm") else it
+    d = m.defs(base) if isinstance(base, ast.Name) else None
+    if not d or len(d) != 1 or not isinstance(d[0], Param):
+        return False
+    vals = m.arg_values(d[0])
+    return bool(vals) and all(words(text(v) or literal_words(v)) & LOOP_WORDS for v in vals)

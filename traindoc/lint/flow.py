@@ -142,3 +142,14 @@ def is_module_class(m: Module, cls: ast.ClassDef) -> bool:
             if q.startswith(("torch.nn.", "lightning.")) or text(b).endswith(("Module", "Model", "Net")):
                 return True
     return False
+
+
+def returned_element(m: Module, e: Any) -> list | None:
+    """Element ``e.index`` of every tuple returned by the file's function that ``e.value``
+    calls (an :class:`Elt`: ``x, y = make_data()``), or None when one return is not such a tuple."""
+    d = m.defs(e.value.func) if isinstance(e.value.func, ast.Name) else None
+    fn = d[0] if d and len(d) == 1 and isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    rets = m.w.returns.get(id(fn)) if fn is not None else None
+    if not rets or not all(isinstance(r, ast.Tuple) and len(r.elts) > e.index for r in rets):
+        return None
+    return [r.elts[e.index] for r in rets]

@@ -281,3 +281,49 @@ def call_no_grad(m, call) -> bool:
 def body_no_grad(m, loop) -> bool:
     """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
     return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)
+
+
+def branch_in_train_mode(m):
+    """(run, train call) for a module run under ``torch.no_grad()`` in one branch of an ``if``
+    whose other branch trains (calls backward), after the function put that module in train
+    mode for both branches with no ``.eval()`` in between: ``trainer.train()``, then ``if
+    phase == "train": ... backward() ... else: with torch.no_grad(): loss = trainer(x)``
+    (princeton-vl's stacked hourglass): the validation branch runs with dropout on and
+    BatchNorm updating its running stats. The call shows the name is a module, whatever it is
+    called (a ``Trainer(nn.Module)`` wrapping the model)."""
+    from .training import is_backward  # training imports this module
+    for site in m.w.calls:
+        call, fn = site.node, site.ctx.func
+        if fn is None or not _module_ref(call.func) or not enclosing_no_grad(m, site.ctx.withs):
+            continue
+        parents = m.memo.setdefault(("grad_mode.parents", id(fn)), {id(c): p for p in walk(fn)
+                                                                     for c in ast.iter_child_nodes(p)})
+        child, node, split = call, parents.get(id(call)), None
+        while node is not None and node is not fn and split is None:
+            if isinstance(node, ast.If) and any(child is s for s in node.orelse + node.body):
+                other = node.orelse if any(child is s for s in node.body) else node.body
+                if any(isinstance(c, ast.Call) and is_backward(m, c) for s in other for c in walk(s)):
+                    split = node
+            child, node = node, parents.get(id(node))
+        if split is None:
+            continue
+        who = ast.unparse(call.func)
+        # the last switch of that module before the `if`, in a block the `if` is nested in
+        last = max((c for c in walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                    and c.func.attr in ("train", "eval") and ast.unparse(c.func.value) == who
+                    and c.lineno < split.lineno and _encloses(parents, parents.get(id(c)), split)),
+                   key=lambda c: c.lineno, default=None)
+        if last is not None and last.func.attr == "train" and not last.args and not last.keywords and not any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "eval"
+                and ast.unparse(c.func.value) == who and last.lineno < c.lineno < call.lineno for c in walk(fn)):
+            yield call, last  # (an eval() in the branch itself fixes it)
+
+
+def _encloses(parents: dict, stmt: Any, node: Any) -> bool:
+    """The statement ``stmt`` sits in a block that holds ``node`` (a switch that always runs before it)."""
+    block = parents.get(id(stmt))
+    while node is not None:
+        node = parents.get(id(node))
+        if node is block:
+            return True
+    return False

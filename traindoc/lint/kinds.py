@@ -27,6 +27,7 @@ import ast
 from typing import Any
 
 from . import names as N
+from . import sites
 from .bindings import UNKNOWN, Elt, ImportRef, Param, Scope
 from .call_kinds import call_kind
 from .main_model import module_global, only_model_for
@@ -200,34 +201,8 @@ class Module:
     def call_sites(self, fn: Any) -> list:
         """Calls in this file that resolve to the function ``fn`` (indexed once per file)."""
         if self._sites is None:
-            # Resolved by syntax only (f(...), Class(...), self.m(...)), never through kinds:
-            # this index is built in the middle of a kind query and must not depend on one.
-            self._sites = {}
-            for site in self.w.calls:
-                target = self._syntactic_target(site)
-                if target is not None:
-                    self._sites.setdefault(id(target), []).append(site.node)
+            self._sites = sites.build(self)
         return self._sites.get(id(fn), [])
-
-    def _syntactic_target(self, site: Any) -> Any:
-        f = site.node.func
-        if type(f) is ast.Name:
-            d = self.defs(f)
-            if d and len(d) == 1:
-                if isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    return d[0]
-                if isinstance(d[0], ast.ClassDef):
-                    return self.method(d[0], "__init__")  # Trainer(model, ...) runs __init__
-                if isinstance(d[0], ast.Call) and type(d[0].func) is ast.Name:
-                    # crit = FocalLoss(); crit(out, y) runs __call__ (an nn.Module's forward)
-                    c = self.defs(d[0].func)
-                    if c and len(c) == 1 and isinstance(c[0], ast.ClassDef):
-                        return self.method(c[0], "__call__") or self.method(c[0], "forward")
-        elif type(f) is ast.Attribute and type(f.value) is ast.Name and site.ctx.cls is not None:
-            d = self.defs(f.value)
-            if d and len(d) == 1 and isinstance(d[0], tuple) and d[0][0] == "self":
-                return self.method(d[0][1], f.attr)
-        return None
 
     def _attr_of_class(self, cls: ast.ClassDef, attr: str) -> Any:
         for c in self._mro(cls):

@@ -140,7 +140,8 @@ def check(m):
     (`self.softmax = nn.Softmax(dim=-1)`), and the same fill spelled as the log of a mask
     added to the scores (`v = v + mask.float().log()`, then a softmax of `v`). The line is the
     softmax, where the NaN appears (independent labellers of the recall corpora pointed there
-    7 times in 11; the message names the fill's line), or the assignment that adds the log.
+    7 times in 11; the message names the fill's line and cites it as evidence), or the assignment
+    that adds the log.
 
     Why it happens: a causal mask always leaves the diagonal visible, but a padding
     mask can hide every key of a row: an empty sentence, a document with all its sentences
@@ -178,7 +179,8 @@ def check(m):
         if any(g in src for g in _GUARDS):
             continue
         yield Hit(sm, f"softmax of `{name}`, filled with -inf on line {call.lineno} under a mask that is not causal: "
-                      "a row with every entry masked (all padding) gives 0/0 = NaN; fill with torch.finfo(dtype).min")
+                      "a row with every entry masked (all padding) gives 0/0 = NaN; fill with torch.finfo(dtype).min",
+                  related=((call, "the -inf fill (the line the fix changes)"),))
     yield from _log_masks(m)
 
 

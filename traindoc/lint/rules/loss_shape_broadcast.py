@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..batches import batch_source
+from ..flow import returned_element
 from ..last_layer import linear_to_one
 from ..bindings import UNKNOWN, Elt, Param
 from ..ops import loss_of
@@ -39,7 +40,9 @@ def check(m):
     `torch.tensor(df["y"].values)` / `df.iloc[:, -1].values` (a pandas column), also
     through scikit-learn's `train_test_split(X, y)`; a loss inside a helper
     (`def reg_loss(p, t): return F.mse_loss(p, t)`) takes the shapes every call of the
-    helper in the file passes. Shapes the rule cannot see are never
+    helper in the file passes, an element of the tuple a data function of the file returns
+    (`x, y = make_data()`), a model a factory returns and a step function receives, and a
+    batch of rows (`ys[i:i + bs]`) keeps its array's shape. Shapes the rule cannot see are never
     flagged; `out.squeeze(1)` or `y.view(-1, 1)` on one side makes them agree (a model
     whose `forward` returns `.squeeze(-1)` is (N,) and is flagged against a (N, 1) target).
 
@@ -135,8 +138,7 @@ def _const(e):
     return None
 
 
-def _dim(m, call: ast.Call):
-    """The ``dim=`` keyword of ``x.squeeze(dim=-1)`` / ``torch.unsqueeze(x, dim=1)``, or None."""
+def _dim(m, call: ast.Call):  # x.squeeze(dim=-1), torch.unsqueeze(x, dim=1)
     return next((k.value for k in call.keywords if k.arg == "dim"), None)
 
 
@@ -209,6 +211,10 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         d = m.defs(e)
         if d and len(d) == 1 and isinstance(d[0], ast.expr):
             return _shape(m, d[0], depth - 1)
+        if d and len(d) == 1 and isinstance(d[0], Elt) and returned_element(m, d[0]):
+            # x, y = make_data(): element k of every tuple the file's function returns
+            shapes = {_shape(m, r, depth - 1) for r in returned_element(m, d[0])}
+            return shapes.pop() if len(shapes) == 1 else ""
         if d and len(d) == 1 and (d[0] is UNKNOWN or isinstance(d[0], Elt)):
             # a train_test_split part, or a batch of a DataLoader over a TensorDataset: rows keep the shape
             src = _split_source(m, e.id)
@@ -229,6 +235,8 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         return _shape(m, e.value, depth - 1)  # a Series' or an array's values keep its shape
     if isinstance(e, ast.Subscript):
         s = e.slice
+        if isinstance(s, ast.Slice):
+            return _shape(m, e.value, depth - 1)  # ys[i:i + bs]: a batch of rows keeps the shape
         if isinstance(s, ast.Tuple) and len(s.elts) == 2 and isinstance(s.elts[0], ast.Slice) \
                 and s.elts[0].lower is None and s.elts[0].upper is None:
             if isinstance(s.elts[1], ast.Constant) and s.elts[1].value is None:
@@ -343,22 +351,35 @@ def _ctor(m, f):
                 vals = m.w.self_attrs.get((c.name, f.attr))
                 if vals:
                     break
+    if vals and len(vals) == 1 and isinstance(vals[0], Param):
+        vals = m.arg_values(vals[0])  # def train_batch(x, y, model, ...): what every call passes
+        return _ctor(m, vals[0]) if vals and all(ast.dump(v) == ast.dump(vals[0]) for v in vals) \
+            and isinstance(vals[0], ast.Name) else None
+    if vals and len(vals) == 1 and isinstance(vals[0], Elt):
+        vals = returned_element(m, vals[0])  # model, loss_fn, opt = get_model()
+        if vals and len(vals) == 1 and isinstance(vals[0], ast.Name):
+            return _ctor(m, vals[0])
     if vals and len(vals) == 1 and isinstance(vals[0], ast.Call):
-        return vals[0]
+        c = vals[0]  # nn.Sequential(...).to(device): the module built before it was moved
+        while isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda", "cpu", "float", "double") \
+                and isinstance(c.func.value, ast.Call):
+            c = c.func.value
+        return c
     return None
+
 
 
 def _scaled_shape(m, e: ast.BinOp, depth: int) -> str:
     """``math.pi * x[:, 0]``, ``2 * y + 1``: a scalar keeps the other side's shape."""
     if type(e.op) not in (ast.Mult, ast.Div, ast.Add, ast.Sub):
         return ""
-    if _scalar(e.left):
-        return _shape(m, e.right, depth - 1)
+    if _scalar(e.left):  # no depth spent: an expression tree is finite, only names can loop
+        return _shape(m, e.right, depth)
     if _scalar(e.right):
-        return _shape(m, e.left, depth - 1)
+        return _shape(m, e.left, depth)
     # rewards + gamma * next_q.squeeze(1): a (N,) side makes the result (N,) (or, if the
     # other side were (N, 1), already (N, N): a broadcast either way)
-    sides = (_shape(m, e.left, depth - 1), _shape(m, e.right, depth - 1))
+    sides = (_shape(m, e.left, depth), _shape(m, e.right, depth))
     return "vec" if "vec" in sides and "col" not in sides else sides[0] if sides[0] == sides[1] else ""
 
 

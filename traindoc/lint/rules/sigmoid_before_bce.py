@@ -19,7 +19,9 @@ from ..source import describe
 def check(m):
     """What it detects: a sigmoid output (`torch.sigmoid`, `x.sigmoid()`, `nn.Sigmoid`,
     the last layer of an `nn.Sequential`, a `forward` that returns a sigmoid) passed as
-    the input of `nn.BCELoss` or `F.binary_cross_entropy`, outside evaluation code (a
+    the input of `nn.BCELoss` or `F.binary_cross_entropy`, also inside a loss class of the
+    file whose instance a training function receives as a parameter (`loss_fn(prob, y)`
+    with `BinaryLoss()` passed for `loss_fn`), outside evaluation code (a
     loss computed under `torch.no_grad()` or in a test/eval function is only reported,
     so its gradient does not matter).
 

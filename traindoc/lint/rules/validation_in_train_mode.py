@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 import re
 
-from ..bindings import Param
 from ..eval_words import FUNC_WORDS as _FUNC_WORDS, INFER_WORDS, LOOP_WORDS as _LOOP_WORDS, evals_before, \
-    literal_words as _literal_words, pytest_file as _pytest_file, words as _words
-from ..grad_mode import body_no_grad, call_no_grad, decorated_no_grad, enclosing_no_grad, false_arg, \
+    literal_words as _literal_words, passed_validation_data, pytest_file as _pytest_file, words as _words, \
+    wrapped_validation
+from ..grad_mode import body_no_grad, branch_in_train_mode, call_no_grad, decorated_no_grad, enclosing_no_grad, false_arg, \
     inference_in_train_mode, mode_index, may_be_module, partly_evaluated, \
     switched_modules, trained_never_evaluated
 from ..registry import Hit, lint_rule
@@ -64,7 +64,9 @@ def check(m):
     attribute another method puts in train mode (`self.critic.train()`) and no line of the
     file puts in eval mode; and a module run after another one's `.eval()` in the same function
     (`model.eval()`, then `predictor(h)`) when the file trains it (`predictor.train()`) and never
-    evaluates it. A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
+    evaluates it; and a module run under no_grad in the branch of an `if` that does not train,
+    after the function put it in train mode for both branches (`trainer.train()`, then `if
+    phase == "train": ... backward() ... else: with torch.no_grad(): trainer(x)`). A missing `model.eval()` is not reported in a file with no dropout or batch norm in sight (no
     `Dropout`, `BatchNorm`, `dropout`, and no torchvision/timm/pretrained model), where eval
     mode changes nothing, unless the evaluation function itself calls `model.train()` (a
     model built elsewhere, put in train mode for evaluation: that call is the finding) or the file
@@ -147,6 +149,8 @@ def check(m):
                                 f"on line {train.lineno} and no `{who}.eval()` anywhere in the file, so dropout stays "
                                 f"on and BatchNorm updates its running stats; call {who}.eval() before it (and "
                                 ".train() before training)")
+        for call, train in branch_in_train_mode(m):
+            yield Hit(call, f"`{ast.unparse(call.func)}` runs under no_grad in the branch that does not train, in train mode from `{ast.unparse(train.func)}()` (line {train.lineno}): dropout stays on, BatchNorm updates its stats; call .eval() there")  # noqa: E501
 
 
 def _batch_functions(m, index):
@@ -250,32 +254,14 @@ def _validation_iterable(m, site) -> str | None:
     it = text(loop.iter) or _literal_words(loop.iter)
     fwords = _words(fname)
     if not (_words(f"{it} {_literal_words(loop.iter)}") & _LOOP_WORDS or fwords & _FUNC_WORDS
-            or "test" in fwords and not _pytest_file(m) or _passed_validation_data(m, loop.iter)
-            or _wrapped_validation(m, loop.iter) or fwords & INFER_WORDS and evals_before(site.ctx.func, loop)
+            or "test" in fwords and not _pytest_file(m) or passed_validation_data(m, loop.iter)
+            or wrapped_validation(m, loop.iter) or fwords & INFER_WORDS and evals_before(site.ctx.func, loop)
             or _evaluation_callers(m, site.ctx.func)):
         return None  # def test(model, X): ... outside a test module evaluates
     if _model_call(m, loop) is None or _trains(m, loop):
         return None
     whole = ast.unparse(loop.iter)  # tqdm(range(len(test_set))) rather than `tqdm`
     return whole if isinstance(loop.iter, ast.Call) and len(whole) <= 60 else it
-
-
-def _wrapped_validation(m, it) -> bool:
-    """``progress = tqdm(val_loader, desc=...)`` then ``for batch in progress:``: a name set
-    once to a wrapper of validation data."""
-    d = m.defs(it) if isinstance(it, ast.Name) else None
-    return bool(d) and len(d) == 1 and isinstance(d[0], ast.Call) and bool(_words(_literal_words(d[0])) & _LOOP_WORDS)
-
-
-def _passed_validation_data(m, it) -> bool:
-    """``for x, y in loader`` where ``loader`` is a parameter that every call of the function
-    in this file fills with validation data (``check_accuracy(net, val_loader)``)."""
-    base = it.args[0] if isinstance(it, ast.Call) and it.args and text(it.func) in ("enumerate", "tqdm") else it
-    d = m.defs(base) if isinstance(base, ast.Name) else None
-    if not d or len(d) != 1 or not isinstance(d[0], Param):
-        return False
-    vals = m.arg_values(d[0])
-    return bool(vals) and all(_words(text(v) or _literal_words(v)) & _LOOP_WORDS for v in vals)
 
 
 def _evaluation_callers(m, fn) -> bool:
@@ -393,7 +379,7 @@ def _deliberate_train_mode(m, fn, loop) -> bool:
         return True
     calls = [n for n in walk(loop) if isinstance(n, ast.Call) and _runs_model(m, n)]
     inner = {id(x) for c in calls for x in walk(c) if x is not c}  # net(x) inside net(x).argmax(1)
-    runs = [c for c in calls if not any(id(x) in inner for x in (c,))]
+    runs = [c for c in calls if id(c) not in inner]
     repeated = (ast.For, ast.While, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
     return len(runs) > 1 or any(isinstance(n, repeated) and n is not loop and any(
         c is x for c in runs for x in walk(n)) for n in walk(loop))
