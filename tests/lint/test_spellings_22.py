@@ -143,6 +143,46 @@ CASES = {
                 return loss.item()
             return run
         """,
+        # a wrapper class puts its model in train mode and never in eval mode (no dropout in
+        # sight: the model is built elsewhere); its evaluate() helper runs it under no_grad
+        """
+        import torch
+        class Wrapper:
+            def __init__(self, model, opt, loss_fn):
+                self.model, self.opt, self.loss_fn = model, opt, loss_fn
+            def _scores(self, x, y):
+                with torch.no_grad():
+                    out = self.model(x)  # !
+                    return float(self.loss_fn(out, y))
+            def train_on_batch(self, x, y):
+                self.model.train()
+                self.opt.zero_grad()
+                loss = self.loss_fn(self.model(x), y)
+                loss.backward()
+                self.opt.step()
+            def evaluate(self, x, y):
+                return self._scores(x, y)
+        """,
+        # the same shape where the no_grad method acts for the agent (NoisyNet exploration is
+        # meant to run in train mode) or feeds the training step: nothing to report
+        """
+        import torch
+        class Agent:
+            def __init__(self, net, opt):
+                self.net, self.opt = net, opt
+                self.net.train()
+            def act(self, state):
+                with torch.no_grad():
+                    return self.net(state).argmax(1).item()
+            def forward_batch(self, x):
+                with torch.no_grad():
+                    return self.net(x).sum()
+            def learn(self, x):
+                loss = self.forward_batch(x)
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+        """,
         # eval() inside the validation branch: nothing to report
         """
         import torch

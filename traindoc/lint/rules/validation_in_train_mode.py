@@ -62,7 +62,8 @@ def check(m):
     forward or the validation call: the finding points at the forward. Also inference in a
     method of a class (`with torch.no_grad(): value = self.critic(...)`, a PPO rollout) on an
     attribute another method puts in train mode (`self.critic.train()`) and no line of the
-    file puts in eval mode; and a module run after another one's `.eval()` in the same function
+    file puts in eval mode (with no dropout or batch norm in sight, only in a method named for
+    evaluation or called by one; never in a method a training function calls); and a module run after another one's `.eval()` in the same function
     (`model.eval()`, then `predictor(h)`) when the file trains it (`predictor.train()`) and never
     evaluates it; and a module run under no_grad in the branch of an `if` that does not train,
     after the function put it in train mode for both branches (`trainer.train()`, then `if
@@ -139,12 +140,15 @@ def check(m):
                   f"validation loop over `{it or 'data'}` without {' or '.join(missing)}: {'; '.join(why)}")
     yield from _batch_functions(m, index)
     yield from _shared_epochs(m)
-    if any(w in m.source for w in _MODE_MATTERS):
+    seen = any(w in m.source for w in _MODE_MATTERS)
+    if seen or trained_never_evaluated(m):  # train() said without dropout in sight: only code named to evaluate
         for call, fn, train, ev in [*inference_in_train_mode(m), *partly_evaluated(m)]:
             who, why = ast.unparse(call.func), "runs under no_grad in `{}()` (inference)"
             if ev is not None:  # model.eval(); predictor(h): the second module was forgotten
                 why = f"runs in `{{}}()` after `{ast.unparse(ev.func)}()` (line {ev.lineno}), which leaves it out,"
-            if not _trains(m, fn):
+            callers = [s.ctx.func for s in m.w.calls if any(s.node is c for c in m.call_sites(fn))]
+            if not _trains(m, fn) and not any(f is not None and _trains(m, f) for f in callers) and (seen or any(
+                    _words(getattr(f, "name", "")) & _FUNC_WORDS for f in (fn, *callers))):
                 yield Hit(call, f"`{who}` {why.format(fn.name)} while it is in train mode: `{ast.unparse(train.func)}()` "
                                 f"on line {train.lineno} and no `{who}.eval()` anywhere in the file, so dropout stays "
                                 f"on and BatchNorm updates its running stats; call {who}.eval() before it (and "
