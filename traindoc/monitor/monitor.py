@@ -240,6 +240,8 @@ class Monitor:
         w.meta("steps", self.step)
         w.meta("ended", time.time())
         w.meta("compiled", self.models.compiled)
+        if self.optim.rebuilt:
+            w.meta("optimizer_rebuilt", self.optim.rebuilt)
         w.meta("sampling", {"interval": self.sampler.interval, "fixed": self.sampler.fixed,
                             "budget": self.sampler.budget})
         if error:

@@ -5,14 +5,13 @@ pre-clipping norm, loss scales, learning rates, float16 underflow and the update
 
 from __future__ import annotations
 
-import math
 import weakref
 from typing import Any, Iterable
 
 import torch
 
 from . import context
-from .quantities import grad_norms, total_norm, underflow_fraction
+from .quantities import grad_norms, total_norm, underflow_fraction, update_ratios
 
 # loss-function calls in one backward from which the loss counts as a sum of terms (a loss
 # per time step); a multi-task loss has 2-5 terms
@@ -62,12 +61,16 @@ class Optimizers:
         self._since_primary: dict[int, int] = {}  # id(opt) -> its steps since the primary's last
         self._interleaved: set[int] = set()  # optimizers the primary has stepped between
         self._param_sets: dict[frozenset, int] = {}  # the tensors of each described optimizer -> its index
+        self.rebuilt: dict[int, dict] = {}  # index -> rebuilds over the same tensors (_rebuilt_from)
 
     def state(self, opt: torch.optim.Optimizer) -> _OptState | None:
         st = self._opts.get(id(opt))
         if st is None or st.ref() is not opt:
             if self._only is not None and id(opt) not in self._only:
                 return None
+            old = self._rebuilt_from(opt)
+            if old is not None:
+                return old
             # a new index per optimizer: a freed optimizer's id() can be reused by the next
             # one (k-fold code builds one per fold), which must not overwrite its record
             st = _OptState(self._n_seen, opt)
@@ -75,6 +78,39 @@ class Optimizers:
             self._opts[id(opt)] = st
             if self.primary is None:
                 self.primary = id(opt)
+        return st
+
+    def _rebuilt_from(self, opt: torch.optim.Optimizer) -> _OptState | None:
+        """An optimizer built anew over exactly the tensors of an earlier one that no longer
+        exists (``@property def optimizer(self): return Adam(self.parameters())`` stepped as
+        ``model.optimizer.step()``, or one rebuilt per epoch to set its rate): it continues
+        the earlier one's record (same index, same series) and is counted, instead of being
+        described, searched for schedulers and given series of its own each time (a run
+        rebuilding it every step went 50x slower and grew without bound). Its state (Adam's
+        moments, momentum) starts from zero each time: ``optimizer_rebuilt`` says how often."""
+        if not self._param_sets:
+            return None
+        key = frozenset(id(q) for g in opt.param_groups for q in g["params"])
+        index = self._param_sets.get(key)
+        old_id, old = next(((k, s) for k, s in self._opts.items() if s.index == index), (None, None))
+        if old is None or old.ref() is not None:
+            return None  # a second optimizer alive beside the first: its own record
+        st = _OptState(index, opt)
+        st.described, st.fired, st.ids, st.pnames, st.gkeys = True, old.fired, old.ids, old.pnames, old.gkeys
+        del self._opts[old_id]
+        self._opts[id(opt)] = st
+        if self.primary == old_id:
+            self.primary = id(opt)
+        for d in (self._since_primary, self._step_nest):
+            if old_id in d:
+                d[id(opt)] = d.pop(old_id)
+        if old_id in self._interleaved:
+            self._interleaved.add(id(opt))
+        n = self.rebuilt.setdefault(index, {"rebuilds": 0, "first_step": self.mon.step})
+        n["rebuilds"] += 1
+        n["last_step"] = self.mon.step
+        if n["rebuilds"] & (n["rebuilds"] - 1) == 0:  # 1, 2, 4, 8, ...: a few writes, and close() writes the last
+            self.mon.writer.meta("optimizer_rebuilt", self.rebuilt)
         return st
 
     def live(self) -> list[torch.optim.Optimizer]:
@@ -356,20 +392,5 @@ class Optimizers:
         rec.before_params = None
         rec.extra_time += mon.timer() - t0
         mon.recorder.defer(mon.step, [], [torch.stack(dn), torch.stack(pn)],
-                           lambda step, flat: mon.writer.scalars(step, _ratios(names, flat)))
+                           lambda step, flat: mon.writer.scalars(step, update_ratios(names, flat)))
 
-
-def _ratios(names: list[str], flat: list[float]) -> dict[str, float]:
-    """Parameter norms and update ratios from [update norms..., parameter norms...]."""
-    k = len(names)
-    vals: dict[str, float] = {}
-    tot_d = tot_p = 0.0
-    for i, n in enumerate(names):
-        d, w = flat[i], flat[k + i]
-        vals[f"param_norm/{n}"] = w
-        vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
-        tot_d += d * d
-        tot_p += w * w
-    vals["param_norm"] = math.sqrt(tot_p)
-    vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
-    return vals

@@ -4,6 +4,7 @@ returns tensors; the host reads them only through :class:`Transfer` (at once wit
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
@@ -132,3 +133,19 @@ def activation_stats(module: torch.nn.Module, y: torch.Tensor) -> dict[str, torc
     elif isinstance(module, _TANH_LIKE):
         st["saturated"] = (a > 0.99).float().mean()
     return st
+
+
+def update_ratios(names: list[str], flat: list[float]) -> dict[str, float]:
+    """Parameter norms and update ratios from [update norms..., parameter norms...]."""
+    k = len(names)
+    vals: dict[str, float] = {}
+    tot_d = tot_p = 0.0
+    for i, n in enumerate(names):
+        d, w = flat[i], flat[k + i]
+        vals[f"param_norm/{n}"] = w
+        vals[f"update_ratio/{n}"] = d / w if w > 0 else (0.0 if d == 0 else float("inf"))
+        tot_d += d * d
+        tot_p += w * w
+    vals["param_norm"] = math.sqrt(tot_p)
+    vals["update_ratio"] = math.sqrt(tot_d) / math.sqrt(tot_p) if tot_p > 0 else float("nan")
+    return vals
