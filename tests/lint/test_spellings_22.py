@@ -97,6 +97,37 @@ CASES = {
         fit(feats, tgt)
         """,
     ],
+    "optimizer-misses-params": [
+        # a notebook's second model bound to the same name: its own optimizer rides on it
+        """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(2, 1)
+        model.optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 1)
+            @property
+            def optimizer(self):
+                return torch.optim.Adam(self.parameters())
+        model = Net()
+        model.optimizer.step()
+        """,
+        # the optimizer under a name of its own stays with the first model
+        """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 1)
+        model = Net()
+        opt = torch.optim.SGD(model.parameters(), lr=0.01)
+        model = Net()  # !
+        opt.step()
+        """,
+    ],
     "validation-in-train-mode": [
         # one closure for both phases: the module is put in train mode before the branch, the
         # validation branch runs it under no_grad without eval()

@@ -292,6 +292,9 @@ def _new_instance(m, site, call: ast.Call, owner: str):
     if site.ctx.func is not None or "." in owner:
         return None
     nodes = _own_nodes(m.tree)
+    if any(isinstance(n, ast.Assign) and n.value is call and any(
+            isinstance(t, ast.Attribute) and text(t.value) == owner for t in n.targets) for n in nodes):
+        return None  # model.optimizer = SGD(model.parameters()): a new model brings its own optimizer
     end = call.end_lineno or call.lineno
     for n in nodes:
         if not (isinstance(n, ast.Assign) and n.lineno > end and len(n.targets) == 1
