@@ -6,7 +6,7 @@ import numpy as np
 
 from ...findings import Finding
 from .. import rule
-from ..evidence import act_stat, finding, focus_rank, module_order, param_modules
+from ..evidence import act_stat, finding, focus_rank, module_order, param_modules, raw_inputs
 from ..evidence.model import optimizer_entries, raw_param_shapes
 from ..symptoms.loss_plateau import STILL_HIGH
 from ..util import fmt, train_loss
@@ -203,7 +203,7 @@ def _scale_with_depth(run) -> list[Finding]:
     ratio = last / first
     if 1 / 30 <= ratio <= 30:
         return []
-    if first > 20 and ratio < 1:
+    if ratio < 1 and (first > 20 or raw_inputs(run) is not None):
         return []  # a huge first layer that then shrinks: the inputs' scale (data-unnormalized)
     grows = ratio > 1
     c = min(0.9, 0.5 + 0.1 * abs(np.log10(ratio)) - 0.15)

@@ -17,7 +17,10 @@ def data_unnormalized(run):
     a standard deviation above 20 where default-initialised layers give ~1, while deeper
     layers do not keep growing (which would be bad-init); for an LSTM first (its output is
     bounded by 1), exact zeros in a fifth of its output values: its gates' sigmoids
-    underflowed, which default weights reach only from inputs in the hundreds.
+    underflowed, which default weights reach only from inputs in the hundreds; and inputs
+    above 20 in magnitude whose first layer's output (std above 3) feeds a sigmoid or tanh
+    saturated on half its outputs or more before any update (x in [40, 50]: a standardised
+    input gives that activation pre-activations of std ~1).
 
     Also regression targets on different scales: a (N, K) target of an MSE/L1/Huber loss
     whose largest column's root mean square is at least 100 times its median column's

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import calm_jump, ended_well, features, finding, focus_rank, lr_growth, module_order, onset
-from ..evidence.inputs import outlier_batches
+from ..evidence.inputs import outlier_batches, raw_inputs
 from ..evidence.policy import UNSEEN_CAP
 from ..util import fmt, trailing_robust_z
 
@@ -268,7 +268,7 @@ def _explained_elsewhere(run, f, c: float, rnn_jump: bool = False) -> float:
     from .data_outlier import extreme_targets
     from .saturated_activation import output_saturated
 
-    if input_scale(run, before=f.first_bad) > 100:
+    if input_scale(run, before=f.first_bad) > 100 or raw_inputs(run) is not None:
         c *= 0.5  # huge inputs give huge gradients: data-unnormalized explains them
     if sum_evidence(run, f):
         c *= 0.5  # a summed loss explains the size of the gradients (loss-reduction)

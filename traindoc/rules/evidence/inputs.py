@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .model import param_modules
+from .model import module_order, param_modules
 from .run_features import cached, features
 from .series import act_stat, focus_rank, spikes
 
@@ -85,7 +85,7 @@ def _raw_inputs(run) -> tuple[str, float, float, float] | None:
     a0, s0 = float(am[first][0]), float(sd[first][0]) if first in sd else float("nan")
     a0, s0 = scaled_to_draws(run, a0, s0)
     if not (a0 > 100 or (math.isfinite(s0) and s0 > 20)):
-        return _saturated_lstm(run, mods, first, a0, s0)
+        return _saturated_lstm(run, mods, first, a0, s0) or _saturating_next(run, first, a0, s0)
     later = [float(am[m][0]) for m, _ in mods if m in am and m != first]
     if later and max(later) / a0 > 3:
         return None  # the scale grows with depth: initialisation, not the inputs
@@ -102,6 +102,27 @@ def _saturated_lstm(run, mods, first: str, a0: float, s0: float):
     cls = dict(mods).get(first, "")
     zero = act_stat(run, "zero", before=features(run).first_bad).get(first)
     if not cls.startswith("LSTM") or zero is None or not len(zero) or float(zero[0]) < 0.2:
+        return None
+    return first, a0, s0, 0.6
+
+
+SAT_AT_INIT = 0.5  # the share of the activation's outputs pinned at its ends before any update
+
+
+def _saturating_next(run, first: str, a0: float, s0: float):
+    """Raw inputs (``in/absmax`` above SANE_INPUT) whose first layer's output, under the
+    |x|max 100 / std 20 bars, feeds a sigmoid or tanh that is saturated on most of its outputs
+    at the first sampled step: before any update, only the inputs' scale can pin it (with
+    standardised inputs a fan-in-scaled init gives pre-activations of std ~1, the
+    activation's linear range). Needs the first layer's std above 3 (sigmoid'(3) = 0.045).
+    bench/real 443: x in [40, 50] (a StackExchange question), Linear(1, 8) then a sigmoid
+    at 100 %, std 12.8: the network fits a constant."""
+    if not (math.isfinite(s0) and s0 > 3):
+        return None
+    order = [m for m, _ in module_order(run)]
+    nxt = order[order.index(first) + 1] if first in order and order.index(first) + 1 < len(order) else None
+    sat = act_stat(run, "saturated", before=features(run).first_bad).get(nxt) if nxt is not None else None
+    if sat is None or not len(sat) or not float(sat[0]) >= SAT_AT_INIT:
         return None
     return first, a0, s0, 0.6
 

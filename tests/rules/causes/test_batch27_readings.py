@@ -1,0 +1,42 @@
+"""Readings added after bench/real batch 27: inputs in raw units (x in [40, 50], a StackExchange
+question) under the |x|max 100 / std 20 bars of the first layer's output, whose first sigmoid is
+saturated before any update: the inputs are the cause (data-unnormalized), not the gradient
+spikes against a vanished median or the depth profile their scale makes; the same network on
+standardised inputs gets none of it."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+import traindoc
+from traindoc.diagnose import diagnose
+
+
+def _fit(tmp_path, standardise):
+    torch.manual_seed(0)
+    x = 40 + 10 * torch.rand(100, 1)
+    y = torch.sin(0.6 * (x - 45)) + 0.1 * (x - 45)
+    if standardise:
+        x = (x - x.mean()) / x.std()
+    net = nn.Sequential(nn.Linear(1, 8), nn.Sigmoid(), nn.Linear(8, 8), nn.Sigmoid(), nn.Linear(8, 1))
+    for m in net:
+        if isinstance(m, nn.Linear):
+            nn.init.xavier_uniform_(m.weight)
+            nn.init.zeros_(m.bias)
+    opt = torch.optim.SGD(net.parameters(), lr=0.5)
+    with traindoc.watch(out=tmp_path, replay=False, sample_every=5):
+        for _ in range(600):
+            loss = nn.functional.mse_loss(net(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return diagnose(tmp_path)
+
+
+def test_raw_inputs_that_saturate_the_first_sigmoid_at_init_are_unnormalised_inputs(tmp_path):
+    d = _fit(tmp_path / "raw", standardise=False)
+    assert d.causes and d.causes[0].name == "data-unnormalized", [c.name for c in d.causes]
+    assert not [c for c in d.causes if c.name in ("bad-init", "exploding-gradient") and c.severity == "error"]
+    d = _fit(tmp_path / "std", standardise=True)
+    assert not [c for c in d.causes if c.name == "data-unnormalized"]
