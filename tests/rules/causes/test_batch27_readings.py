@@ -40,3 +40,27 @@ def test_raw_inputs_that_saturate_the_first_sigmoid_at_init_are_unnormalised_inp
     assert not [c for c in d.causes if c.name in ("bad-init", "exploding-gradient") and c.severity == "error"]
     d = _fit(tmp_path / "std", standardise=True)
     assert not [c for c in d.causes if c.name == "data-unnormalized"]
+
+
+def _crawl(tmp_path, lr):
+    torch.manual_seed(0)
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(1000, 6, generator=g)
+    y = ((x[:, :3].sum(1) > 0) ^ (torch.rand(1000, generator=g) < 0.1)).float()
+    net = nn.Sequential(nn.Linear(6, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    with traindoc.watch(out=tmp_path, replay=False, sample_every=5):
+        for _ in range(100):  # full batch, one step an epoch
+            loss = nn.functional.binary_cross_entropy_with_logits(net(x).squeeze(1), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return diagnose(tmp_path)
+
+
+def test_a_loss_falling_in_a_straight_line_all_run_at_a_usual_rate_is_a_low_rate_warning(tmp_path):
+    d = _crawl(tmp_path / "slow", 1e-3)
+    low = next((c for c in d.causes if c.name == "lr-too-low"), None)
+    assert low is not None and low.severity == "warning" and "first pace" in low.message
+    d = _crawl(tmp_path / "fast", 3e-2)  # the loss bends and settles: nothing to say
+    assert not [c for c in d.causes if c.name == "lr-too-low"]

@@ -20,7 +20,8 @@ def lr_too_low(run):
     than ~1e-4 of their norm (healthy runs: ~1e-3), or the learning rate itself is far
     below its optimizer's usual range (Adam below 1e-5, SGD below 1e-4); at such a rate, also
     a loss that still falls at its first pace when the run ends (no bend of convergence) and
-    ends at 70 % of its start or above.
+    ends at 70 % of its start or above; at a usual rate, that straight line with a fall under
+    15 % is a warning (the step size limits the progress; training far longer is the other fix).
 
     Why it happens: a fine-tuning learning rate used to train from scratch, a learning
     rate lowered "to be safe" after a NaN, a schedule that decays to zero too early or a
@@ -51,6 +52,8 @@ def lr_too_low(run):
     # would settle, is as telling as a flat one (bench/real 398: Adam 1e-5 decayed, 16 % in 600 steps)
     flat = f.rel_drop < 0.15 or (low_lr and _still_falling(f.loss))
     tiny_upd = math.isfinite(ur) and ur < 1e-4
+    if not (low_lr or tiny_upd) and flat and math.isfinite(ur) and ur > 0 and _still_falling(f.loss):
+        return _crawling(f, ur)
     if not flat or not (low_lr or tiny_upd):
         return []
     if not low_lr and ur == 0:
@@ -69,6 +72,25 @@ def lr_too_low(run):
         evidence=ev,
         fix="raise the learning rate into the usual range for the optimizer (Adam ~1e-3, SGD ~1e-2..1e-1)",
         confirm="run an LR range test, or rerun with the learning rate x10: the loss starts to fall",
+    )]
+
+
+def _crawling(f, ur: float) -> list:
+    """At a usual rate, a loss that still falls at its first pace when the run ends and ends
+    at 70 % of its start or above: no bend of convergence anywhere, so the step size, not the
+    landscape, limits progress (the same steps at a larger rate go further); a warning, as a
+    longer run is the other fix (bench/real 438: Adam 1e-3, full batch, 100 steps, 0.68 ->
+    0.58 in a straight line; at 1e-2 it bends by step 40 and settles at 0.35)."""
+    return [finding(
+        "lr-too-low", 0.35,
+        f"the loss still falls at its first pace when the run ends ({fmt(f.loss_first)} -> {fmt(f.loss_last)} "
+        f"over {f.steps} steps, no sign of converging) at a learning rate of {fmt(f.lr)} with {f.opt_class}: "
+        "the step size limits the progress, not the problem; raise the rate (x3 to x10) or train far longer",
+        evidence=[{"series": "loss", "first": fmt(f.loss_first), "last": fmt(f.loss_last), "drop": f"{f.rel_drop:.1%}"},
+                  {"series": "lr", "value": fmt(f.lr), "optimizer": f.opt_class},
+                  {"series": "update_ratio", "median": fmt(ur)}],
+        fix="raise the learning rate (x3 to x10; an LR range test finds the range), or train for many more steps",
+        confirm="rerun with the learning rate x10 for the same steps: the loss bends and ends far lower",
     )]
 
 
