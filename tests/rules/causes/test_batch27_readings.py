@@ -86,3 +86,13 @@ def test_targets_thousands_of_times_off_explain_the_gradient_spikes_they_make(tm
     # the spikes come from those rows (a squared error gives them 6e3x the gradient): the
     # gradient's own finding stays a weak lead (0.37 before it deferred at 1e3x, now 0.19)
     assert all(c.confidence < 0.3 for c in d.causes if c.name == "exploding-gradient")
+
+
+def test_a_norm_zeroing_most_of_its_output_under_float16_outranks_the_raw_inputs():
+    """0.75 at the 5 % floor, 0.85 from half the values: above data-unnormalized's 0.8 for
+    inputs in raw sensor counts (bench/real 436: 14-bit counts, an instance norm's variance
+    past 65504, 100 % zeros)."""
+    from traindoc.rules.causes.fp16_overflow import _norm_finding
+
+    assert abs(_norm_finding("n1", "InstanceNorm", 0.05, 300.0).confidence - 0.755) < 0.01
+    assert _norm_finding("n1", "InstanceNorm", 1.0, 2.5e4).confidence > 0.8
