@@ -97,6 +97,36 @@ CASES = {
         fit(feats, tgt)
         """,
     ],
+    "softmax-before-cross-entropy": [
+        # a notebook: a demo cell leaves `pred` (log-probabilities) at top level; a loss class
+        # the file never calls takes its own `pred` (logits): not the demo's tensor
+        """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        y_pred = torch.randn(4, 3)
+        pred = F.log_softmax(y_pred, dim=1)
+        print(F.nll_loss(pred, torch.tensor([0, 1, 2, 0])))
+        class SymmetricCE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ce = nn.CrossEntropyLoss()
+            def forward(self, pred, labels):
+                return self.ce(pred, labels) + F.softmax(pred, dim=1).mean()
+        """,
+        # the loss class's input is a log_softmax in its own forward: reported
+        """
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Twice(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ce = nn.CrossEntropyLoss()
+            def forward(self, logits, labels):
+                pred = F.log_softmax(logits, dim=1)
+                return self.ce(pred, labels)  # !
+        """,
+    ],
     "optimizer-misses-params": [
         # a notebook's second model bound to the same name: its own optimizer rides on it
         """

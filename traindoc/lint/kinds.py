@@ -175,7 +175,10 @@ class Module:
             if cls is not None:
                 return ("local", cls)
             g = module_global(self, p.name)  # def train(..., criterion) and `criterion = nn.CrossEntropyLoss()`
-            return self.kind(g) if g is not None else None
+            k = self.kind(g) if g is not None and not p.bound else None
+            # an object (a loss module, a model); not a tensor a notebook's demo cell left at top
+            # level (`pred = F.log_softmax(...)` beside a loss class's `forward(self, pred, ...)`)
+            return k if isinstance(k, tuple) else None
         values = self.arg_values(p)
         return self._agree(values) if values else None
 
