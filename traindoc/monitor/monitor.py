@@ -235,11 +235,9 @@ class Monitor:
             self._flush_at_close(w)
         except Exception as exc:  # noqa: BLE001
             self._record_error("close", exc)
-        w.meta("status", status)
-        w.meta("exit_code", exit_code)
-        w.meta("steps", self.step)
-        w.meta("ended", time.time())
-        w.meta("compiled", self.models.compiled)
+        for key, value in (("status", status), ("exit_code", exit_code), ("steps", self.step), ("ended", time.time()),
+                           ("compiled", self.models.compiled)):
+            w.meta(key, value)
         if self.optim.rebuilt:
             w.meta("optimizer_rebuilt", self.optim.rebuilt)
         w.meta("sampling", {"interval": self.sampler.interval, "fixed": self.sampler.fixed,

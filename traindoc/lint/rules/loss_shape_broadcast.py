@@ -208,25 +208,7 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
     if depth < 0 or e is None:
         return ""
     if isinstance(e, ast.Name):
-        d = m.defs(e)
-        if d and len(d) == 1 and isinstance(d[0], ast.expr):
-            return _shape(m, d[0], depth - 1)
-        if d and len(d) == 1 and isinstance(d[0], Elt) and returned_element(m, d[0]):
-            # x, y = make_data(): element k of every tuple the file's function returns
-            shapes = {_shape(m, r, depth - 1) for r in returned_element(m, d[0])}
-            return shapes.pop() if len(shapes) == 1 else ""
-        if d and len(d) == 1 and (d[0] is UNKNOWN or isinstance(d[0], Elt)):
-            # a train_test_split part, or a batch of a DataLoader over a TensorDataset: rows keep the shape
-            src = _split_source(m, e.id)
-            if src is None and d[0] is UNKNOWN:
-                src = batch_source(m, e)
-            return _shape(m, src, depth - 1) if src is not None else ""
-        if d and len(d) == 1 and isinstance(d[0], Param) and depth > 1:
-            # def regression_loss(pred, y): F.mse_loss(pred, y): what every call passes
-            vals = m.arg_values(d[0]) or ()
-            shapes = {_shape(m, v, depth - 2) for v in vals}
-            return shapes.pop() if len(shapes) == 1 else ""
-        return ""
+        return _name_shape(m, e, depth)
     if _pandas_column(e):
         return "vec"
     if isinstance(e, ast.BinOp):
@@ -269,6 +251,30 @@ def _shape(m, e, depth: int) -> str:  # noqa: C901
         if name in _ACT_METHODS:
             return _shape(m, f.value, depth - 1)
     return _model_col(m, e, depth)
+
+
+def _name_shape(m, e: ast.Name, depth: int) -> str:
+    """The shape of what a name holds (its one assignment, a tuple element a function of the
+    file returns, a split or batch, what every call passes for a parameter)."""
+    d = m.defs(e)
+    if d and len(d) == 1 and isinstance(d[0], ast.expr):
+        return _shape(m, d[0], depth - 1)
+    if d and len(d) == 1 and isinstance(d[0], Elt) and returned_element(m, d[0]):
+        # x, y = make_data(): element k of every tuple the file's function returns
+        shapes = {_shape(m, r, depth - 1) for r in returned_element(m, d[0])}
+        return shapes.pop() if len(shapes) == 1 else ""
+    if d and len(d) == 1 and (d[0] is UNKNOWN or isinstance(d[0], Elt)):
+        # a train_test_split part, or a batch of a DataLoader over a TensorDataset: rows keep the shape
+        src = _split_source(m, e.id)
+        if src is None and d[0] is UNKNOWN:
+            src = batch_source(m, e)
+        return _shape(m, src, depth - 1) if src is not None else ""
+    if d and len(d) == 1 and isinstance(d[0], Param) and depth > 1:
+        # def regression_loss(pred, y): F.mse_loss(pred, y): what every call passes
+        vals = m.arg_values(d[0]) or ()
+        shapes = {_shape(m, v, depth - 2) for v in vals}
+        return shapes.pop() if len(shapes) == 1 else ""
+    return ""
 
 
 def _fn_shape(m, q: str, e: ast.Call, depth: int) -> str:  # noqa: C901
