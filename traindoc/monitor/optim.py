@@ -92,6 +92,8 @@ class Optimizers:
             return None
         key = frozenset(id(q) for g in opt.param_groups for q in g["params"])
         index = self._param_sets.get(key)
+        if index is None:
+            return None
         old_id, old = next(((k, s) for k, s in self._opts.items() if s.index == index), (None, None))
         if old is None or old.ref() is not None:
             return None  # a second optimizer alive beside the first: its own record
@@ -102,7 +104,7 @@ class Optimizers:
         if self.primary == old_id:
             self.primary = id(opt)
         for d in (self._since_primary, self._step_nest):
-            if old_id in d:
+            if old_id in d and id(opt) not in d:  # (the new one's step has its own nest entry)
                 d[id(opt)] = d.pop(old_id)
         if old_id in self._interleaved:
             self._interleaved.add(id(opt))
