@@ -23,8 +23,13 @@ def pytest_file(m) -> bool:
         or b"unittest" in m.source
 
 
+# glued names (`testloader`, `valset`, `evaldata`): the marking word is their prefix
+_GLUED = re.compile(r"^(val|valid|eval|test|dev)(loader|set|data|dataset|dl|iter|batch|batches|gen)s?$")
+
+
 def words(s: str) -> set[str]:
-    return set(_SPLIT.split(s.lower())) if s else set()
+    out = set(_SPLIT.split(s.lower())) if s else set()
+    return out | {g.group(1) for g in map(_GLUED.match, out) if g}
 
 
 def literal_words(e) -> str:

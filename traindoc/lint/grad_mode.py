@@ -278,6 +278,14 @@ def call_no_grad(m, call) -> bool:
     return site is not None and enclosing_no_grad(m, site.ctx.withs)
 
 
+def helper_no_grad(m, run) -> bool:
+    """``run_validate(loader)``: a helper of the file that runs the model under its own no_grad."""
+    c = m.callee(run)
+    h = c[1][1] if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" else None
+    return h is not None and (decorated_no_grad(m, h) or any(
+        s.ctx.func is h and enclosing_no_grad(m, (s.node,)) for s in m.w.withs))
+
+
 def body_no_grad(m, loop) -> bool:
     """A ``with torch.no_grad():`` inside the loop (from the walker's index of ``with`` blocks)."""
     return any(any(lp is loop for lp in s.ctx.loops) and enclosing_no_grad(m, (s.node,)) for s in m.w.withs)

@@ -54,7 +54,50 @@ def module_global(m: Module, name: str) -> Any:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 n = st.targets[0].id
                 g[n] = None if n in g else st.value  # bound twice: ambiguous
+        built: dict = {}  # def setup(): crit = nn.BCEWithLogitsLoss(); return model, crit
+        for fn in m.tree.body:
+            if isinstance(fn, ast.FunctionDef):
+                for n, v in _returned_locals(fn):
+                    built[n] = None if n in built else v
+        for n, v in built.items():
+            g.setdefault(n, v)
     return g.get(name)
+
+
+def forward_output(m: Module, name: str) -> Any:
+    """The name the file's top-level model's ``forward`` returns as ``name`` (``policy``), or in
+    the plural (``policies``, a rollout's list of them), or None: what a function the file
+    never calls receives under that name (ACER's ``policy_loss(policies, ...)``)."""
+    top = m.memo.get("main-model.top")
+    if top is None:
+        only_model_for(m, "model")  # fills the memo
+        top = m.memo["main-model.top"]
+    fwd = next((f for f in top[0].body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None) \
+        if len(top) == 1 else None
+    if fwd is None:
+        return None
+    low = name.lower()
+    got = [e for r in walk(fwd) if isinstance(r, ast.Return) and r.value is not None
+           for e in (r.value.elts if isinstance(r.value, ast.Tuple) else (r.value,))
+           if isinstance(e, ast.Name) and low in (e.id.lower(), e.id.lower() + "s", e.id.lower()[:-1] + "ies")]
+    return got[0] if len(got) == 1 else None
+
+
+def _returned_locals(fn: ast.FunctionDef):
+    """(name, value) of each ``name = value`` of a builder function that returns ``name``
+    (alone or in a tuple) and binds it once: what a caller's same-named variable receives."""
+    out = set()
+    for r in ast.walk(fn):
+        if isinstance(r, ast.Return) and r.value is not None:
+            for e in r.value.elts if isinstance(r.value, ast.Tuple) else (r.value,):
+                if isinstance(e, ast.Name):
+                    out.add(e.id)
+    seen: dict = {}
+    for st in ast.walk(fn):
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id in out:
+            seen[st.targets[0].id] = None if st.targets[0].id in seen else st.value
+    return [(n, v) for n, v in seen.items() if v is not None]
 
 
 _SUFFIXED = re.compile(r"([a-z]+?)(_?)([a-z0-9])")

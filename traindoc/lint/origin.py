@@ -26,7 +26,7 @@ def origin(m, e: Any, want: str, depth: int = 8) -> ast.AST | None:
             vals = m.arg_values(e) or ()
             e = vals[0] if len(vals) == 1 else None
         elif isinstance(e, Elt):
-            e = _one(_returns(m, e.value), e.index)
+            e = _one(returned(m, e.value), e.index)
         elif isinstance(e, ast.Subscript):
             e = e.value  # probs[:, 1:]
         elif isinstance(e, ast.Attribute):
@@ -36,7 +36,7 @@ def origin(m, e: Any, want: str, depth: int = 8) -> ast.AST | None:
             if inner is not None:
                 e = inner  # a pass-through: .view(), .float(), torch.squeeze(x)
                 continue
-            rets = _returns(m, e)
+            rets = returned(m, e)
             if rets is None:
                 return e  # the op itself: F.softmax(...), self.softmax(out), x.exp()
             e = _one(rets, None)
@@ -45,7 +45,7 @@ def origin(m, e: Any, want: str, depth: int = 8) -> ast.AST | None:
     return None
 
 
-def _returns(m, call: ast.Call):
+def returned(m, call: ast.Call):
     """The returned expressions of a same-file function or model ``call`` runs, or None."""
     c = m.callee(call)
     k = c[1] if c[0] == "obj" and isinstance(c[1], tuple) else None

@@ -21,7 +21,8 @@ from ..walk import walk
 def check(m):
     """What it detects: a loop that calls `backward()` on every iteration but steps the
     optimizer only under an `if` whose test uses a modulo (`if (i + 1) % accum == 0:`,
-    or after `if (i + 1) % accum != 0: continue`) or
+    or after `if (i + 1) % accum != 0: continue`, or through a flag,
+    `is_accumulating = (i + 1) % k != 0` ... `if not is_accumulating:`) or
     a counter of its own (`n += 1` every iteration, `if n >= accum:` that resets `n = 0`;
     also a step method run once per batch whose counter lives on `self`, or whose modulo
     reads its batch-index parameter: `if (batch_nb + 1) % self.accumulate == 0:`),
@@ -77,7 +78,7 @@ def _judge(m, loop, own: list, attrs_only: bool):
     seg = segment(m, loop)
     if b"%" not in seg and b"+=" not in seg:
         return
-    gates = [n for n in walk(loop) if isinstance(n, ast.If) and (not attrs_only and _mod(n.test)
+    gates = [n for n in walk(loop) if isinstance(n, ast.If) and (not attrs_only and _mod(_flag(loop, n.test))
                                                                  or attrs_only and _param_mod(loop, n.test)
                                                                  or _counter(loop, n, attrs_only))
              and any(_inside(n, s) for s in steps)]
@@ -88,7 +89,8 @@ def _judge(m, loop, own: list, attrs_only: bool):
         return  # backward only under the gate: no accumulation
     if any(is_clear(m, c) and not any(_inside(g, c) for g in gates) for c in own):
         return  # cleared every iteration: not accumulating
-    divisors = {text(x) or ast.dump(x) for g in gates for x in _mod_rhs(g.test) + _counter(loop, g, attrs_only)}
+    divisors = {text(x) or ast.dump(x) for g in gates
+                for x in _mod_rhs(_flag(loop, g.test)) + _counter(loop, g, attrs_only)}
     for b in backs:
         if any(_inside(g, b) for g in gates) or isinstance(b.func, ast.Attribute) and \
                 "accelerator" in text(b.func.value):
@@ -161,6 +163,18 @@ def _computed(m, tgt, back) -> tuple:
     if d and len(d) == 1 and isinstance(d[0], ast.expr) and d[0].lineno != back.lineno:
         return ((d[0], "the loss, computed here without the division"),)
     return ()
+
+
+def _flag(loop, test):
+    """The test, or for ``if not is_accumulating:`` the expression its flag is bound to once in
+    the loop (``is_accumulating = (i + 1) % k != 0``, Lightning Fabric's examples)."""
+    if isinstance(test, ast.UnaryOp) and type(test.op) is ast.Not:
+        test = test.operand
+    if isinstance(test, ast.Name):
+        vals = [x.value for x in walk(loop) if isinstance(x, ast.Assign) and len(x.targets) == 1
+                and isinstance(x.targets[0], ast.Name) and x.targets[0].id == test.id]
+        return vals[0] if len(vals) == 1 else test
+    return test
 
 
 def _mod(test) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 
 from .. import names as N
+from ..main_model import forward_output
 from ..ops import op_of
+from ..origin import origin
 from ..registry import Hit, lint_rule
 from .one_hot_target import _filled_rows, _one_hot
 
@@ -21,7 +23,8 @@ def check(m):
     """What it detects: the log of a softmax or sigmoid output computed in two steps,
     `torch.log(torch.softmax(x, -1))`, `F.softmax(x, -1).log()`, `torch.log(p)` where
     `p = nn.Softmax(-1)(x)` (through names, aliases, method calls and modules assigned in
-    `__init__`), and `torch.log(torch.sigmoid(x))`. Also the target's probability picked
+    `__init__`), and `torch.log(torch.sigmoid(x))`. Also `policies[i].log()` in a function that receives them from outside
+    the file (a rollout), named after the softmax output the file's model returns (`policy`). Also the target's probability picked
     with a one-hot mask, `(softmax(x) * one_hot).sum(1).log()` (the focal-loss spelling; the
     mask from `F.one_hot`, `torch.eye(C)[y]` or `zeros(...).scatter_(1, y, 1)`), and the true
     label's probability picked by hand, `torch.where(y == 1, p, 1 - p).log()` with `p` a sigmoid
@@ -59,6 +62,12 @@ def check(m):
             yield Hit(call, "log of a probability picked with torch.where from a sigmoid (p or 1 - p): -inf where it "
                             "underflows to 0 or rounds to 1; use F.binary_cross_entropy_with_logits on the logits "
                             "(or F.logsigmoid(z) and F.logsigmoid(-z))", fix="use F.binary_cross_entropy_with_logits")
+        elif k is None and (out := _named_output(m, x)) is not None:
+            made = origin(m, out, "softmax") or out
+            yield Hit(call, f"log of `{ast.unparse(x)}`, by its name the model's `{out.id}` (line {made.lineno}), a "
+                            f"softmax output: -inf (then NaN gradients) where a probability underflows to 0; return "
+                            f"log_softmax from forward as well and use it here",
+                      related=((made, "the model's softmax output"),))
         elif k == "sigmoid":
             yield Hit(call, "log of a sigmoid output gives -inf where the sigmoid underflows to 0; use F.logsigmoid",
                       fix="use F.logsigmoid(z) on the pre-sigmoid value")
@@ -111,3 +120,15 @@ def _prob(m, e) -> bool:
             and e.left.value == 1:
         e = e.right  # 1 - p
     return m.kind(e) in ("softmax", "sigmoid")
+
+
+def _named_output(m, x):
+    """``policies[i]`` (or ``policy``) in a function that receives it from outside the file (a
+    rollout buffer), named after the softmax output the file's model returns: ACER's
+    ``policy = F.softmax(...); return policy, Q, V`` and ``policies[i].log()`` in its loss."""
+    while isinstance(x, ast.Subscript):
+        x = x.value
+    if not isinstance(x, ast.Name) or m.kind(x) is not None:
+        return None
+    out = forward_output(m, x.id)
+    return out if out is not None and m.kind(out) == "softmax" else None

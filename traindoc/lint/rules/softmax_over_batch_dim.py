@@ -8,7 +8,7 @@ import re
 from .. import names as N
 from ..flow import single_def
 from ..registry import Hit, lint_rule
-from ..source import keyword, may_be, text
+from ..source import keyword, may_be, segment, text
 from ..rows import const as _const, minus_one as _minus_one, one_score_per_node as _one_score_per_node
 from ..rows import size0 as _size0, true as _true
 from ..walk import walk
@@ -181,7 +181,7 @@ def check(m):
     squeezes to one score per node first), or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
     `x.flatten(1)`), alone or in a returned tuple; and a model's output on a batch of a
     loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`, also
-    through `output = net(data)`).
+    through `output = net(data)`), or on a batch of one (`s = x.unsqueeze(0)`; every value 1).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
     a policy's 1-D logits for one state, one sample's logits passed to `nll_loss`) is not
     flagged.
@@ -224,9 +224,9 @@ def check(m):
             continue
         batch = _loader_batch(m, site, call)
         if batch is not None:
-            yield Hit(call, f"{which} over dim 0 of the model's output on `{batch}`, a batch of a data loader: "
-                            "each sample's values are normalised across the batch, not over its classes; "
-                            "use dim=1 (or -1)")
+            yield Hit(call, f"{which} over dim 0 of the model's output on {batch}: each sample's values are "
+                            "normalised across the batch (a batch of one: every value becomes 1, or 0 for "
+                            "log_softmax), not over its classes; use dim=1 (or -1)")
             continue
         # only a 2-D read proves dim 0 is the batch: nll_loss(F.log_softmax(logits, 0), a) on
         # one sample's 1-D logits (REINFORCE) is right, so a loss's input alone is not flagged
@@ -260,6 +260,12 @@ def _loader_batch(m, site, call: ast.Call) -> str | None:
     if not isinstance(x, ast.Call) or m.callee(x)[0] == "fn" or not x.args:
         return None  # not a model's call (torch.matmul(q, k), a library function)
     used = {n.id for a in x.args for n in walk(a) if isinstance(n, ast.Name)}
+    for a in x.args[:1]:  # state = torch.as_tensor(s).unsqueeze(0); F.softmax(self.logits(state), dim=0)
+        d = m.defs(a) if isinstance(a, ast.Name) else None
+        if d and len(d) == 1 and isinstance(d[0], ast.Call) and isinstance(d[0].func, ast.Attribute) \
+                and d[0].func.attr == "unsqueeze" and d[0].args and _const(d[0].args[0], 0) \
+                and not _flattens(m, x):
+            return f"`{a.id}`, a batch of one from unsqueeze(0) on line {d[0].lineno}"
     for loop in site.ctx.loops:
         if not isinstance(loop, ast.For):
             continue
@@ -268,8 +274,15 @@ def _loader_batch(m, site, call: ast.Call) -> str | None:
         words = set(re.split(r"[^a-z0-9]+", text(it).lower()))
         got = {n.id for n in walk(loop.target) if isinstance(n, ast.Name)} & used
         if words & _LOADER_WORDS and isinstance(loop.target, ast.Tuple) and got:
-            return sorted(got)[0]
+            return f"`{sorted(got)[0]}`, a batch of a data loader"
     return None
+
+
+def _flattens(m, run: ast.Call) -> bool:  # the model's method may drop the batch of one itself
+    c = m.callee(run)
+    fn = c[1][1] if c[0] == "obj" and c[1][0] == "func" else m.method(c[1][1], "forward") \
+        if c[0] == "obj" and c[1][0] == "local" else None
+    return fn is None or any(w in segment(m, fn) for w in (b"squeeze(", b"flatten(", b"view(-1)", b"reshape(-1)"))
 
 
 def _assigned_name(m, call: ast.Call) -> str | None:

@@ -29,7 +29,10 @@ def check(m):
     `state_dict()` call; and `before = model.state_dict()` taken before a training loop and
     compared with the weights after it (`drift(before, model.state_dict())`,
     `torch.equal(before[k], after[k])`) or restored
-    with `load_state_dict(before)`: the snapshot is the trained weights; and a live state
+    with `load_state_dict(before)`: the snapshot is the trained weights; and a getter that
+    returns `self.state_dict()` itself when another object keeps its result (`self.best =
+    policy.get_params()`) and hands it back to a method that loads it (flagged at the getter's
+    return); and a live state
     dict appended to a list (`self.saved.append(self.state_dict().copy())`) in a file that
     trains.
 
@@ -82,6 +85,7 @@ def check(m):
                          "use copy.deepcopy(model.state_dict())")
     yield from _kept_on_object(m, loads)
     yield from _reset_in_a_loop(m, loads)
+    yield from _through_methods(m, loads)
 
 
 def _snapshot_before_training(m):
@@ -206,6 +210,34 @@ def _kept_on_object(m, loads):
                                  f"weights; `{cls.name}` restores it later (line {site.node.lineno}) after more "
                                  "training has changed them, so it restores the last weights, not the best; use "
                                  "copy.deepcopy(model.state_dict())")
+
+
+def _through_methods(m, loads):
+    """The weights kept through a class's own API: ``get_params()`` returns
+    ``self.state_dict()`` itself, another object keeps ``self.best = policy.get_params()`` and
+    hands it back to ``put_params(p)``, which loads it. The getter's return is the finding."""
+    if not any(train_event(m, s.node) == "B" for s in m.w.calls):
+        return  # a file that never trains keeps nothing that could change
+    for site in loads:
+        fn, arg = site.ctx.func, site.node.args[0]
+        d = m.defs(arg) if isinstance(arg, ast.Name) and fn is not None else None
+        if not (d and len(d) == 1 and getattr(d[0], "fn", None) is fn and d[0].pos is not None):
+            continue  # put_params(self, p): self.load_state_dict(p), p a positional parameter
+        i = d[0].pos - (1 if d[0].bound else 0)
+        kept = {text(c.node.args[i]) for c in m.w.calls if call_name(c.node) == fn.name and len(c.node.args) > i
+                and isinstance(c.node.args[i], ast.Attribute)} - {""}
+        for n in walk(m.tree):
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and text(n.targets[0]) in kept
+                    and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)):
+                continue
+            for g in m.w.functions.get(n.value.func.attr, ()):
+                rets = m.w.returns.get(id(g)) or ()
+                if len(m.w.functions[n.value.func.attr]) == 1 and rets and all(_live_state(r) for r in rets):
+                    yield Hit(rets[0], f"`{g.name}()` returns the tensors of state_dict() themselves, the live "
+                                       f"weights: `{text(n.targets[0])}` (line {n.lineno}) keeps them as a snapshot "
+                                       f"and `{fn.name}` restores it (line {site.node.lineno}) after more training "
+                                       "has changed them; return copy.deepcopy(self.state_dict())",
+                              related=((n, "the snapshot kept"),))
 
 
 def _state_dict_call(e) -> bool:

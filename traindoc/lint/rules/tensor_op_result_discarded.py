@@ -9,6 +9,7 @@ from .. import names as N
 from ..bindings import Param
 from ..flow import model_output
 from ..ops import loss_of
+from ..origin import returned
 from ..registry import Hit, lint_rule
 from ..source import text
 from ..walk import walk
@@ -39,7 +40,7 @@ def check(m):
     """What it detects: an expression statement `x.to(device)`, `x.cuda()`, `x.float()`,
     `x.squeeze()`, `x.clamp(0, 1)` (and the other out-of-place tensor methods) whose
     receiver is provably a tensor: a name built by a tensor factory (`torch.tensor`,
-    `torch.randn`, `torch.from_numpy`, ...), a parameter annotated `torch.Tensor`, a
+    `torch.randn`, `torch.from_numpy`, ..., also through a helper of the file that returns one or None), a parameter annotated `torch.Tensor`, a
     tensor kind the checker knows (a softmax output, ...), or an element unpacked from a
     DataLoader in a `for x, y in loader:` header (or in `x, y = next(iter(loader))`), or a name the function reads as a tensor
     (`x.shape`, `x.size(0)`, `x.numel()`; not a name like `batch`, `data`, `inputs` or
@@ -199,6 +200,9 @@ def _factory(m, x, depth: int = 4) -> bool:
     c = m.callee(x)
     if c[0] == "fn":
         return c[1] in N.TENSOR_FACTORIES or c[1] in _MADE
+    if c[0] == "obj":  # a helper of the file (`id_to_torch(i)`) whose every return but `None` is one
+        real = [r for r in returned(m, x) or () if not (isinstance(r, ast.Constant) and r.value is None)]
+        return bool(real) and all(_factory(m, r, depth - 1) for r in real)
     return c[0] == "meth" and c[1] in _OPS and _factory(m, c[2], depth - 1)
 
 

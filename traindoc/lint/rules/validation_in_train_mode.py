@@ -9,7 +9,7 @@ from ..eval_words import FUNC_WORDS as _FUNC_WORDS, INFER_WORDS, LOOP_WORDS as _
     literal_words as _literal_words, passed_validation_data, pytest_file as _pytest_file, words as _words, \
     wrapped_validation
 from ..grad_mode import body_no_grad, branch_in_train_mode, call_no_grad, decorated_no_grad, enclosing_no_grad, false_arg, \
-    inference_in_train_mode, mode_index, may_be_module, partly_evaluated, \
+    helper_no_grad, inference_in_train_mode, mode_index, may_be_module, partly_evaluated, \
     switched_modules, trained_never_evaluated
 from ..registry import Hit, lint_rule
 from ..source import text
@@ -52,7 +52,8 @@ def check(m):
     (`self._compute_loss(batch)`, shared with the training step); the finding points at the
     first such call in the loop. Also a
     per-batch validation function with no loop of its own (`def validation_step(self, x,
-    y)`, named for validation and for a step or batch) that the file calls, that runs the
+    y)`, named for validation and for a step or batch, or one that calls `model.eval()` itself,
+    `eval_model`, a generated sample) that the file calls, that runs the
     model (directly or through a helper of the file) and that no call runs under no_grad:
     the finding points at its model call (methods of a class with a base, such as a
     LightningModule's, are not checked: the framework runs them under no_grad). Also one
@@ -165,9 +166,13 @@ def _batch_functions(m, index):
     looped = {id(s.ctx.func) for s in m.w.loops}
     for name, fns in m.w.functions.items():
         w = _words(name)
-        if not w & _FUNC_WORDS or not w & {"step", "batch"}:
-            continue  # per batch by its name: validation_step, eval_batch (not log_validation)
+        if not w & _FUNC_WORDS:
+            continue  # per batch by its name: validation_step, eval_batch (not log_validation),
+        if index is None:  # or one that puts the model in eval mode itself (eval_model: a sample)
+            index = mode_index(m)
         for fn in fns:
+            if not w & {"step", "batch"} and id(fn) not in index[0]:
+                continue
             cls = m.w.func_ctx[id(fn)].cls
             if id(fn) in looped or cls is not None and cls.bases or not m.call_sites(fn) or _trains(m, fn):
                 continue
@@ -176,13 +181,12 @@ def _batch_functions(m, index):
             run = next((s.node for s in m.w.calls if s.ctx.func is fn and _runs_model(m, s.node, 1)), None)
             if run is None:
                 continue
-            if index is None:
-                index = mode_index(m)
             evals, no_grads, callers = index
-            if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or call_no_grad(m, run):
+            if any(id(f) in no_grads for f in (fn, *callers.get(id(fn), ()))) or call_no_grad(m, run) \
+                    or helper_no_grad(m, run):
                 continue
             yield Hit(run, f"`{fn.name}` runs the model without torch.no_grad() (no call of it is under no_grad): "
-                           "autograd keeps every activation of each validation batch (memory, time)")
+                           "autograd keeps every activation of the evaluation pass (memory, time)")
 
 
 def _shared_epochs(m):
@@ -342,7 +346,7 @@ def _runs_model(m, n: ast.Call, depth: int = 0) -> bool:
         return True
     if isinstance(n.func, (ast.Name, ast.Attribute)) and c[0] != "fn":
         parts = text(n.func).lower().rsplit(".", 2)
-        if len(parts) > 1 and parts[-1] in _RUN_METHODS:
+        if len(parts) > 1 and (parts[-1] in _RUN_METHODS or parts[-1].endswith("_forward")):
             parts.pop()  # model.generate(x), self.net.forward(x): the model runs too
         last = parts[-1].rstrip("_")  # scikit-learn style fitted attributes: self.module_
         return last in _MODEL_NAMES or last.endswith(("_model", "_net")) or last.startswith("model_") \
