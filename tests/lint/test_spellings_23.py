@@ -196,6 +196,23 @@ CASES = {
                 p = F.softmax(self.scores(s), dim=0)  # !
                 return int(torch.multinomial(p, 1))
         """,
+        # a policy method with a `softmax_dim=0` default (for one state) called on a batch without it
+        """
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Agent(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.h = nn.Linear(4, 32)
+                self.out = nn.Linear(32, 2)
+            def pi(self, x, softmax_dim=0):
+                return F.softmax(self.out(F.relu(self.h(x))), dim=softmax_dim)
+            def update(self, s, a, old_p):
+                p = self.pi(s)  # !
+                ratio = p.gather(1, a) / old_p
+                q = self.pi(s, softmax_dim=1)
+                return ratio.mean() + q.gather(1, a).mean()
+        """,
         # the method drops the batch of one itself: dim 0 is the actions
         """
         import torch

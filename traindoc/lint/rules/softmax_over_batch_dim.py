@@ -7,6 +7,7 @@ import re
 
 from .. import names as N
 from ..flow import single_def
+from ..per_sample import chained_pick, per_sample_reads, soft_cross_entropy
 from ..registry import Hit, lint_rule
 from ..source import keyword, may_be, segment, text
 from ..rows import const as _const, minus_one as _minus_one, one_score_per_node as _one_score_per_node
@@ -66,98 +67,6 @@ def _self_layer(m, call: ast.Call) -> ast.Call | None:
     return None
 
 
-# per-sample picks over the class axis (the predicted class, its confidence, a renormalised
-# row): dim=1 exists only on a 2-D (or wider) tensor, so it proves dim 0 was the batch (dim=-1
-# would not: on a 1-D tensor it is dim 0 again). Sums and means over dim 1 are left out:
-# attention weights normalised over a sequence-first axis are summed over the other one.
-_CLASS_REDUCERS = frozenset({"max", "argmax", "topk", "normalize"})
-
-
-def _reduced_over_classes(node: ast.Call, name: str) -> bool:
-    """``name.max(dim=1)``, ``name.argmax(1)``, ``torch.sum(name, 1)``, ``F.normalize(name * r,
-    p=1, dim=1)``: a reduction over dim 1 of ``name`` (or of an arithmetic expression of it)."""
-    f = node.func
-    attr = f.attr if isinstance(f, ast.Attribute) else None
-    if attr not in _CLASS_REDUCERS:
-        return False
-    on_name = isinstance(f.value, ast.Name) and f.value.id == name
-    dim = keyword(node, "dim")
-    if on_name and attr != "normalize":
-        dim = dim if dim is not None else (node.args[0] if node.args and attr != "topk" else None)
-    elif node.args and _mentions(node.args[0], name):
-        dim = dim if dim is not None else (node.args[1] if len(node.args) > 1 and attr != "normalize" else None)
-    else:
-        return False
-    return _const(dim, 1)
-
-
-def _chained_pick(scope: ast.AST, call: ast.Call) -> bool:
-    """``call`` is the receiver of a reduction over dim 1 (``F.softmax(x, 0).argmax(dim=1)``),
-    or the first argument of one (``torch.max(F.softmax(x, dim=0), dim=1)``)."""
-    for node in walk(scope):
-        f = node.func if isinstance(node, ast.Call) else None
-        if isinstance(f, ast.Attribute) and f.value is call and f.attr in _CLASS_REDUCERS and f.attr != "normalize":
-            dim = keyword(node, "dim")
-            return _const(dim if dim is not None else node.args[0] if node.args and f.attr != "topk" else None, 1)
-        if isinstance(f, ast.Attribute) and f.attr in _CLASS_REDUCERS and f.attr != "normalize" and node.args \
-                and node.args[0] is call and text(f.value) == "torch":
-            dim = keyword(node, "dim")
-            return _const(dim if dim is not None else node.args[1] if len(node.args) > 1 and f.attr != "topk"
-                          else None, 1)
-    return False
-
-
-def _mentions(e: ast.AST, name: str) -> bool:
-    """``e`` is ``name`` or arithmetic on it (``name * ratio``, ``1e-6 + name``)."""
-    if isinstance(e, ast.Name):
-        return e.id == name
-    if isinstance(e, ast.BinOp) and type(e.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-        return _mentions(e.left, name) or _mentions(e.right, name)
-    return False
-
-
-def _soft_cross_entropy(scope: ast.AST, name: str):
-    """``torch.sum(targets * name, dim=1)`` / ``(targets * name).sum(1)``: log-probabilities
-    weighted by soft targets and summed over dim 1, a cross-entropy per sample (log_softmax
-    only: attention weights times values are summed over either axis)."""
-    for node in walk(scope):
-        f = node.func if isinstance(node, ast.Call) else None
-        if not (isinstance(f, ast.Attribute) and f.attr == "sum"):
-            continue
-        if text(f.value) == "torch":
-            expr = node.args[0] if node.args else None
-            dim = keyword(node, "dim") or (node.args[1] if len(node.args) > 1 else None)
-        else:
-            expr, dim = f.value, keyword(node, "dim") or (node.args[0] if node.args else None)
-        if _const(dim, 1) and isinstance(expr, ast.BinOp) and type(expr.op) is ast.Mult and any(
-                isinstance(a, ast.Name) and a.id == name and not isinstance(b, ast.Constant)
-                for a, b in ((expr.left, expr.right), (expr.right, expr.left))):
-            yield node
-
-
-def _per_sample_reads(m, scope: ast.AST, name: str):
-    """Uses of ``name`` in ``scope`` that read one value per (sample, class), proof of a 2-D
-    tensor: ``name.gather(1, ...)``, ``torch.gather(name, 1, ...)``, ``name[rows, cols]``, a
-    reduction over dim 1 (``name.max(dim=1)``, ``F.normalize(name * r, p=1, dim=1)``)."""
-    for node in walk(scope):
-        if isinstance(node, ast.Call):
-            f = node.func
-            dim = node.args[0] if node.args else keyword(node, "dim")  # x.gather(1, i), x.gather(dim=1, index=i)
-            if (isinstance(f, ast.Attribute) and f.attr == "gather" and isinstance(f.value, ast.Name)
-                    and f.value.id == name and isinstance(dim, ast.Constant) and dim.value in (1, -1)):
-                yield node
-            elif (isinstance(f, ast.Attribute) and f.attr == "gather" and len(node.args) >= 2
-                  and isinstance(node.args[0], ast.Name) and node.args[0].id == name
-                  and isinstance(node.args[1], ast.Constant) and node.args[1].value in (1, -1)):
-                yield node
-            elif _reduced_over_classes(node, name):
-                yield node
-        elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
-              and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2
-              and not any(isinstance(e, ast.Slice) for e in node.slice.elts)):
-            yield node
-
-
 @lint_rule(
     "softmax-over-batch-dim", "TD541", "error",
     "a softmax or log_softmax over dim 0 (the batch) whose result is then read per sample and class "
@@ -181,7 +90,9 @@ def check(m):
     squeezes to one score per node first), or that reshapes keeping the rows first (`x.view(-1, k)`, `x.view(x.size(0), -1)`,
     `x.flatten(1)`), alone or in a returned tuple; and a model's output on a batch of a
     loop over a data loader (`for data, label in test_iter: F.softmax(net(data), dim=0)`, also
-    through `output = net(data)`), or on a batch of one (`s = x.unsqueeze(0)`; every value 1).
+    through `output = net(data)`), or on a batch of one (`s = x.unsqueeze(0)`; every value 1); and
+    a call of the file's method whose one return is a softmax over dim 0 (constant, or a
+    `softmax_dim=0` default the call keeps), read per sample and class (`self.pi(s).gather(1, a)`).
     A softmax over dim 0 used another way (attention weights over a sequence-first axis,
     a policy's 1-D logits for one state, one sample's logits passed to `nll_loss`) is not
     flagged.
@@ -202,6 +113,7 @@ def check(m):
         logpt = F.log_softmax(output, dim=1)             # over the classes
     """
     yield from _in_batched_sequential(m)
+    yield from _called_softmax(m)
     for site in m.w.calls:
         call = site.node
         which = _dim_zero(m, call)
@@ -233,13 +145,13 @@ def check(m):
         target = _assigned_name(m, call)
         fn = _enclosing_function(m, call) or m.tree  # a script's top level is a scope too
         if target is None:
-            if _chained_pick(fn, call):  # torch.softmax(logits, dim=0).argmax(dim=1)
+            if chained_pick(fn, call):  # torch.softmax(logits, dim=0).argmax(dim=1)
                 yield Hit(call, f"{which} over dim 0 (the batch), then picked over dim 1 on the same line: each "
                                 "sample's values are normalised across the batch, not over its classes; use dim=1")
             continue
-        use = next((u for u in _per_sample_reads(m, fn, target) if u.lineno >= call.lineno), None)
+        use = next((u for u in per_sample_reads(m, fn, target) if u.lineno >= call.lineno), None)
         if use is None and which == "log_softmax":
-            use = next((u for u in _soft_cross_entropy(fn, target) if u.lineno >= call.lineno), None)
+            use = next((u for u in soft_cross_entropy(fn, target) if u.lineno >= call.lineno), None)
         if use is not None:
             yield Hit(call, f"{which} over dim 0 (the batch), then `{target}` is read per sample and class (line "
                             f"{use.lineno}): each sample's values are normalised across the batch, not over its "
@@ -283,6 +195,35 @@ def _flattens(m, run: ast.Call) -> bool:  # the model's method may drop the batc
     fn = c[1][1] if c[0] == "obj" and c[1][0] == "func" else m.method(c[1][1], "forward") \
         if c[0] == "obj" and c[1][0] == "local" else None
     return fn is None or any(w in segment(m, fn) for w in (b"squeeze(", b"flatten(", b"view(-1)", b"reshape(-1)"))
+
+
+def _called_softmax(m):
+    """``pi = self.pi(s)``, a method of the file whose one return is a softmax over dim 0 (a
+    constant, or a ``softmax_dim=0`` default the call leaves in place: minimalRL's PPO), then
+    ``pi.gather(1, a)``: the batch is normalised, not each sample's actions."""
+    for site in m.w.calls:
+        call, c = site.node, m.callee(site.node)
+        fn = c[1][1] if c[0] == "obj" and isinstance(c[1], tuple) and c[1][0] == "func" else None
+        rets = m.w.returns.get(id(fn)) if fn is not None else None
+        if not rets or len(rets) != 1 or not isinstance(rets[0], ast.Call) or not may_be(rets[0], _NAMES):
+            continue
+        sm, which = rets[0], _dim_zero(m, rets[0])
+        dim = keyword(sm, "dim") or (sm.args[1] if len(sm.args) > 1 else None)
+        if which is None and isinstance(dim, ast.Name):  # def pi(self, x, softmax_dim=0)
+            args = fn.args.args[len(fn.args.args) - len(fn.args.defaults):]
+            zero = any(a.arg == dim.id and _const(d, 0) for a, d in zip(args, fn.args.defaults))
+            passed = any(k.arg == dim.id for k in call.keywords) or len(call.args) > 1
+            c2 = m.callee(sm)
+            real = c2[0] == "fn" and (c2[1] in N.SOFTMAX or c2[1] in N.LOG_SOFTMAX) or c2[0] == "meth"
+            which = "softmax" if zero and not passed and real else None
+        target = _assigned_name(m, call) if which is not None else None
+        use = next((u for u in per_sample_reads(m, _enclosing_function(m, call) or m.tree, target or "")
+                    if u.lineno >= call.lineno), None) if target else None
+        if use is not None:
+            yield Hit(call, f"`{ast.unparse(call.func)}` returns a softmax over dim 0 (line {sm.lineno}) and `{target}` "
+                            f"is read per sample and class (line {use.lineno}): each action's probability is "
+                            "normalised across the batch; take the softmax over dim 1 (or -1) for batches",
+                      related=((sm, "the softmax over dim 0"),))
 
 
 def _assigned_name(m, call: ast.Call) -> str | None:
