@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import rule
-from ..evidence import act_stat, early_update, features, finding, last_module_class
+from ..evidence import act_stat, early_update, features, finding, last_module_class, lr_growth
 from ..util import fmt
 
 
@@ -137,11 +137,14 @@ def _memorised(run, f, h: float, what: str) -> list:
     memorises rows and nothing carries to rows it has not seen. A healthy model that is
     slow to start still falls measurably during its first pass (bench/real 118, 394, 429
     fixed: 10-33 % upper bounds), as does one with a little signal; labels unrelated to their
-    inputs do not (100, 119, 130, 385: 0.3-4 %)."""
+    inputs do not (100, 119, 130, 385: 0.3-4 %). Not under a learning-rate warmup that spans the
+    first pass (the rate grown more than 2x by its end): the model has hardly moved yet."""
     e = first_pass(run, f)
     n = len(f.loss)
     if e is None or e < 20 or n < 3 * e:
         return []
+    if lr_growth(run, upto=int(f.loss_steps[e - 1])) > 2:
+        return []  # a warmup through the first pass: the model hardly moved yet, whatever the labels
     y, k = f.loss[:e], np.arange(e, dtype=float)
     b, a = np.polyfit(k, y, 1)
     se = math.sqrt(float(((y - (a + b * k)) ** 2).sum()) / (e - 2) / float(((k - k.mean()) ** 2).sum()))
