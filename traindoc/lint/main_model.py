@@ -54,13 +54,11 @@ def module_global(m: Module, name: str) -> Any:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 n = st.targets[0].id
                 g[n] = None if n in g else st.value  # bound twice: ambiguous
-        built: dict = {}  # def setup(): crit = nn.BCEWithLogitsLoss(); return model, crit
-        for fn in m.tree.body:
-            if isinstance(fn, ast.FunctionDef):
-                for n, v in _returned_locals(fn):
-                    built[n] = None if n in built else v
-        for n, v in built.items():
-            g.setdefault(n, v)
+    if name not in g:  # def setup(): crit = nn.BCEWithLogitsLoss(); return model, crit
+        built = m.memo.get("main-model.built")
+        if built is None:
+            built = m.memo["main-model.built"] = _returned_locals(m)
+        return built.get(name)
     return g.get(name)
 
 
@@ -83,21 +81,20 @@ def forward_output(m: Module, name: str) -> Any:
     return got[0] if len(got) == 1 else None
 
 
-def _returned_locals(fn: ast.FunctionDef):
-    """(name, value) of each ``name = value`` of a builder function that returns ``name``
-    (alone or in a tuple) and binds it once: what a caller's same-named variable receives."""
-    out = set()
-    for r in ast.walk(fn):
-        if isinstance(r, ast.Return) and r.value is not None:
-            for e in r.value.elts if isinstance(r.value, ast.Tuple) else (r.value,):
-                if isinstance(e, ast.Name):
-                    out.add(e.id)
-    seen: dict = {}
-    for st in ast.walk(fn):
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and st.targets[0].id in out:
-            seen[st.targets[0].id] = None if st.targets[0].id in seen else st.value
-    return [(n, v) for n, v in seen.items() if v is not None]
+def _returned_locals(m: Module) -> dict:
+    """name -> value of each ``name = value`` that a top-level builder function returns as
+    ``name`` (alone or in a tuple) from its one binding: what a caller's same-named variable
+    receives. From the walker's index of returns: no extra walk of the file."""
+    out: dict = {}
+    for fn in m.tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for r in m.w.returns.get(id(fn)) or ():
+            for e in r.elts if isinstance(r, ast.Tuple) else (r,):
+                d = m.defs(e) if isinstance(e, ast.Name) else None
+                if d and len(d) == 1 and isinstance(d[0], ast.expr):
+                    out[e.id] = None if e.id in out and out[e.id] is not d[0] else d[0]
+    return out
 
 
 _SUFFIXED = re.compile(r"([a-z]+?)(_?)([a-z0-9])")
