@@ -13,6 +13,7 @@ import gc
 import os
 import stat
 import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -221,6 +222,20 @@ def _too_deep(path: str, who: str, exc: BaseException) -> Finding:
                        "split the expression (a generated sum, a long chain): no rule could check this file")
 
 
+def _hits(r: LintRule, mod: Module, path: str) -> list:
+    """One rule's hits on the file; a rule that raises (a bug of traindoc's, never the user's)
+    loses its findings on this file with a warning, and the other rules still run: a lint
+    bug must not stop `traindoc lint` or the code evidence of `traindoc diagnose`."""
+    try:
+        return list(r.fn(mod))
+    except RecursionError:
+        raise  # reported as a file too deeply nested for the checker
+    except Exception as exc:  # noqa: BLE001
+        warnings.warn(f"traindoc lint: rule {r.name} failed on {path} ({type(exc).__name__}: {exc}); "
+                      "its findings on this file are missing, the other rules ran", RuntimeWarning, stacklevel=2)
+        return []
+
+
 def _run_rules(path: str, source: bytes, tree: ast.Module, active: list[LintRule]) -> list[Finding]:
     mod = Module(path, source, tree)
     sup = suppressions(source)
@@ -228,7 +243,7 @@ def _run_rules(path: str, source: bytes, tree: ast.Module, active: list[LintRule
     seen: set[tuple] = set()
     lines: list[bytes] | None = None  # split only for a file with findings
     for r in active:
-        for h in r.fn(mod):
+        for h in _hits(r, mod, path):
             if lines is None:
                 lines = source.splitlines()
             loc = _loc(path, h.node, lines)

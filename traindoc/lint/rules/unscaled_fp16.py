@@ -301,7 +301,7 @@ def _scales_loss(m) -> bool:
     for site in m.w.calls:
         f = site.node.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        if name in _SCALERS or name == "scale" and "scaler" in text(f.value).lower():
+        if name in _SCALERS or name == "scale" and isinstance(f, ast.Attribute) and "scaler" in text(f.value).lower():
             return True
         if any(k.arg in _SCALE_KEYWORDS for k in site.node.keywords):
             return True  # apex FP16_Optimizer(opt, static_loss_scale=128.0), mmcv's Fp16OptimizerHook(loss_scale=...)

@@ -55,7 +55,7 @@ def data_unnormalized(run):
     """
     raw = raw_inputs(run)
     if raw is None:
-        return _target_scales(run) or _raw_targets(run) or _tiny_inputs(run)
+        return _target_scales(run) or _raw_targets(run) or _tiny_inputs(run) or _unstable_scale(run)
     first, a0, s0, c = raw
     zero = run.series(f"act/{first}/zero") if a0 <= 100 and not s0 > 20 else None
     what = (f"the first layer ({first}, an LSTM) outputs exact zeros in {float(zero.values[0]):.0%} of its values "
@@ -161,4 +161,33 @@ def _tiny_inputs(run) -> list:
         evidence=[{"series": "in/absmax", "max": fmt(float(v.max())), "steps": int(v.size)}],
         fix="scale the inputs once (images /255, then per-channel mean/std), the same way for training and evaluation",
         confirm="print x.abs().max() of a training batch and of an evaluation batch: they should be of the same order",
+    )]
+
+
+RAW_INPUT = 20.0  # |x|max of the inputs at the first step: standardised features reach ~3-5
+
+
+def _unstable_scale(run) -> list:
+    """Plain SGD that goes non-finite on inputs in raw units: the loss's curvature along the
+    first layer's weights grows with the inputs' square (2 E[x^2] for a linear layer under MSE),
+    so gradient descent is stable only below lr ~ 2 / x^2; at lr * x^2 >= 2 the inputs' scale
+    alone makes the rate unstable, and standardised inputs (x ~ 1) would keep the same rate
+    stable. A warning beside lr-too-high, which the same run also shows: the two fixes are
+    interchangeable (bench/real 107 and 453 lowered the rate, 460 standardised the inputs)."""
+    f = features(run)
+    v = run.series("in/absmax", focus_rank(run)).values
+    a = float(v[0]) if v.size and np.isfinite(v[0]) else 0.0
+    if f.first_bad is None or not f.opt_class.startswith("SGD") or not np.isfinite(f.lr) or a < RAW_INPUT \
+            or f.lr * a * a < 2.0:
+        return []
+    return [finding(
+        "data-unnormalized", 0.4,
+        f"the inputs are in raw units (|x| up to {fmt(a)} at the first step) and plain SGD went non-finite: the "
+        f"curvature along the first layer's weights grows with the inputs' square, so a rate of {fmt(f.lr)} is "
+        f"stable only for inputs up to about {fmt(float(np.sqrt(2.0 / f.lr)))}; standardised inputs would keep this "
+        "rate stable (or lower the rate)",
+        location={"step": 0},
+        evidence=[{"series": "in/absmax", "first": fmt(a)}, {"series": "lr", "value": fmt(f.lr)}],
+        fix="standardise the inputs (per feature mean and std from the training split), or lower the learning rate",
+        confirm="rerun with standardised inputs at the same learning rate: the loss falls and stays finite",
     )]
