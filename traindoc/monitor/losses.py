@@ -316,8 +316,11 @@ class LossFns:
                 t, torch.Tensor) else type(t).__name__
 
         mon = self.mon
-        mon.writer.meta(f"loss_function/{name}", {"step": mon.step, "input": desc(input), "target": desc(target),
-                                                  "weighted": weighted})
+        info = {"step": mon.step, "input": desc(input), "target": desc(target), "weighted": weighted}
+        ws = [w for w in weight or () if isinstance(w, torch.Tensor) and w.dim() == 1 and 1 < w.numel() <= 100]
+        if weighted and len(ws) == 1 and name in ("cross_entropy", "nll_loss"):
+            info["class_weights"] = [round(float(x), 6) for x in ws[0].detach().float().cpu()]  # (class-imbalance)
+        mon.writer.meta(f"loss_function/{name}", info)
         if isinstance(target, torch.Tensor) and target.is_floating_point() and target.numel():
             t = target.detach().float().reshape(-1)
             stats = torch.stack([t.min(), t.max(), (t == t.round()).float().mean(), (t < 0).float().mean()])
