@@ -98,8 +98,11 @@ def corroborate(run: Any, causes: list[Finding], symptoms: list[Finding],
     out = list(causes)
     for cause, hits in by_cause.items():
         w = max(LEADS_TO[h.name][2] for h in hits)
-        ev = [{"code": f"{h.location.get('file')}:{h.location.get('line')}", "lint": h.name, "text": h.message}
-              for h in hits[:3]]
+        ev: list[dict] = []
+        for h in hits:  # one entry per line and rule (two divisions on one line are one piece of evidence)
+            e = {"code": f"{h.location.get('file')}:{h.location.get('line')}", "lint": h.name, "text": h.message}
+            if e not in ev and len(ev) < 3:
+                ev.append(e)
         idx = [i for i, f in enumerate(out) if f.name == cause]
         for i in idx:
             f = out[i]

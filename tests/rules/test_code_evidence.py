@@ -91,3 +91,13 @@ def test_float16_autocast_without_a_scaler_corroborates_a_stall_not_a_rising_los
     rising = [Finding("loss-divergence", "warning", "rose")]
     assert corroborate(run_of(tmp_path, text), [under], rising)[0].confidence == 0.45
     assert corroborate(run_of(tmp_path, text), [under], PLATEAU)[0].confidence > 0.45
+
+
+def test_two_hits_of_one_rule_on_one_line_are_one_piece_of_evidence(tmp_path):
+    """bench/real 456: `(X_train - mu) / sd, (X_test - mu) / sd` on one line gave the same
+    evidence entry twice."""
+    text = SCRIPT.replace("loss = F.cross_entropy(F.softmax(model(x), dim=1), y)",
+                          "loss = F.cross_entropy(F.softmax(model(x), dim=1), y) + F.cross_entropy(F.softmax(model(x), dim=1), y)")
+    out = corroborate(run_of(tmp_path, text), [], PLATEAU)
+    assert [f.name for f in out] == ["loss-mismatch"]
+    assert len([e for e in out[0].evidence if e.get("lint")]) == 1
