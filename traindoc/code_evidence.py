@@ -54,6 +54,7 @@ LEADS_TO: dict[str, tuple[str, frozenset[str], float]] = {
     "optimizer-misses-params": ("params-not-updated", LEARN, 0.6),
     "non-leaf-parameter": ("params-not-updated", LEARN, 0.6),
     "grad-cleared-before-step": ("params-not-updated", LEARN, 0.7),
+    "requires-grad-never-enabled": ("params-not-updated", LEARN, 0.4),
     "accumulation-not-averaged": ("loss-reduction", NAN | SPIKE | LEARN, 0.6),
     "summed-loss-step": ("loss-reduction", NAN | SPIKE | LEARN, 0.5),
     "unscaled-fp16": ("fp16-underflow", STALL, 0.5),
