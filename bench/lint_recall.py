@@ -33,16 +33,32 @@ EXPECT = re.compile(r"#\s*expect:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)")
 SOURCE = re.compile(r"^#\s*Source:\s*(\S+)", re.MULTILINE)
 
 
+def _readme_sources(folder: Path) -> dict[str, str]:
+    """File name -> the first link on its row of the folder's README table (``| 01_x.py | rule |
+    https://... |``), for corpora that keep the sources there rather than in a ``# Source:`` line."""
+    readme = folder / "README.md"
+    out: dict[str, str] = {}
+    if readme.exists():
+        for row in readme.read_text().splitlines():
+            cells = [c.strip().strip("`") for c in row.split("|")]
+            if len(cells) > 3 and cells[1].endswith(".py"):
+                link = re.search(r"https?://[^\s)|>\"']+", row)
+                if link:
+                    out.setdefault(cells[1], link.group(0).rstrip(".,;:"))
+    return out
+
+
 def labels(folder: Path = CORPUS) -> tuple[list[Path], set[tuple[str, int, str]], dict[str, str]]:
     """Files, labels {(file, line, rule)} and each file's source link."""
     files = sorted(folder.glob("*.py"))
     out: set[tuple[str, int, str]] = set()
     sources: dict[str, str] = {}
+    table = _readme_sources(folder)  # later corpora list their sources in the README's files table
     for py in files:
         text = py.read_text()
         m = SOURCE.search(text)
-        if m:
-            sources[str(py)] = m.group(1)
+        if m or py.name in table:
+            sources[str(py)] = m.group(1) if m else table[py.name]
         for i, line in enumerate(text.splitlines(), 1):
             m = EXPECT.search(line)
             if m:

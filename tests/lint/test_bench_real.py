@@ -111,3 +111,16 @@ def test_recall_corpus_is_labelled_and_linked():
     assert all(s.startswith("https://") for s in sources.values())
     per, fps, misses = recall.score([(f, ln, r) for f, ln, r in labelled][:1] + [("x.py", 1, "r")], labelled)
     assert sum(h for h, _ in per.values()) == 1 and fps == [("x.py", 1, "r")] and len(misses) == len(labelled) - 1
+
+
+def test_recall_sources_from_the_readme_table(tmp_path):
+    """Later corpora keep each file's source on its row of the README table, not in a
+    `# Source:` line: both count."""
+    (tmp_path / "01_a.py").write_text("import torch\nx = torch.log(p)  # expect: unguarded-zero\n")
+    (tmp_path / "02_b.py").write_text("# Source: https://example.org/two\nimport torch\n")
+    (tmp_path / "README.md").write_text("| file | label(s) | source |\n|---|---|---|\n"
+                                        "| 01_a.py | unguarded-zero | https://github.com/o/r/commit/abc (fix) |\n")
+    files, labelled, sources = recall.labels(tmp_path)
+    assert sources == {str(tmp_path / "01_a.py"): "https://github.com/o/r/commit/abc",
+                       str(tmp_path / "02_b.py"): "https://example.org/two"}
+    assert labelled == {(str(tmp_path / "01_a.py"), 2, "unguarded-zero")}
