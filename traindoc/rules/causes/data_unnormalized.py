@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import features, finding, focus_rank, raw_inputs
-from ..evidence.inputs import tiny_batches
+from ..evidence.inputs import SANE_INPUT, input_absmax, tiny_batches
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -164,9 +164,6 @@ def _tiny_inputs(run) -> list:
     )]
 
 
-RAW_INPUT = 20.0  # |x|max of the inputs at the first step: standardised features reach ~3-5
-
-
 def _unstable_scale(run) -> list:
     """Plain SGD that goes non-finite on inputs in raw units: the loss's curvature along the
     first layer's weights grows with the inputs' square (2 E[x^2] for a linear layer under MSE),
@@ -175,10 +172,9 @@ def _unstable_scale(run) -> list:
     stable. A warning beside lr-too-high, which the same run also shows: the two fixes are
     interchangeable (bench/real 107 and 453 lowered the rate, 460 standardised the inputs)."""
     f = features(run)
-    v = run.series("in/absmax", focus_rank(run)).values
-    a = float(v[0]) if v.size and np.isfinite(v[0]) else 0.0
-    if f.first_bad is None or not f.opt_class.startswith("SGD") or not np.isfinite(f.lr) or a < RAW_INPUT \
-            or f.lr * a * a < 2.0:
+    a = input_absmax(run)
+    if f.first_bad is None or not f.opt_class.startswith("SGD") or not np.isfinite(f.lr) \
+            or not a > SANE_INPUT or f.lr * a * a < 2.0:
         return []
     return [finding(
         "data-unnormalized", 0.4,
