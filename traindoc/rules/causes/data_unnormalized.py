@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import rule
 from ..evidence import features, finding, focus_rank, raw_inputs
-from ..evidence.inputs import SANE_INPUT, tiny_batches
+from ..evidence.inputs import tiny_batches
 from ..util import REGRESSION_LOSSES, fmt
 
 
@@ -164,6 +164,9 @@ def _tiny_inputs(run) -> list:
     )]
 
 
+RAW_INPUT = 20.0  # |x|max of the inputs at the first step: standardised features reach ~3-5
+
+
 def _unstable_scale(run) -> list:
     """Plain SGD that goes non-finite on inputs in raw units: the loss's curvature along the
     first layer's weights grows with the inputs' square (2 E[x^2] for a linear layer under MSE),
@@ -172,23 +175,19 @@ def _unstable_scale(run) -> list:
     stable. A warning beside lr-too-high, which the same run also shows: the two fixes are
     interchangeable (bench/real 107 and 453 lowered the rate, 460 standardised the inputs)."""
     f = features(run)
-    if f.first_bad is None or not f.opt_class.startswith("SGD") or not np.isfinite(f.lr):
-        return []
-    # the typical batch's |x|max before the run broke: a few extreme rows on a sane scale are
-    # data-outlier's, not raw units (the same test as the outlier-batch reading's)
-    s = run.series("in/absmax", focus_rank(run))
-    v = s.values[(s.steps < f.first_bad) & np.isfinite(s.values)] if not s.empty else s.values
-    a = float(np.median(v)) if len(v) else float("nan")
-    if not a > SANE_INPUT or f.lr * a * a < 2.0:
+    v = run.series("in/absmax", focus_rank(run)).values
+    a = float(v[0]) if v.size and np.isfinite(v[0]) else 0.0
+    if f.first_bad is None or not f.opt_class.startswith("SGD") or not np.isfinite(f.lr) or a < RAW_INPUT \
+            or f.lr * a * a < 2.0:
         return []
     return [finding(
         "data-unnormalized", 0.4,
-        f"the inputs are in raw units (|x| up to {fmt(a)} in a typical batch) and plain SGD went non-finite: the "
+        f"the inputs are in raw units (|x| up to {fmt(a)} at the first step) and plain SGD went non-finite: the "
         f"curvature along the first layer's weights grows with the inputs' square, so a rate of {fmt(f.lr)} is "
         f"stable only for inputs up to about {fmt(float(np.sqrt(2.0 / f.lr)))}; standardised inputs would keep this "
         "rate stable (or lower the rate)",
         location={"step": 0},
-        evidence=[{"series": "in/absmax", "median": fmt(a)}, {"series": "lr", "value": fmt(f.lr)}],
+        evidence=[{"series": "in/absmax", "first": fmt(a)}, {"series": "lr", "value": fmt(f.lr)}],
         fix="standardise the inputs (per feature mean and std from the training split), or lower the learning rate",
         confirm="rerun with standardised inputs at the same learning rate: the loss falls and stays finite",
     )]
